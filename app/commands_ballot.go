@@ -1,0 +1,107 @@
+package app
+
+import (
+	"context"
+	"time"
+)
+
+// Cast is a ballot to record: the voter (empty for a paper ballot of no
+// poll-book voter), the rankings, and where it came from.
+type Cast struct {
+	Election    string
+	Voter       string
+	Rankings    []Ranking
+	Source      string
+	Transcribed bool
+}
+
+// Receipt is what a voter is told once their ballot is durably recorded.
+type Receipt struct {
+	Election     string
+	Voter        string
+	Confirmation string
+	WhenCast     time.Time
+	Recast       bool
+	Seq          uint64
+}
+
+// CastBallot records a ballot. A voter who already voted re-casts when the
+// election allows it (keeping their confirmation code) and is refused
+// otherwise. It returns once the ballot is durably stored.
+func (s *Service) CastBallot(ctx context.Context, actor string, c Cast) (Receipt, error) {
+	if c.Source == "" {
+		c.Source = SourceDirect
+	}
+	if c.Voter != "" {
+		v, err := CleanName("voter name", c.Voter)
+		if err != nil {
+			return Receipt{}, err
+		}
+		c.Voter = v
+	}
+	r := Receipt{Election: c.Election, Voter: c.Voter}
+	ev, err := s.run(ctx, "cast ballot in "+c.Election, actor, func(tx Tx) (decision, error) {
+		e, err := mustElection(tx, c.Election)
+		if err != nil {
+			return decision{}, err
+		}
+		if c.Voter != "" {
+			it, voted, err := tx.Get(electionPK(e.Name), ballotSK(c.Voter))
+			if err != nil {
+				return decision{}, err
+			}
+			if voted {
+				if !e.AllowRecast {
+					return decision{}, Errorf(CodeConflict, "%q has already voted in %q, which does not allow re-casting", c.Voter, e.Name)
+				}
+				r.Recast, r.Confirmation = true, it.Str("confirmation")
+				return decision{typ: EvBallotRankingsChanged, data: ballotRankingsChanged{Election: e.Name, Voter: c.Voter, Rankings: c.Rankings}}, nil
+			}
+		}
+		r.Confirmation = s.ids.NewID()
+		return decision{typ: EvBallotCast, data: ballotCast{Election: e.Name, Voter: c.Voter, Confirmation: r.Confirmation,
+			Rankings: c.Rankings, Source: c.Source, Transcribed: c.Transcribed}}, nil
+	})
+	if err != nil {
+		return Receipt{}, err
+	}
+	r.WhenCast, r.Seq = ev.When, ev.Seq
+	return r, nil
+}
+
+// ImportBatch is how many ballots one BallotsImported event carries.
+const ImportBatch = 5000
+
+// ImportBallots adds ballots that belong to no poll-book voter (cast vote
+// records) to an election, all or nothing: one transaction holds every
+// batch. Each ballot gets a fresh random id, its confirmation code. progress,
+// if set, is told how many ballots are recorded so far.
+func (s *Service) ImportBallots(ctx context.Context, actor, election, source string, ballots []ImportedBallot, progress func(done int)) (int, error) {
+	if len(ballots) == 0 {
+		return 0, Errorf(CodeInvalid, "there are no ballots to import")
+	}
+	err := s.store.Update(ctx, func(tx Tx) error {
+		for start := 0; start < len(ballots); start += ImportBatch {
+			if err := ctx.Err(); err != nil {
+				return Errorf(CodeUnavailable, "import cancelled")
+			}
+			end := min(start+ImportBatch, len(ballots))
+			batch := make([]ImportedBallot, end-start)
+			for i, b := range ballots[start:end] {
+				batch[i] = ImportedBallot{ID: s.ids.NewID(), SourceID: b.SourceID, Rankings: b.Rankings}
+			}
+			d := decision{typ: EvBallotsImported, data: ballotsImported{Election: election, Source: source, Ballots: batch}}
+			if _, err := s.record(tx, actor, d); err != nil {
+				return err
+			}
+			if progress != nil {
+				progress(end)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, wrapOp("import ballots into "+election, err)
+	}
+	return len(ballots), nil
+}

@@ -1,0 +1,180 @@
+package app
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Users lists every user, by name, without password hashes.
+func (s *Service) Users(ctx context.Context, actor string) ([]User, error) {
+	var out []User
+	err := s.view(ctx, "list users", actor, PermViewApplication, func(tx Tx, _ User) error {
+		return tx.Partitions(prefixUser, skMetadata, func(it Item) (bool, error) {
+			u := userFromItem(it)
+			u.PasswordHash = ""
+			out = append(out, u)
+			return true, nil
+		})
+	})
+	return out, err
+}
+
+// User looks a user up by name or by email.
+func (s *Service) User(ctx context.Context, actor, login string) (User, error) {
+	var out User
+	err := s.view(ctx, "look up user", actor, PermViewApplication, func(tx Tx, _ User) error {
+		u, ok, err := getUser(tx, login)
+		if err == nil && !ok {
+			u, ok, err = userByEmail(tx, strings.ToLower(strings.TrimSpace(login)))
+		}
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return Errorf(CodeNotFound, "no user with name or email %q", login)
+		}
+		u.PasswordHash = ""
+		out = u
+		return nil
+	})
+	return out, err
+}
+
+// HasUsers reports whether anyone has registered yet (first-run check).
+func (s *Service) HasUsers(ctx context.Context) (bool, error) {
+	var c Counts
+	err := s.store.View(ctx, func(tx Tx) (err error) {
+		c, err = getCounts(tx)
+		return err
+	})
+	return c.Users > 0, err
+}
+
+// Counts returns the totals of users and elections.
+func (s *Service) Counts(ctx context.Context, actor string) (Counts, error) {
+	var c Counts
+	err := s.view(ctx, "read counts", actor, PermViewApplication, func(tx Tx, _ User) (err error) {
+		c, err = getCounts(tx)
+		return err
+	})
+	return c, err
+}
+
+// Elections lists every election, by name.
+func (s *Service) Elections(ctx context.Context, actor string) ([]Election, error) {
+	var out []Election
+	err := s.view(ctx, "list elections", actor, PermViewApplication, func(tx Tx, _ User) error {
+		return tx.Partitions(prefixElection, skMetadata, func(it Item) (bool, error) {
+			out = append(out, electionFromItem(it))
+			return true, nil
+		})
+	})
+	return out, err
+}
+
+// Election returns one election.
+func (s *Service) Election(ctx context.Context, actor, name string) (Election, error) {
+	var out Election
+	err := s.view(ctx, "show election", actor, PermViewApplication, func(tx Tx, _ User) (err error) {
+		out, err = mustElection(tx, name)
+		return err
+	})
+	return out, err
+}
+
+// Candidates lists an election's candidates in ballot order.
+func (s *Service) Candidates(ctx context.Context, actor, election string) ([]Candidate, error) {
+	var out []Candidate
+	err := s.view(ctx, "list candidates", actor, PermViewApplication, func(tx Tx, _ User) error {
+		if _, err := mustElection(tx, election); err != nil {
+			return err
+		}
+		var err error
+		out, err = candidatesOf(tx, election)
+		return err
+	})
+	return out, err
+}
+
+// Voters lists an election's poll book by name, marking who has voted.
+func (s *Service) Voters(ctx context.Context, actor, election string) ([]Voter, error) {
+	var out []Voter
+	err := s.view(ctx, "list voters", actor, PermViewApplication, func(tx Tx, _ User) error {
+		if _, err := mustElection(tx, election); err != nil {
+			return err
+		}
+		err := tx.Query(electionPK(election), prefixVoter, func(it Item) (bool, error) {
+			out = append(out, voterFromItem(it))
+			return true, nil
+		})
+		if err != nil {
+			return err
+		}
+		// Ballot keys sort like voter keys, so one pass marks who voted.
+		i := 0
+		return tx.Query(electionPK(election), prefixBallot, func(it Item) (bool, error) {
+			v := it.Str("voter_name")
+			for i < len(out) && out[i].Name < v {
+				i++
+			}
+			if i < len(out) && out[i].Name == v {
+				out[i].Voted = true
+			}
+			return true, nil
+		})
+	})
+	return out, err
+}
+
+// Eligibility says whether a voter may vote in an election and whether they
+// already have.
+type Eligibility struct {
+	Eligible bool
+	Voted    bool
+}
+
+// CheckVoter looks a voter up in an election's poll book.
+func (s *Service) CheckVoter(ctx context.Context, actor, election, voter string) (Eligibility, error) {
+	var out Eligibility
+	err := s.view(ctx, "check voter", actor, PermVote, func(tx Tx, _ User) error {
+		if _, err := mustElection(tx, election); err != nil {
+			return err
+		}
+		var err error
+		if _, out.Eligible, err = tx.Get(electionPK(election), voterSK(voter)); err != nil {
+			return err
+		}
+		_, out.Voted, err = tx.Get(electionPK(election), ballotSK(voter))
+		return err
+	})
+	return out, err
+}
+
+// Ballots lists an election's ballots. In a secret election, anyone below
+// AUDITOR gets them without voter names or times, ordered by confirmation
+// code, so nothing links a voter to a ranking.
+func (s *Service) Ballots(ctx context.Context, actor, election string) ([]Ballot, error) {
+	var out []Ballot
+	err := s.view(ctx, "list ballots", actor, PermViewApplication, func(tx Tx, u User) error {
+		e, err := mustElection(tx, election)
+		if err != nil {
+			return err
+		}
+		err = tx.Query(electionPK(election), prefixBallot, func(it Item) (bool, error) {
+			b, err := ballotFromItem(it)
+			out = append(out, b)
+			return true, err
+		})
+		if err != nil || !e.Secret || u.Role.Has(PermViewSecrets) {
+			return err
+		}
+		for i := range out {
+			out[i].Voter, out[i].WhenCast = "", time.Time{}
+		}
+		slices.SortFunc(out, func(a, b Ballot) int { return strings.Compare(a.Confirmation, b.Confirmation) })
+		return nil
+	})
+	return out, err
+}

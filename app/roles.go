@@ -1,0 +1,95 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Role is a user's standing, ordered from lowest to highest.
+type Role int
+
+// The roles, lowest first. Their order is the permission order: every role has
+// the permissions of the roles below it.
+const (
+	RoleNoAccess Role = iota
+	RoleObserver
+	RoleVoter
+	RoleUser
+	RoleAdmin
+	RoleAuditor
+	RoleOwner
+)
+
+var roleNames = [...]string{"NO_ACCESS", "OBSERVER", "VOTER", "USER", "ADMIN", "AUDITOR", "OWNER"}
+
+// Roles lists every role, lowest first.
+func Roles() []Role {
+	return []Role{RoleNoAccess, RoleObserver, RoleVoter, RoleUser, RoleAdmin, RoleAuditor, RoleOwner}
+}
+
+// String returns the role's name as stored, e.g. "OWNER".
+func (r Role) String() string {
+	if r < 0 || int(r) >= len(roleNames) {
+		return fmt.Sprintf("Role(%d)", int(r))
+	}
+	return roleNames[r]
+}
+
+// ParseRole reads a role name, case-insensitively.
+func ParseRole(s string) (Role, error) {
+	for i, n := range roleNames {
+		if strings.EqualFold(s, n) {
+			return Role(i), nil
+		}
+	}
+	return 0, Errorf(CodeInvalid, "unknown role %q (roles: %s)", s, strings.Join(roleNames[:], ", "))
+}
+
+// Permission is something a role allows.
+type Permission int
+
+// The permissions and the lowest role that has each.
+const (
+	PermViewApplication Permission = iota
+	PermVote
+	PermUseApplication
+	PermManageUsers
+	PermViewSecrets
+	PermTransferOwner
+)
+
+var permissionInfo = [...]struct {
+	name    string
+	minimum Role
+}{
+	PermViewApplication: {"VIEW_APPLICATION", RoleObserver},
+	PermVote:            {"VOTE", RoleVoter},
+	PermUseApplication:  {"USE_APPLICATION", RoleUser},
+	PermManageUsers:     {"MANAGE_USERS", RoleAdmin},
+	PermViewSecrets:     {"VIEW_SECRETS", RoleAuditor},
+	PermTransferOwner:   {"TRANSFER_OWNER", RoleOwner},
+}
+
+// Permissions lists every permission.
+func Permissions() []Permission {
+	return []Permission{PermViewApplication, PermVote, PermUseApplication, PermManageUsers, PermViewSecrets, PermTransferOwner}
+}
+
+// String returns the permission's name, e.g. "MANAGE_USERS".
+func (p Permission) String() string {
+	if p < 0 || int(p) >= len(permissionInfo) {
+		return fmt.Sprintf("Permission(%d)", int(p))
+	}
+	return permissionInfo[p].name
+}
+
+// MinimumRole returns the lowest role that has the permission.
+func (p Permission) MinimumRole() Role { return permissionInfo[p].minimum }
+
+// Has reports whether the role has the permission.
+func (r Role) Has(p Permission) bool {
+	if p < 0 || int(p) >= len(permissionInfo) {
+		return false
+	}
+	return r >= permissionInfo[p].minimum
+}

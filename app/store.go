@@ -1,0 +1,71 @@
+package app
+
+import (
+	"context"
+	"time"
+)
+
+// Store keeps the event log and the projection derived from it. localstore
+// implements it over bbolt.
+type Store interface {
+	// Update runs fn in one read-write transaction. Everything fn writes
+	// commits together and durably before Update returns, or, when fn returns
+	// an error, nothing is written.
+	Update(ctx context.Context, fn func(Tx) error) error
+	// View runs fn in a read-only transaction over a consistent snapshot.
+	View(ctx context.Context, fn func(Tx) error) error
+}
+
+// Tx is one transaction over the projection (items addressed by PK and SK, as
+// in DynamoDB) and the event log.
+type Tx interface {
+	// Get returns the item with the given keys; ok is false when there is none.
+	Get(pk, sk string) (it Item, ok bool, err error)
+	// Put stores an item, replacing any with the same keys, and keeps GSI-1
+	// (GSI1PK -> item) current.
+	Put(it Item) error
+	// Delete removes the item with the given keys, if any.
+	Delete(pk, sk string) error
+	// Query calls fn for each item of partition pk whose sort key begins with
+	// skPrefix, in sort-key order, until fn returns false.
+	Query(pk, skPrefix string, fn func(Item) (bool, error)) error
+	// Partitions calls fn with the item (P, sk) of every partition P that
+	// begins with pkPrefix and holds such an item, in key order, until fn
+	// returns false.
+	Partitions(pkPrefix, sk string, fn func(Item) (bool, error)) error
+	// ByGSI1 returns the first item whose GSI1PK equals key (GSI-1 is the
+	// email index).
+	ByGSI1(key string) (it Item, ok bool, err error)
+
+	// NewEventID returns a new event id, unique across devices: this device's
+	// id and its next device sequence number.
+	NewEventID() (string, error)
+	// AppendEvent gives ev the next sequence number and its place in the hash
+	// chain, and appends it to the log.
+	AppendEvent(ev *Event) error
+	// Head returns the sequence number and hash of the last event in the log
+	// (0 and "" when it is empty).
+	Head() (seq uint64, hash string, err error)
+	// Events calls fn for each event with sequence number >= from, in order,
+	// until fn returns false.
+	Events(from uint64, fn func(*Event) (bool, error)) error
+}
+
+// Clock tells the time. Tests inject a fixed or stepping clock.
+type Clock interface {
+	Now() time.Time
+}
+
+// IDSource makes unique random ids (confirmation codes, ballot ids).
+type IDSource interface {
+	NewID() string
+}
+
+// ClockFunc adapts a function to Clock.
+type ClockFunc func() time.Time
+
+// Now calls f.
+func (f ClockFunc) Now() time.Time { return f() }
+
+// SystemClock is the wall clock.
+var SystemClock Clock = ClockFunc(time.Now)

@@ -1,0 +1,15 @@
+// Package assets holds VoteDesk's embedded resources: the app icon and the
+// pictures the screens use.
+package assets
+
+import (
+	_ "embed"
+
+	"fyne.io/fyne/v2"
+)
+
+//go:embed icon.png
+var iconPNG []byte
+
+// Icon is the VoteDesk application icon (512x512 PNG; icon.svg is its source).
+var Icon = fyne.NewStaticResource("votedesk.png", iconPNG)

@@ -1,0 +1,66 @@
+package localstore
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"votedesk/app"
+)
+
+// StateHash returns the hex SHA-256 of the projection: every item key and
+// value in key order. Two devices that applied the same log have the same
+// state hash.
+func (s *Store) StateHash(ctx context.Context) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	err := s.db.View(func(btx *bolt.Tx) error {
+		return btx.Bucket(bucketData).ForEach(func(k, v []byte) error {
+			var n [binary.MaxVarintLen64]byte
+			h.Write(n[:binary.PutUvarint(n[:], uint64(len(k)))])
+			h.Write(k)
+			h.Write(n[:binary.PutUvarint(n[:], uint64(len(v)))])
+			h.Write(v)
+			return nil
+		})
+	})
+	return hex.EncodeToString(h.Sum(nil)), err
+}
+
+// Rebuild throws the projection away and derives it again from the event
+// log, replaying every event in order. It returns how many events the rules
+// refused on the way (each recorded in the REJECTED partition).
+func (s *Store) Rebuild(ctx context.Context) (refused int, err error) {
+	err = s.db.Update(func(btx *bolt.Tx) error {
+		refused = 0
+		for _, b := range [][]byte{bucketData, bucketGSI1} {
+			if err := btx.DeleteBucket(b); err != nil {
+				return fmt.Errorf("localstore: clear %s: %w", b, err)
+			}
+			if _, err := btx.CreateBucket(b); err != nil {
+				return fmt.Errorf("localstore: recreate %s: %w", b, err)
+			}
+		}
+		t := newTx(btx)
+		return t.Events(1, func(ev *app.Event) (bool, error) {
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
+			r, err := app.Replay(t, ev)
+			if r != nil {
+				refused++
+			}
+			return true, err
+		})
+	})
+	if err != nil {
+		return 0, fmt.Errorf("localstore: rebuild projection: %w", err)
+	}
+	return refused, nil
+}

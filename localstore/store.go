@@ -1,0 +1,143 @@
+package localstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/google/uuid"
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+
+	"votedesk/app"
+)
+
+// Bucket names. The first three mirror the cloud tables; the others hold what
+// never leaves the device.
+var (
+	bucketData   = []byte("vote_data")
+	bucketGSI1   = []byte("vote_data_gsi1")
+	bucketLog    = []byte("vote_event_log")
+	bucketUndo   = []byte("undo")
+	bucketDevice = []byte("device")
+)
+
+// Keys of the device bucket.
+var (
+	keyDeviceID  = []byte("device_id")
+	keyDeviceSeq = []byte("device_seq")
+	keyConfirmed = []byte("confirmed_seq")
+	keyFormat    = []byte("format")
+)
+
+// formatVersion is the layout version written into new files.
+const formatVersion = "1"
+
+// OpenTimeout is how long Open waits for another process to release the file.
+const OpenTimeout = time.Second
+
+// Store is a VoteDesk database file: the projection, the event log and this
+// device's own state, in one bbolt file.
+type Store struct {
+	db   *bolt.DB
+	path string
+}
+
+// Open opens (creating if needed, with mode 0600) the database at path. When
+// another process has it open, Open fails within OpenTimeout with an
+// "unavailable" error saying so.
+func Open(path string) (*Store, error) {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("localstore: create folder for %s: %w", path, err)
+		}
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{
+		Timeout:         OpenTimeout,
+		FreelistType:    bolt.FreelistMapType,
+		InitialMmapSize: 1 << 30,
+	})
+	if errors.Is(err, berrors.ErrTimeout) {
+		return nil, &app.Error{Code: app.CodeUnavailable, Message: fmt.Sprintf("the database %s is already open by another VoteDesk; close that one first", path), Err: err}
+	}
+	if err != nil {
+		return nil, &app.Error{Code: app.CodeUnavailable, Message: fmt.Sprintf("cannot open the database %s", path), Err: err}
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("localstore: restrict %s to its owner: %w", path, err)
+	}
+	s := &Store{db: db, path: path}
+	if err := s.init(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// init creates the buckets and this device's id on first use, and checks the
+// layout version of an existing file.
+func (s *Store) init() error {
+	return s.db.Update(func(btx *bolt.Tx) error {
+		for _, b := range [][]byte{bucketData, bucketGSI1, bucketLog, bucketUndo, bucketDevice} {
+			if _, err := btx.CreateBucketIfNotExists(b); err != nil {
+				return fmt.Errorf("localstore: create bucket %s: %w", b, err)
+			}
+		}
+		dev := btx.Bucket(bucketDevice)
+		if f := dev.Get(keyFormat); f != nil && string(f) != formatVersion {
+			return app.Errorf(app.CodeUnavailable, "%s has layout version %s; this VoteDesk reads version %s", s.path, f, formatVersion)
+		}
+		if dev.Get(keyDeviceID) == nil {
+			if err := dev.Put(keyDeviceID, []byte(uuid.NewString())); err != nil {
+				return err
+			}
+			if err := dev.Put(keyFormat, []byte(formatVersion)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Close closes the file.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Path returns the file's path.
+func (s *Store) Path() string { return s.path }
+
+// DeviceID returns this database's device id, part of every event id it makes.
+func (s *Store) DeviceID() string {
+	var id string
+	_ = s.db.View(func(btx *bolt.Tx) error {
+		id = string(btx.Bucket(bucketDevice).Get(keyDeviceID))
+		return nil
+	})
+	return id
+}
+
+// Update runs fn in a read-write transaction that commits durably (fsync)
+// before Update returns; an error from fn rolls everything back.
+func (s *Store) Update(ctx context.Context, fn func(app.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.db.Update(func(btx *bolt.Tx) error {
+		t := newTx(btx)
+		if err := fn(t); err != nil {
+			return err
+		}
+		return t.flushUndo()
+	})
+}
+
+// View runs fn in a read-only transaction.
+func (s *Store) View(ctx context.Context, fn func(app.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.db.View(func(btx *bolt.Tx) error { return fn(newTx(btx)) })
+}

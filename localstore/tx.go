@@ -1,0 +1,256 @@
+package localstore
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"strconv"
+
+	bolt "go.etcd.io/bbolt"
+
+	"votedesk/app"
+)
+
+// tx implements app.Tx over one bbolt transaction. While an event is being
+// applied it keeps the before-image of every item the event changes, so the
+// event can be rolled back if the shared log later places other events before
+// it (see doc.go).
+type tx struct {
+	btx  *bolt.Tx
+	data *bolt.Bucket
+	gsi  *bolt.Bucket
+	log  *bolt.Bucket
+	undo *bolt.Bucket
+	dev  *bolt.Bucket
+
+	undoSeq  uint64
+	undoSeen map[string]struct{}
+	undoBuf  []byte
+}
+
+func newTx(btx *bolt.Tx) *tx {
+	return &tx{
+		btx:  btx,
+		data: btx.Bucket(bucketData),
+		gsi:  btx.Bucket(bucketGSI1),
+		log:  btx.Bucket(bucketLog),
+		undo: btx.Bucket(bucketUndo),
+		dev:  btx.Bucket(bucketDevice),
+	}
+}
+
+// itemKey is the bbolt key of an item: PK, a zero byte, SK. Names hold no
+// control characters, so the zero byte sorts a partition's items together
+// and in sort-key order.
+func itemKey(pk, sk string) []byte {
+	k := make([]byte, 0, len(pk)+1+len(sk))
+	k = append(k, pk...)
+	k = append(k, 0)
+	return append(k, sk...)
+}
+
+func (t *tx) Get(pk, sk string) (app.Item, bool, error) {
+	v := t.data.Get(itemKey(pk, sk))
+	if v == nil {
+		return nil, false, nil
+	}
+	it, err := decodeItem(v)
+	if err != nil {
+		return nil, false, fmt.Errorf("localstore: item %s/%s: %w", pk, sk, err)
+	}
+	return it, true, nil
+}
+
+func (t *tx) Put(it app.Item) error {
+	pk, sk := it.PK(), it.SK()
+	if pk == "" || sk == "" {
+		return fmt.Errorf("localstore: item without PK or SK")
+	}
+	k := itemKey(pk, sk)
+	old := t.data.Get(k)
+	t.remember(k, old)
+	if err := t.unindex(k, old); err != nil {
+		return err
+	}
+	if err := t.data.Put(k, encodeItem(nil, it)); err != nil {
+		return fmt.Errorf("localstore: put %s/%s: %w", pk, sk, err)
+	}
+	if g := it[app.AttrGSI1PK]; g.Kind == app.KindS && g.S != "" {
+		return t.gsi.Put(gsiKey(g.S, it[app.AttrGSI1SK].S, k), k)
+	}
+	return nil
+}
+
+func (t *tx) Delete(pk, sk string) error {
+	k := itemKey(pk, sk)
+	old := t.data.Get(k)
+	if old == nil {
+		return nil
+	}
+	t.remember(k, old)
+	if err := t.unindex(k, old); err != nil {
+		return err
+	}
+	return t.data.Delete(k)
+}
+
+// gsiKey is the GSI-1 key of an item: GSI1PK, GSI1SK and the item's own key,
+// zero-separated, so several items may share an index value.
+func gsiKey(pk, sk string, itemKey []byte) []byte {
+	k := make([]byte, 0, len(pk)+len(sk)+len(itemKey)+2)
+	k = append(k, pk...)
+	k = append(k, 0)
+	k = append(k, sk...)
+	k = append(k, 0)
+	return append(k, itemKey...)
+}
+
+// unindex removes the GSI-1 entry of the stored item old (if it had one).
+func (t *tx) unindex(k, old []byte) error {
+	if old == nil {
+		return nil
+	}
+	it, err := decodeItem(old)
+	if err != nil {
+		return fmt.Errorf("localstore: item %q: %w", k, err)
+	}
+	if g := it[app.AttrGSI1PK]; g.Kind == app.KindS && g.S != "" {
+		return t.gsi.Delete(gsiKey(g.S, it[app.AttrGSI1SK].S, k))
+	}
+	return nil
+}
+
+func (t *tx) Query(pk, skPrefix string, fn func(app.Item) (bool, error)) error {
+	prefix := itemKey(pk, skPrefix)
+	c := t.data.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		it, err := decodeItem(v)
+		if err != nil {
+			return fmt.Errorf("localstore: item %q: %w", k, err)
+		}
+		more, err := fn(it)
+		if err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *tx) Partitions(pkPrefix, sk string, fn func(app.Item) (bool, error)) error {
+	c := t.data.Cursor()
+	k, _ := c.Seek([]byte(pkPrefix))
+	for k != nil && bytes.HasPrefix(k, []byte(pkPrefix)) {
+		end := bytes.IndexByte(k, 0)
+		if end < 0 {
+			return fmt.Errorf("localstore: item key %q has no partition separator", k)
+		}
+		pk := string(k[:end])
+		it, ok, err := t.Get(pk, sk)
+		if err != nil {
+			return err
+		}
+		if ok {
+			more, err := fn(it)
+			if err != nil || !more {
+				return err
+			}
+		}
+		k, _ = c.Seek(append([]byte(pk), 1))
+	}
+	return nil
+}
+
+func (t *tx) ByGSI1(key string) (app.Item, bool, error) {
+	prefix := append([]byte(key), 0)
+	k, v := t.gsi.Cursor().Seek(prefix)
+	if k == nil || !bytes.HasPrefix(k, prefix) {
+		return nil, false, nil
+	}
+	raw := t.data.Get(v)
+	if raw == nil {
+		return nil, false, fmt.Errorf("localstore: GSI-1 entry %q points at no item", k)
+	}
+	it, err := decodeItem(raw)
+	if err != nil {
+		return nil, false, fmt.Errorf("localstore: item %q: %w", v, err)
+	}
+	return it, true, nil
+}
+
+func (t *tx) NewEventID() (string, error) {
+	n := getUint(t.dev, keyDeviceSeq) + 1
+	if err := putUint(t.dev, keyDeviceSeq, n); err != nil {
+		return "", err
+	}
+	return string(t.dev.Get(keyDeviceID)) + "-" + strconv.FormatUint(n, 10), nil
+}
+
+func (t *tx) AppendEvent(ev *app.Event) error {
+	seq, hash, err := t.Head()
+	if err != nil {
+		return err
+	}
+	ev.Seq = seq + 1
+	ev.Chain(hash)
+	if err := t.putEvent(ev); err != nil {
+		return err
+	}
+	return t.beginUndo(ev.Seq)
+}
+
+// putEvent stores an event at its sequence number.
+func (t *tx) putEvent(ev *app.Event) error {
+	b, err := app.EncodeEvent(ev)
+	if err != nil {
+		return fmt.Errorf("localstore: encode event %s: %w", ev.ID, err)
+	}
+	if err := t.log.Put(seqBytes(ev.Seq), b); err != nil {
+		return fmt.Errorf("localstore: append event %d: %w", ev.Seq, err)
+	}
+	return nil
+}
+
+func (t *tx) Head() (uint64, string, error) {
+	k, v := t.log.Cursor().Last()
+	if k == nil {
+		return 0, "", nil
+	}
+	ev, err := app.DecodeEvent(v)
+	if err != nil {
+		return 0, "", fmt.Errorf("localstore: event %d: %w", binary.BigEndian.Uint64(k), err)
+	}
+	return ev.Seq, ev.Hash, nil
+}
+
+func (t *tx) Events(from uint64, fn func(*app.Event) (bool, error)) error {
+	c := t.log.Cursor()
+	for k, v := c.Seek(seqBytes(from)); k != nil; k, v = c.Next() {
+		ev, err := app.DecodeEvent(v)
+		if err != nil {
+			return fmt.Errorf("localstore: event %d: %w", binary.BigEndian.Uint64(k), err)
+		}
+		more, err := fn(ev)
+		if err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+// seqBytes is the bbolt key of a log sequence number: 8 bytes big-endian, so
+// byte order is numeric order.
+func seqBytes(seq uint64) []byte {
+	return binary.BigEndian.AppendUint64(nil, seq)
+}
+
+func getUint(b *bolt.Bucket, k []byte) uint64 {
+	v := b.Get(k)
+	if len(v) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(v)
+}
+
+func putUint(b *bolt.Bucket, k []byte, n uint64) error {
+	return b.Put(k, binary.BigEndian.AppendUint64(nil, n))
+}

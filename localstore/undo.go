@@ -1,0 +1,114 @@
+package localstore
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// An undo record holds, for one event not yet confirmed by the shared log,
+// the before-image of every item the event changed:
+//
+//	record = { uvarint(len(key)) key  present(1 byte)  [uvarint(len(value)) value] }
+//
+// present is 0 when the item did not exist before the event.
+
+// beginUndo starts capturing before-images for the event at seq.
+func (t *tx) beginUndo(seq uint64) error {
+	if err := t.flushUndo(); err != nil {
+		return err
+	}
+	t.undoSeq = seq
+	t.undoSeen = make(map[string]struct{})
+	t.undoBuf = t.undoBuf[:0]
+	return nil
+}
+
+// remember keeps the before-image of item key k the first time the current
+// event changes it.
+func (t *tx) remember(k, old []byte) {
+	if t.undoSeq == 0 {
+		return
+	}
+	if _, ok := t.undoSeen[string(k)]; ok {
+		return
+	}
+	t.undoSeen[string(k)] = struct{}{}
+	t.undoBuf = binary.AppendUvarint(t.undoBuf, uint64(len(k)))
+	t.undoBuf = append(t.undoBuf, k...)
+	if old == nil {
+		t.undoBuf = append(t.undoBuf, 0)
+		return
+	}
+	t.undoBuf = append(t.undoBuf, 1)
+	t.undoBuf = binary.AppendUvarint(t.undoBuf, uint64(len(old)))
+	t.undoBuf = append(t.undoBuf, old...)
+}
+
+// flushUndo stores the undo record of the current event.
+func (t *tx) flushUndo() error {
+	if t.undoSeq == 0 {
+		return nil
+	}
+	rec := append([]byte(nil), t.undoBuf...)
+	if err := t.undo.Put(seqBytes(t.undoSeq), rec); err != nil {
+		return fmt.Errorf("localstore: save undo record %d: %w", t.undoSeq, err)
+	}
+	t.undoSeq = 0
+	t.undoSeen = nil
+	return nil
+}
+
+// rollback restores the before-images of the event at seq, in reverse order
+// of capture, and deletes its undo record.
+func (t *tx) rollback(seq uint64) error {
+	rec := t.undo.Get(seqBytes(seq))
+	if rec == nil {
+		return fmt.Errorf("localstore: event %d has no undo record", seq)
+	}
+	type image struct {
+		key, old []byte
+	}
+	var images []image
+	d := decoder{b: rec}
+	for d.off < len(rec) {
+		k, err := d.str()
+		if err != nil || d.off >= len(rec) {
+			return fmt.Errorf("localstore: undo record %d is corrupt", seq)
+		}
+		present := rec[d.off]
+		d.off++
+		img := image{key: []byte(k)}
+		if present == 1 {
+			v, err := d.str()
+			if err != nil {
+				return fmt.Errorf("localstore: undo record %d is corrupt", seq)
+			}
+			img.old = []byte(v)
+		}
+		images = append(images, img)
+	}
+	saved := t.undoSeq
+	t.undoSeq = 0
+	defer func() { t.undoSeq = saved }()
+	for i := len(images) - 1; i >= 0; i-- {
+		if err := t.restore(images[i].key, images[i].old); err != nil {
+			return err
+		}
+	}
+	return t.undo.Delete(seqBytes(seq))
+}
+
+// restore puts back one item (or removes it when old is nil), keeping GSI-1.
+func (t *tx) restore(k, old []byte) error {
+	if err := t.unindex(k, t.data.Get(k)); err != nil {
+		return err
+	}
+	if old == nil {
+		return t.data.Delete(k)
+	}
+	it, err := decodeItem(old)
+	if err != nil {
+		return fmt.Errorf("localstore: undo image of %q: %w", k, err)
+	}
+	return t.Put(it)
+}

@@ -1,0 +1,249 @@
+// Package cli is VoteDesk's command line: the same binary as the desktop app,
+// for scripts and tests. Its forms are a contract (see the README).
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"votedesk/app"
+)
+
+// Exit statuses.
+const (
+	ExitOK      = 0
+	ExitRefused = 1
+	ExitUsage   = 2
+)
+
+// Backend is an open database: the domain service and the maintenance
+// operations of the file itself.
+type Backend struct {
+	Service *app.Service
+	Store   Maintenance
+}
+
+// Maintenance is what the command line needs of the database file beyond the
+// domain service.
+type Maintenance interface {
+	StateHash(ctx context.Context) (string, error)
+	Close() error
+}
+
+// Deps are the outside world of the command line, injected by main.
+type Deps struct {
+	// Open opens the database at path.
+	Open func(path string) (*Backend, error)
+	// GUI runs the desktop app on the database at path until it is closed.
+	GUI func(path string) error
+	// DefaultDB returns the database path used when neither --db nor
+	// VOTEDESK_DB is given.
+	DefaultDB func() (string, error)
+	Stdin     io.Reader
+	Stdout    io.Writer
+	Stderr    io.Writer
+	Getenv    func(string) string
+}
+
+// call is one run of one command.
+type call struct {
+	ctx     context.Context
+	deps    Deps
+	args    *args
+	json    bool
+	dbPath  string
+	asUser  string
+	backend *Backend
+	actor   string
+}
+
+// command is one form of the command line.
+type command struct {
+	path  string
+	usage string
+	flags map[string]flagKind
+	// db: the command works on the database; auth: it needs a signed-in user.
+	db, auth bool
+	run      func(c *call) error
+}
+
+var commands = map[string]*command{}
+
+func register(cmds ...*command) {
+	for _, c := range cmds {
+		commands[c.path] = c
+	}
+}
+
+// globalFlags are accepted anywhere on the line.
+var globalFlags = map[string]flagKind{"db": valueFlag, "json": boolFlag, "as": valueFlag, "help": boolFlag, "h": boolFlag}
+
+// Main runs the command line and returns the exit status.
+func Main(argv []string, d Deps) int {
+	if d.Getenv == nil {
+		d.Getenv = os.Getenv
+	}
+	c := &call{ctx: context.Background(), deps: d}
+	rest, err := c.globals(argv)
+	if err != nil {
+		return c.fail(err)
+	}
+	if len(rest) == 0 {
+		path, err := c.databasePath()
+		if err != nil {
+			return c.fail(err)
+		}
+		if err := d.GUI(path); err != nil {
+			return c.fail(err)
+		}
+		return ExitOK
+	}
+	cmd, tail := lookup(rest)
+	if cmd == nil {
+		if rest[0] == "help" {
+			c.usage(d.Stdout)
+			return ExitOK
+		}
+		return c.fail(usagef("unknown command %q; run `votedesk help` for the list", strings.Join(rest[:min(2, len(rest))], " ")))
+	}
+	if c.args, err = parseArgs(tail, cmd.flags); err != nil {
+		return c.fail(fmt.Errorf("%w\nusage: votedesk %s", err, cmd.usage))
+	}
+	if cmd.db {
+		if err := c.open(); err != nil {
+			return c.fail(err)
+		}
+		defer c.backend.Store.Close()
+		if cmd.auth {
+			if err := c.signIn(); err != nil {
+				return c.fail(err)
+			}
+		}
+	}
+	return c.fail(cmd.run(c))
+}
+
+// globals pulls the global flags out of argv, wherever they are.
+func (c *call) globals(argv []string) ([]string, error) {
+	var rest []string
+	for i := 0; i < len(argv); i++ {
+		s := argv[i]
+		if s == "--" {
+			rest = append(rest, argv[i:]...)
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(s, "-"), "=")
+		kind, global := globalFlags[name]
+		if !strings.HasPrefix(s, "-") || !global {
+			rest = append(rest, s)
+			continue
+		}
+		if kind == valueFlag && !hasValue {
+			if i+1 >= len(argv) {
+				return nil, usagef("flag --%s needs a value", name)
+			}
+			i++
+			value = argv[i]
+		}
+		switch name {
+		case "db":
+			c.dbPath = value
+		case "as":
+			c.asUser = value
+		case "json":
+			b, err := parseBool(name, value)
+			if err != nil {
+				return nil, err
+			}
+			c.json = b
+		case "help", "h":
+			rest = append([]string{"help"}, rest...)
+		}
+	}
+	return rest, nil
+}
+
+// lookup finds the command named by the first one or two words.
+func lookup(words []string) (*command, []string) {
+	if len(words) >= 2 {
+		if cmd := commands[words[0]+" "+words[1]]; cmd != nil {
+			return cmd, words[2:]
+		}
+	}
+	if cmd := commands[words[0]]; cmd != nil {
+		return cmd, words[1:]
+	}
+	return nil, nil
+}
+
+// databasePath is --db, else VOTEDESK_DB, else the default.
+func (c *call) databasePath() (string, error) {
+	if c.dbPath != "" {
+		return c.dbPath, nil
+	}
+	if p := c.deps.Getenv("VOTEDESK_DB"); p != "" {
+		return p, nil
+	}
+	return c.deps.DefaultDB()
+}
+
+func (c *call) open() error {
+	path, err := c.databasePath()
+	if err != nil {
+		return err
+	}
+	c.backend, err = c.deps.Open(path)
+	return err
+}
+
+// fail prints err (if any) and returns the exit status it calls for.
+func (c *call) fail(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintln(c.deps.Stderr, "votedesk:", err)
+		return ExitUsage
+	}
+	fmt.Fprintln(c.deps.Stderr, "votedesk:", app.ErrorMessage(err))
+	if app.ErrorCode(err) == app.CodeInternal && app.ErrorMessage(err) != err.Error() {
+		fmt.Fprintln(c.deps.Stderr, "  cause:", err)
+	}
+	return ExitRefused
+}
+
+// out prints v as JSON with --json, otherwise calls text.
+func (c *call) out(v any, text func(w io.Writer)) error {
+	if c.json {
+		enc := json.NewEncoder(c.deps.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	}
+	text(c.deps.Stdout)
+	return nil
+}
+
+func (c *call) usage(w io.Writer) {
+	fmt.Fprintln(w, "VoteDesk: ranked-choice elections, offline first.")
+	fmt.Fprintln(w, "\nUsage: votedesk [--db PATH] [--as USER] [--json] COMMAND ...   (no command opens the desktop app)")
+	fmt.Fprintln(w, "\nCommands:")
+	var lines []string
+	for _, cmd := range commands {
+		lines = append(lines, "  votedesk "+cmd.usage)
+	}
+	sort.Strings(lines)
+	fmt.Fprintln(w, strings.Join(lines, "\n"))
+	fmt.Fprintln(w, "\nEnvironment: VOTEDESK_DB (database path), VOTEDESK_USER and VOTEDESK_PASSWORD (sign-in),")
+	fmt.Fprintln(w, "VOTEDESK_NEW_PASSWORD (password of a user being added).")
+	fmt.Fprintln(w, "Exit status: 0 done, 1 refused (nothing written), 2 usage error.")
+}
+
+// ctxT is the context type service methods take.
+type ctxT = context.Context

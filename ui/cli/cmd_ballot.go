@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"votedesk/app"
+)
+
+func init() {
+	register(
+		&command{path: "ballot cast", usage: "ballot cast ELECTION --voter NAME RANKING...   (one argument per rank, first choice first; A|B ties A and B)",
+			flags: map[string]flagKind{"voter": valueFlag}, db: true, auth: true, run: ballotCast},
+		&command{path: "ballot list", usage: "ballot list ELECTION", db: true, auth: true, run: ballotList},
+		&command{path: "log", usage: "log [--since SEQ]", flags: map[string]flagKind{"since": valueFlag}, db: true, auth: true, run: logList},
+	)
+}
+
+// parseRanking reads one argument per rank; "A|B" ties candidates at a rank
+// and an empty argument skips a rank.
+func parseRanking(words []string) []app.Ranking {
+	var out []app.Ranking
+	for i, w := range words {
+		for _, name := range strings.Split(w, "|") {
+			if name = strings.TrimSpace(name); name != "" {
+				out = append(out, app.Ranking{Candidate: name, Rank: i + 1})
+			}
+		}
+	}
+	return out
+}
+
+type receiptJSON struct {
+	Election     string    `json:"election"`
+	Voter        string    `json:"voter"`
+	Confirmation string    `json:"confirmation"`
+	WhenCast     time.Time `json:"when_cast"`
+	Recast       bool      `json:"recast"`
+}
+
+func ballotCast(c *call) error {
+	if err := c.args.want(1, -1, "ballot cast ELECTION --voter NAME RANKING..."); err != nil {
+		return err
+	}
+	if c.args.str("voter") == "" {
+		return usagef("ballot cast needs --voter NAME")
+	}
+	r, err := c.backend.Service.CastBallot(c.ctx, c.actor, app.Cast{
+		Election: c.args.pos[0], Voter: c.args.str("voter"), Rankings: parseRanking(c.args.pos[1:]),
+	})
+	if err != nil {
+		return err
+	}
+	return c.out(receiptJSON{Election: r.Election, Voter: r.Voter, Confirmation: r.Confirmation, WhenCast: r.WhenCast, Recast: r.Recast},
+		func(w io.Writer) { fmt.Fprintln(w, r.Confirmation) })
+}
+
+type rankingJSON struct {
+	Candidate string `json:"candidate"`
+	Rank      int    `json:"rank"`
+}
+
+type ballotJSON struct {
+	Confirmation string        `json:"confirmation"`
+	Voter        string        `json:"voter,omitempty"`
+	WhenCast     *time.Time    `json:"when_cast,omitempty"`
+	Source       string        `json:"source,omitempty"`
+	Rankings     []rankingJSON `json:"rankings"`
+}
+
+func ballotList(c *call) error {
+	if err := c.args.want(1, 1, "ballot list ELECTION"); err != nil {
+		return err
+	}
+	ballots, err := c.backend.Service.Ballots(c.ctx, c.actor, c.args.pos[0])
+	if err != nil {
+		return err
+	}
+	out := make([]ballotJSON, len(ballots))
+	for i, b := range ballots {
+		out[i] = ballotJSON{Confirmation: b.Confirmation, Voter: b.Voter, Source: b.Source, Rankings: make([]rankingJSON, len(b.Rankings))}
+		if !b.WhenCast.IsZero() {
+			t := b.WhenCast
+			out[i].WhenCast = &t
+		}
+		for j, r := range b.Rankings {
+			out[i].Rankings[j] = rankingJSON{Candidate: r.Candidate, Rank: r.Rank}
+		}
+	}
+	return c.out(out, func(w io.Writer) {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "CONFIRMATION\tVOTER\tRANKING")
+		for _, b := range ballots {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", b.Confirmation, b.Voter, FormatRanking(b.Rankings))
+		}
+		tw.Flush()
+	})
+}
+
+// FormatRanking writes rankings the way the command line reads them:
+// "A > B|C > D".
+func FormatRanking(r []app.Ranking) string {
+	var b strings.Builder
+	for i, x := range r {
+		switch {
+		case i == 0:
+		case x.Rank == r[i-1].Rank:
+			b.WriteString("|")
+		default:
+			b.WriteString(" > ")
+		}
+		b.WriteString(x.Candidate)
+	}
+	return b.String()
+}
+
+func logList(c *call) error {
+	if err := c.args.want(0, 0, "log [--since SEQ]"); err != nil {
+		return err
+	}
+	since := uint64(1)
+	if s := c.args.str("since"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return usagef("--since takes a sequence number, not %q", s)
+		}
+		since = max(n, 1)
+	}
+	var tw *tabwriter.Writer
+	if !c.json {
+		tw = tabwriter.NewWriter(c.deps.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "SEQ\tWHEN\tACTOR\tTYPE\tDETAILS")
+	}
+	err := c.backend.Service.Log(c.ctx, c.actor, since, func(ev *app.Event) error {
+		if c.json {
+			b, err := app.EncodeEvent(ev)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(c.deps.Stdout, "%s\n", b)
+			return err
+		}
+		_, err := fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", ev.Seq, ev.When.Local().Format("2006-01-02 15:04:05"), ev.Actor, ev.Type, ev.Data)
+		return err
+	})
+	if tw != nil {
+		tw.Flush()
+	}
+	return err
+}
