@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 )
 
 // applier applies one event to the projection. Every handler first checks
@@ -11,6 +12,9 @@ import (
 type applier struct {
 	tx Tx
 	ev *Event
+	// pre, when set, is the event's data already decoded (a command just
+	// encoded it), which spares decoding it again.
+	pre any
 }
 
 type handler func(a *applier) error
@@ -41,12 +45,16 @@ var handlers = map[EventType]handler{
 // apply checks an event against the projection at this point of the log and,
 // when the rules allow it, applies its effects. A refusal is a domain error
 // and writes nothing.
-func apply(tx Tx, ev *Event) error {
+func apply(tx Tx, ev *Event) error { return applyDecoded(tx, ev, nil) }
+
+// applyDecoded is apply with the event's data already decoded into pre (a
+// value of the event type's data type), or nil.
+func applyDecoded(tx Tx, ev *Event, pre any) error {
 	h, ok := handlers[ev.Type]
 	if !ok {
 		return Errorf(CodeInvalid, "unknown event type %q", ev.Type)
 	}
-	if err := h(&applier{tx: tx, ev: ev}); err != nil {
+	if err := h(&applier{tx: tx, ev: ev, pre: pre}); err != nil {
 		return err
 	}
 	return markApplied(tx, ev)
@@ -64,13 +72,13 @@ func Replay(tx Tx, ev *Event) (refusal error, err error) {
 		return nil, err
 	}
 	it := newItem(pkRejected, rejectedSK(ev.Seq), "REJECTED")
-	it["seq"] = N(int64(ev.Seq))
-	it["event_id"] = S(ev.ID)
-	it["event_type"] = S(string(ev.Type))
-	it["actor"] = S(ev.Actor)
-	it["when"] = Time(ev.When)
-	it["code"] = S(string(de.Code))
-	it["reason"] = S(de.Message)
+	it.Set("seq", N(int64(ev.Seq)))
+	it.Set("event_id", S(ev.ID))
+	it.Set("event_type", S(string(ev.Type)))
+	it.Set("actor", S(ev.Actor))
+	it.Set("when", Time(ev.When))
+	it.Set("code", S(string(de.Code)))
+	it.Set("reason", S(de.Message))
 	if err := tx.Put(it); err != nil {
 		return nil, err
 	}
@@ -80,13 +88,20 @@ func Replay(tx Tx, ev *Event) (refusal error, err error) {
 // markApplied records in METADATA/SYNC the last event the projection holds.
 func markApplied(tx Tx, ev *Event) error {
 	it := newItem(pkMetadata, skSync, "SYNC")
-	it["last_event_id"] = N(int64(ev.Seq))
-	it["last_event_hash"] = S(ev.Hash)
+	it.Set("last_event_id", N(int64(ev.Seq)))
+	it.Set("last_event_hash", S(ev.Hash))
 	return tx.Put(it)
 }
 
 // decode reads the event's data into v.
 func (a *applier) decode(v any) error {
+	if a.pre != nil {
+		dst := reflect.ValueOf(v).Elem()
+		if src := reflect.ValueOf(a.pre); src.Type() == dst.Type() {
+			dst.Set(src)
+			return nil
+		}
+	}
 	if err := json.Unmarshal(a.ev.Data, v); err != nil {
 		return Errorf(CodeInvalid, "%s event %s has malformed data: %v", a.ev.Type, a.ev.ID, err)
 	}

@@ -86,7 +86,7 @@ func applyBallotCast(a *applier) error {
 		}
 		return a.flagConflict(&e, "duplicate_ballot",
 			fmt.Sprintf("%q cast a second ballot (confirmation %s) after one already in the log; the first counts until an official decides", d.Voter, d.Confirmation),
-			Item{"voter_name": S(d.Voter), "confirmation": S(d.Confirmation), "rankings": S(EncodeRankings(rankings)), "source": S(d.Source)})
+			Item{{"confirmation", S(d.Confirmation)}, {"rankings", S(EncodeRankings(rankings))}, {"source", S(d.Source)}, {"voter_name", S(d.Voter)}})
 	}
 	if err := a.tx.Put(b.item()); err != nil {
 		return err
@@ -163,34 +163,43 @@ func applyBallotsImported(a *applier) error {
 	if len(cands) == 0 {
 		return Errorf(CodeConflict, "election %q has no candidates to import ballots for", e.Name)
 	}
+	if len(d.Ballots) == 0 || len(d.Ballots) > maxImportBatch {
+		return Errorf(CodeInvalid, "an import batch holds 1 to %d ballots, not %d", maxImportBatch, len(d.Ballots))
+	}
 	order := orderOf(cands)
 	ballots := make([]Ballot, len(d.Ballots))
-	seen := make(map[string]bool, len(d.Ballots))
 	for i, ib := range d.Ballots {
-		if ib.ID == "" || seen[ib.ID] {
-			return Errorf(CodeInvalid, "imported ballot %d has an empty or repeated id %q", i+1, ib.ID)
-		}
-		seen[ib.ID] = true
 		r, err := normalizeRankings(ib.Rankings, order)
 		if err != nil {
 			return Errorf(CodeInvalid, "imported ballot %d (%s): %s", i+1, ib.SourceID, ErrorMessage(err))
 		}
-		ballots[i] = Ballot{Election: e.Name, Confirmation: ib.ID, WhenCast: a.ev.When, Rankings: r, Source: d.Source, SourceID: ib.SourceID}
-		if _, ok, err := a.tx.Get(electionPK(e.Name), ballots[i].key()); err != nil || ok {
-			if err != nil {
-				return err
-			}
-			return Errorf(CodeConflict, "a ballot with id %s already exists in %q", ib.ID, e.Name)
-		}
+		ballots[i] = Ballot{Election: e.Name, Confirmation: importedID(a.ev.ID, i), WhenCast: a.ev.When, Rankings: r, Source: d.Source, SourceID: ib.SourceID}
 	}
+	// The ids come from the event id, so one lookup tells whether this
+	// event's ballots are already there.
+	if _, ok, err := a.tx.Get(electionPK(e.Name), ballots[0].key()); err != nil || ok {
+		if err != nil {
+			return err
+		}
+		return Errorf(CodeConflict, "the ballots of import %s are already in %q", a.ev.ID, e.Name)
+	}
+	when := FormatTime(a.ev.When)
 	for _, b := range ballots {
-		if err := a.tx.Put(b.item()); err != nil {
+		if err := a.tx.Put(b.itemAt(when)); err != nil {
 			return err
 		}
 	}
 	e.Ballots += int64(len(ballots))
 	e.LastChanged = a.ev.When
 	return a.tx.Put(e.item())
+}
+
+// maxImportBatch is the most ballots one BallotsImported event may carry.
+const maxImportBatch = 100_000
+
+// importedID is the id of ballot i of the import event with id eventID.
+func importedID(eventID string, i int) string {
+	return fmt.Sprintf("%s.%06d", eventID, i)
 }
 
 func applyConflictResolved(a *applier) error {
@@ -217,10 +226,10 @@ func applyConflictResolved(a *applier) error {
 			return err
 		}
 	}
-	c["resolved"] = Bool(true)
-	c["resolution"] = S(map[bool]string{true: "accepted", false: "dismissed"}[d.Accept])
-	c["resolved_by"] = S(a.ev.Actor)
-	c["resolved_when"] = Time(a.ev.When)
+	c.Set("resolved", Bool(true))
+	c.Set("resolution", S(map[bool]string{true: "accepted", false: "dismissed"}[d.Accept]))
+	c.Set("resolved_by", S(a.ev.Actor))
+	c.Set("resolved_when", Time(a.ev.When))
 	if err := a.tx.Put(c); err != nil {
 		return err
 	}

@@ -202,17 +202,17 @@ func applyElectionDeleted(a *applier) error {
 // CONFLICT partition, keyed by the event's sequence number.
 func (a *applier) flagConflict(e *Election, kind, detail string, extra Item) error {
 	it := newItem(electionPK(e.Name), conflictSK(a.ev.Seq), "CONFLICT")
-	for k, v := range extra {
-		it[k] = v
+	for _, a := range extra {
+		it.Set(a.Name, a.Value)
 	}
-	it["election_name"] = S(e.Name)
-	it["kind"] = S(kind)
-	it["seq"] = N(int64(a.ev.Seq))
-	it["event_id"] = S(a.ev.ID)
-	it["actor"] = S(a.ev.Actor)
-	it["when"] = Time(a.ev.When)
-	it["detail"] = S(detail)
-	it["resolved"] = Bool(false)
+	it.Set("election_name", S(e.Name))
+	it.Set("kind", S(kind))
+	it.Set("seq", N(int64(a.ev.Seq)))
+	it.Set("event_id", S(a.ev.ID))
+	it.Set("actor", S(a.ev.Actor))
+	it.Set("when", Time(a.ev.When))
+	it.Set("detail", S(detail))
+	it.Set("resolved", Bool(false))
 	if err := a.tx.Put(it); err != nil {
 		return err
 	}

@@ -41,21 +41,27 @@ func (b Ballot) key() string {
 	return ballotSK(b.Voter)
 }
 
-func (b Ballot) item() Item {
+func (b Ballot) item() Item { return b.itemAt(FormatTime(b.WhenCast)) }
+
+// itemAt is item with when_cast already formatted (an import batch formats
+// its one time once).
+func (b Ballot) itemAt(whenCast string) Item {
 	it := newItem(electionPK(b.Election), b.key(), "BALLOT")
-	it["election_name"] = S(b.Election)
+	it.Set("election_name", S(b.Election))
 	if b.Voter != "" {
-		it["voter_name"] = S(b.Voter)
+		it.Set("voter_name", S(b.Voter))
 	}
-	it["confirmation"] = S(b.Confirmation)
-	it.setTime("when_cast", b.WhenCast)
-	it["rankings"] = S(EncodeRankings(b.Rankings))
-	it["source"] = S(b.Source)
+	it.Set("confirmation", S(b.Confirmation))
+	if !b.WhenCast.IsZero() {
+		it.Set("when_cast", S(whenCast))
+	}
+	it.Set("rankings", S(EncodeRankings(b.Rankings)))
+	it.Set("source", S(b.Source))
 	if b.SourceID != "" {
-		it["source_id"] = S(b.SourceID)
+		it.Set("source_id", S(b.SourceID))
 	}
 	if b.Transcribed {
-		it["transcribed"] = Bool(true)
+		it.Set("transcribed", Bool(true))
 	}
 	return it
 }
@@ -77,27 +83,33 @@ func ballotFromItem(it Item) (Ballot, error) {
 	}, nil
 }
 
-// EncodeRankings writes rankings as the seed design stores them: a JSON list
-// of {"candidate_name", "rank"} objects, in rank order.
+// EncodeRankings writes rankings compactly as JSON: a list with one entry per
+// rank, first choice first, each the list of candidates marked at that rank
+// (several = a tie; none = a skipped rank), e.g. [["Kiss"],["Wright","Montroll"]].
+// The rankings must be sorted by rank, as normalizeRankings leaves them, and
+// ranks must be positive.
 func EncodeRankings(r []Ranking) string {
-	b := make([]byte, 0, 32*len(r)+2)
-	b = append(b, '[')
-	for i, x := range r {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"candidate_name":`...)
-		b = appendJSONString(b, x.Candidate)
-		b = append(b, `,"rank":`...)
-		b = appendInt(b, x.Rank)
-		b = append(b, '}')
-	}
-	return string(append(b, ']'))
+	return string(appendRankings(make([]byte, 0, 16*len(r)+2), r))
 }
 
-func appendInt(b []byte, n int) []byte {
-	q, _ := json.Marshal(n) // marshalling an int cannot fail
-	return append(b, q...)
+func appendRankings(b []byte, r []Ranking) []byte {
+	b = append(b, '[')
+	rank := 1
+	for i, x := range r {
+		if i == 0 {
+			b = append(b, '[')
+		} else if x.Rank == r[i-1].Rank {
+			b = append(b, ',')
+		}
+		for ; rank < x.Rank; rank++ {
+			b = append(b, "],["...)
+		}
+		b = appendJSONString(b, x.Candidate)
+	}
+	if len(r) > 0 {
+		b = append(b, ']')
+	}
+	return append(b, ']')
 }
 
 // DecodeRankings reads rankings written by EncodeRankings.
@@ -105,11 +117,47 @@ func DecodeRankings(s string) ([]Ranking, error) {
 	if s == "" {
 		return nil, nil
 	}
-	var r []Ranking
-	if err := json.Unmarshal([]byte(s), &r); err != nil {
-		return nil, Errorf(CodeInvalid, "rankings are not valid: %v", err)
+	var ranks [][]string
+	if err := json.Unmarshal([]byte(s), &ranks); err != nil {
+		return nil, Errorf(CodeInvalid, "rankings %.40q are not a list of ranks: %v", s, err)
 	}
-	return r, nil
+	var out []Ranking
+	for i, names := range ranks {
+		for _, n := range names {
+			out = append(out, Ranking{Candidate: n, Rank: i + 1})
+		}
+	}
+	return out, nil
+}
+
+// rankList is []Ranking that travels in events in the compact form of
+// EncodeRankings.
+type rankList []Ranking
+
+// MarshalJSON writes the compact form.
+func (r rankList) MarshalJSON() ([]byte, error) {
+	if err := checkRankOrder(r); err != nil {
+		return nil, err
+	}
+	return appendRankings(nil, r), nil
+}
+
+// checkRankOrder checks that rankings are sorted by rank from 1, as the
+// compact form needs.
+func checkRankOrder(r []Ranking) error {
+	for i, x := range r {
+		if x.Rank < 1 || i > 0 && x.Rank < r[i-1].Rank {
+			return Errorf(CodeInvalid, "rankings must be sorted by rank from 1")
+		}
+	}
+	return nil
+}
+
+// UnmarshalJSON reads the compact form.
+func (r *rankList) UnmarshalJSON(b []byte) error {
+	out, err := DecodeRankings(string(b))
+	*r = out
+	return err
 }
 
 // candidateOrder maps candidate names to their order, for normalizeRankings.
@@ -127,15 +175,20 @@ func orderOf(cands []Candidate) candidateOrder {
 // returns them sorted by rank (then candidate order): every candidate known,
 // no candidate twice, ranks from 1 to the number of candidates.
 func normalizeRankings(r []Ranking, order candidateOrder) ([]Ranking, error) {
-	out := make([]Ranking, len(r))
+	sorted := true
+	var seen map[string]bool // for long ballots; short ones are scanned
+	if len(r) > 16 {
+		seen = make(map[string]bool, len(r))
+	}
 	for i, x := range r {
 		if _, ok := order[x.Candidate]; !ok {
 			return nil, Errorf(CodeInvalid, "%q is not a candidate in this election", x.Candidate)
 		}
-		for _, y := range r[:i] {
-			if y.Candidate == x.Candidate {
-				return nil, Errorf(CodeInvalid, "candidate %q is ranked more than once", x.Candidate)
-			}
+		if seen != nil && seen[x.Candidate] || seen == nil && slices.ContainsFunc(r[:i], func(y Ranking) bool { return y.Candidate == x.Candidate }) {
+			return nil, Errorf(CodeInvalid, "candidate %q is ranked more than once", x.Candidate)
+		}
+		if seen != nil {
+			seen[x.Candidate] = true
 		}
 		if x.Rank < 1 {
 			return nil, Errorf(CodeInvalid, "rank %d of %q is not a positive number", x.Rank, x.Candidate)
@@ -143,8 +196,14 @@ func normalizeRankings(r []Ranking, order candidateOrder) ([]Ranking, error) {
 		if x.Rank > len(order) {
 			return nil, Errorf(CodeInvalid, "rank %d of %q is beyond the %d candidates", x.Rank, x.Candidate, len(order))
 		}
-		out[i] = x
+		if i > 0 && (x.Rank < r[i-1].Rank || x.Rank == r[i-1].Rank && order[x.Candidate] < order[r[i-1].Candidate]) {
+			sorted = false
+		}
 	}
+	if sorted {
+		return r, nil
+	}
+	out := slices.Clone(r)
 	slices.SortStableFunc(out, func(a, b Ranking) int {
 		if a.Rank != b.Rank {
 			return a.Rank - b.Rank

@@ -68,33 +68,33 @@ func (e Election) WindowOpen(t time.Time) bool {
 
 func (e Election) item() Item {
 	it := newItem(electionPK(e.Name), skMetadata, "ELECTION")
-	it["name"] = S(e.Name)
-	it["description"] = S(e.Description)
-	it["owner_name"] = S(e.Owner)
-	it["secret_ballot"] = Bool(e.Secret)
+	it.Set("name", S(e.Name))
+	it.Set("description", S(e.Description))
+	it.Set("owner_name", S(e.Owner))
+	it.Set("secret_ballot", Bool(e.Secret))
 	it.setTime("no_voting_before", e.NoVotingBefore)
 	it.setTime("no_voting_after", e.NoVotingAfter)
-	it["allow_edit"] = Bool(e.AllowEdit)
-	it["allow_vote"] = Bool(e.AllowVote)
-	it["allow_recast"] = Bool(e.AllowRecast)
-	it["status"] = S(string(e.Status))
-	it["version"] = N(e.Version)
+	it.Set("allow_edit", Bool(e.AllowEdit))
+	it.Set("allow_vote", Bool(e.AllowVote))
+	it.Set("allow_recast", Bool(e.AllowRecast))
+	it.Set("status", S(string(e.Status)))
+	it.Set("version", N(e.Version))
 	it.setTime("created", e.Created)
 	it.setTime("last_changed", e.LastChanged)
-	it["candidate_count"] = N(e.Candidates)
-	it["voter_count"] = N(e.Voters)
-	it["ballot_count"] = N(e.Ballots)
-	it["conflict_count"] = N(e.Conflicts)
-	it["next_candidate_order"] = N(e.NextOrder)
+	it.Set("candidate_count", N(e.Candidates))
+	it.Set("voter_count", N(e.Voters))
+	it.Set("ballot_count", N(e.Ballots))
+	it.Set("conflict_count", N(e.Conflicts))
+	it.Set("next_candidate_order", N(e.NextOrder))
 	if e.Method != "" {
-		it["tally_method"] = S(e.Method)
+		it.Set("tally_method", S(e.Method))
 	}
 	if len(e.Rules) > 0 {
 		m := make(map[string]Value, len(e.Rules))
 		for k, v := range e.Rules {
 			m[k] = S(v)
 		}
-		it["tally_rules"] = Value{Kind: KindM, M: m}
+		it.Set("tally_rules", Value{Kind: KindM, M: m})
 	}
 	return it
 }
@@ -121,7 +121,7 @@ func electionFromItem(it Item) Election {
 		NextOrder:      it.Int("next_candidate_order"),
 		Method:         it.Str("tally_method"),
 	}
-	if r, ok := it["tally_rules"]; ok && r.Kind == KindM {
+	if r, ok := it.Get("tally_rules"); ok && r.Kind == KindM {
 		e.Rules = make(map[string]string, len(r.M))
 		for k, v := range r.M {
 			e.Rules[k] = v.S

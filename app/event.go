@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"strconv"
 	"time"
 )
 
@@ -74,10 +75,18 @@ func (e *Event) ComputeHash(prev string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// appendJSONString appends s as a JSON string.
+// appendJSONString appends s as a JSON string, escaped as encoding/json
+// escapes it (so the bytes match json.Marshal's).
 func appendJSONString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s) // marshalling a string cannot fail
-	return append(b, q...)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= 0x80 {
+			q, _ := json.Marshal(s) // marshalling a string cannot fail
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // Chain places the event after prev: it sets PrevHash and Hash.
@@ -86,9 +95,31 @@ func (e *Event) Chain(prev string) {
 	e.Hash = e.ComputeHash(prev)
 }
 
-// EncodeEvent writes an event as the log stores it.
+// EncodeEvent writes an event as the log stores it: JSON with the fields in
+// a fixed order. Data must be valid, compact JSON (as json.Marshal makes it,
+// and as DecodeEvent checks it).
 func EncodeEvent(e *Event) ([]byte, error) {
-	return json.Marshal(e)
+	if !json.Valid(e.Data) {
+		return nil, Errorf(CodeInvalid, "event %s has no valid JSON data", e.ID)
+	}
+	b := make([]byte, 0, 256+len(e.Data))
+	b = append(b, `{"seq":`...)
+	b = strconv.AppendUint(b, e.Seq, 10)
+	b = append(b, `,"id":`...)
+	b = appendJSONString(b, e.ID)
+	b = append(b, `,"when":`...)
+	b = appendJSONString(b, e.When.UTC().Format(time.RFC3339Nano))
+	b = append(b, `,"actor":`...)
+	b = appendJSONString(b, e.Actor)
+	b = append(b, `,"type":`...)
+	b = appendJSONString(b, string(e.Type))
+	b = append(b, `,"data":`...)
+	b = append(b, e.Data...)
+	b = append(b, `,"prev_hash":`...)
+	b = appendJSONString(b, e.PrevHash)
+	b = append(b, `,"hash":`...)
+	b = appendJSONString(b, e.Hash)
+	return append(b, '}'), nil
 }
 
 // DecodeEvent reads an event written by EncodeEvent and checks that it is

@@ -1,5 +1,7 @@
 package app
 
+import "encoding/json"
+
 // The data of each event type, as stored in the log.
 
 type userRegistered struct {
@@ -90,28 +92,81 @@ type ballotCast struct {
 	Election     string    `json:"election"`
 	Voter        string    `json:"voter,omitempty"`
 	Confirmation string    `json:"confirmation"`
-	Rankings     []Ranking `json:"rankings"`
-	Source       string    `json:"source"`
+	Rankings     rankList `json:"rankings"`
+	Source       string   `json:"source"`
 	Transcribed  bool      `json:"transcribed,omitempty"`
 }
 
 type ballotRankingsChanged struct {
-	Election string    `json:"election"`
-	Voter    string    `json:"voter"`
-	Rankings []Ranking `json:"rankings"`
+	Election string   `json:"election"`
+	Voter    string   `json:"voter"`
+	Rankings rankList `json:"rankings"`
 }
 
-// ImportedBallot is one ballot of a BallotsImported event.
+// ImportedBallot is one ballot to import: the id it had in its source file
+// (a cast vote record's id) and its rankings.
 type ImportedBallot struct {
-	ID       string    `json:"id"`
-	SourceID string    `json:"source_id,omitempty"`
-	Rankings []Ranking `json:"rankings"`
+	SourceID string
+	Rankings []Ranking
 }
 
+// MarshalJSON writes an imported ballot compactly: [source id, rankings].
+func (b ImportedBallot) MarshalJSON() ([]byte, error) { return b.appendJSON(nil) }
+
+func (b ImportedBallot) appendJSON(out []byte) ([]byte, error) {
+	if err := checkRankOrder(b.Rankings); err != nil {
+		return nil, err
+	}
+	out = append(out, '[')
+	out = appendJSONString(out, b.SourceID)
+	out = append(out, ',')
+	out = appendRankings(out, b.Rankings)
+	return append(out, ']'), nil
+}
+
+// UnmarshalJSON reads [source id, rankings].
+func (b *ImportedBallot) UnmarshalJSON(data []byte) error {
+	var pair []json.RawMessage
+	if err := json.Unmarshal(data, &pair); err != nil || len(pair) != 2 {
+		return Errorf(CodeInvalid, "imported ballot %.40q is not [source id, rankings]", data)
+	}
+	if err := json.Unmarshal(pair[0], &b.SourceID); err != nil {
+		return Errorf(CodeInvalid, "imported ballot source id %.40q is not a string", pair[0])
+	}
+	var r rankList
+	if err := r.UnmarshalJSON(pair[1]); err != nil {
+		return err
+	}
+	b.Rankings = r
+	return nil
+}
+
+// ballotsImported carries a batch of ballots of no poll-book voter. Ballot i
+// of the batch gets the id "{event id}.{i, six digits}", so ids are unique,
+// ordered, and the same on every device that applies the event.
 type ballotsImported struct {
 	Election string           `json:"election"`
 	Source   string           `json:"source"`
 	Ballots  []ImportedBallot `json:"ballots"`
+}
+
+// appendJSON writes the batch as encoding/json would, without reflection.
+func (d ballotsImported) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"election":`...)
+	b = appendJSONString(b, d.Election)
+	b = append(b, `,"source":`...)
+	b = appendJSONString(b, d.Source)
+	b = append(b, `,"ballots":[`...)
+	var err error
+	for i, x := range d.Ballots {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if b, err = x.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, "]}"...), nil
 }
 
 type conflictResolved struct {

@@ -15,9 +15,9 @@ type Candidate struct {
 
 func (c Candidate) item() Item {
 	it := newItem(electionPK(c.Election), candidateSK(c.Name), "CANDIDATE")
-	it["election_name"] = S(c.Election)
-	it["candidate_name"] = S(c.Name)
-	it["order"] = N(c.Order)
+	it.Set("election_name", S(c.Election))
+	it.Set("candidate_name", S(c.Name))
+	it.Set("order", N(c.Order))
 	return it
 }
 
@@ -35,10 +35,10 @@ type Voter struct {
 
 func (v Voter) item() Item {
 	it := newItem(electionPK(v.Election), voterSK(v.Name), "VOTER")
-	it["election_name"] = S(v.Election)
-	it["voter_name"] = S(v.Name)
+	it.Set("election_name", S(v.Election))
+	it.Set("voter_name", S(v.Name))
 	if v.Email != "" {
-		it["email"] = S(v.Email)
+		it.Set("email", S(v.Email))
 	}
 	return it
 }

@@ -13,13 +13,13 @@ type User struct {
 
 func (u User) item() Item {
 	it := newItem(userPK(u.Name), skMetadata, "USER")
-	it["name"] = S(u.Name)
-	it["email"] = S(u.Email)
-	it["role"] = S(u.Role.String())
-	it["password_hash"] = S(u.PasswordHash)
+	it.Set("name", S(u.Name))
+	it.Set("email", S(u.Email))
+	it.Set("role", S(u.Role.String()))
+	it.Set("password_hash", S(u.PasswordHash))
 	it.setTime("created", u.Created)
-	it[AttrGSI1PK] = S(u.Email)
-	it[AttrGSI1SK] = S(userPK(u.Name))
+	it.Set(AttrGSI1PK, S(u.Email))
+	it.Set(AttrGSI1SK, S(userPK(u.Name)))
 	return it
 }
 

@@ -1,42 +1,59 @@
 package localstore
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
-	"sort"
+	"slices"
 
 	"votedesk/app"
 )
 
-// Items are stored in a compact, deterministic binary form that keeps every
+// An item is stored under its key (PK, a zero byte, SK; see doc.go) with its
+// other attributes in a compact, deterministic binary form that keeps every
 // DynamoDB attribute type apart, so decoding gives back exactly the
 // attribute-value map that was stored:
 //
-//	item  = uvarint(count) { string(name) value }      names in byte order
-//	value = kind(1 byte) payload
-//	  S, N, B       string(bytes)
+//	value  = attrs                                    PK and SK live in the key
+//	attrs  = uvarint(count) { string(name) attr }     names in byte order
+//	attr   = kind(1 byte) payload
+//	  S, N, B       string(text or bytes)
 //	  BOOL          1 byte (0 or 1)
 //	  NULL          nothing
-//	  L             uvarint(count) { value }
-//	  M             uvarint(count) { string(name) value }  names in byte order
-//	  SS, NS, BS    uvarint(count) { string(bytes) }
+//	  L             uvarint(count) { attr }
+//	  M             attrs
+//	  SS, NS, BS    uvarint(count) { string(member) }
 //	string = uvarint(length) bytes
 
 // maxDepth bounds the nesting of lists and maps a decoder follows.
 const maxDepth = 32
 
-// encodeItem appends the binary form of an item to b.
+// encodeItem appends the stored form of an item (all but PK and SK) to b.
+// The item's attributes must be sorted (app.Item.Sorted).
 func encodeItem(b []byte, it app.Item) []byte {
-	return encodeMap(b, it)
+	n := len(it)
+	for _, a := range it {
+		if a.Name == app.AttrPK || a.Name == app.AttrSK {
+			n--
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(n))
+	for _, a := range it {
+		if a.Name != app.AttrPK && a.Name != app.AttrSK {
+			b = appendString(b, a.Name)
+			b = encodeValue(b, a.Value)
+		}
+	}
+	return b
 }
 
+// encodeMap appends an M value's attributes, sorted by name.
 func encodeMap(b []byte, m map[string]app.Value) []byte {
 	names := make([]string, 0, len(m))
 	for k := range m {
 		names = append(names, k)
 	}
-	sort.Strings(names)
+	slices.Sort(names)
 	b = binary.AppendUvarint(b, uint64(len(names)))
 	for _, k := range names {
 		b = appendString(b, k)
@@ -53,10 +70,8 @@ func appendString(b []byte, s string) []byte {
 func encodeValue(b []byte, v app.Value) []byte {
 	b = append(b, byte(v.Kind))
 	switch v.Kind {
-	case app.KindS, app.KindN:
+	case app.KindS, app.KindN, app.KindB:
 		b = appendString(b, v.S)
-	case app.KindB:
-		b = appendString(b, string(v.B))
 	case app.KindBool:
 		if v.Bool {
 			b = append(b, 1)
@@ -70,15 +85,10 @@ func encodeValue(b []byte, v app.Value) []byte {
 		}
 	case app.KindM:
 		b = encodeMap(b, v.M)
-	case app.KindSS, app.KindNS:
-		b = binary.AppendUvarint(b, uint64(len(v.Set)))
-		for _, s := range v.Set {
-			b = appendString(b, s)
-		}
-	case app.KindBS:
-		b = binary.AppendUvarint(b, uint64(len(v.BS)))
-		for _, x := range v.BS {
-			b = appendString(b, string(x))
+	case app.KindSS, app.KindNS, app.KindBS:
+		b = binary.AppendUvarint(b, uint64(len(v.L)))
+		for _, x := range v.L {
+			b = appendString(b, x.S)
 		}
 	}
 	return b
@@ -149,12 +159,8 @@ func (d *decoder) value(depth int) (app.Value, error) {
 	d.off++
 	var err error
 	switch v.Kind {
-	case app.KindS, app.KindN:
+	case app.KindS, app.KindN, app.KindB:
 		v.S, err = d.str()
-	case app.KindB:
-		var s string
-		s, err = d.str()
-		v.B = []byte(s)
 	case app.KindBool:
 		if d.off >= len(d.b) || d.b[d.off] > 1 {
 			return v, errCorrupt
@@ -174,26 +180,16 @@ func (d *decoder) value(depth int) (app.Value, error) {
 		}
 	case app.KindM:
 		v.M, err = d.mapOf(depth + 1)
-	case app.KindSS, app.KindNS:
+	case app.KindSS, app.KindNS, app.KindBS:
+		member := map[app.Kind]app.Kind{app.KindSS: app.KindS, app.KindNS: app.KindN, app.KindBS: app.KindB}[v.Kind]
 		var n int
 		if n, err = d.count(); err == nil {
-			v.Set = make([]string, n)
-			for i := range v.Set {
-				if v.Set[i], err = d.str(); err != nil {
+			v.L = make([]app.Value, n)
+			for i := range v.L {
+				v.L[i].Kind = member
+				if v.L[i].S, err = d.str(); err != nil {
 					break
 				}
-			}
-		}
-	case app.KindBS:
-		var n int
-		if n, err = d.count(); err == nil {
-			v.BS = make([][]byte, n)
-			for i := range v.BS {
-				var s string
-				if s, err = d.str(); err != nil {
-					break
-				}
-				v.BS[i] = []byte(s)
 			}
 		}
 	default:
@@ -202,18 +198,35 @@ func (d *decoder) value(depth int) (app.Value, error) {
 	return v, err
 }
 
-// decodeItem reads an item written by encodeItem.
-func decodeItem(b []byte) (app.Item, error) {
+// decodeItem reads the item stored under key k with value b.
+func decodeItem(k, b []byte) (app.Item, error) {
+	sep := bytes.IndexByte(k, 0)
+	if sep < 0 {
+		return nil, errCorrupt
+	}
 	d := decoder{b: b}
-	m, err := d.mapOf(0)
+	n, err := d.count()
 	if err != nil {
 		return nil, err
+	}
+	it := make(app.Item, 0, n+2)
+	it.Set(app.AttrPK, app.S(string(k[:sep])))
+	it.Set(app.AttrSK, app.S(string(k[sep+1:])))
+	prev := ""
+	for i := range n {
+		name, err := d.str()
+		if err != nil || i > 0 && name <= prev || name == app.AttrPK || name == app.AttrSK {
+			return nil, errCorrupt
+		}
+		prev = name
+		v, err := d.value(1)
+		if err != nil {
+			return nil, err
+		}
+		it.Set(name, v)
 	}
 	if d.off != len(b) {
 		return nil, errCorrupt
 	}
-	if m[app.AttrPK].Kind != app.KindS || m[app.AttrSK].Kind != app.KindS {
-		return nil, fmt.Errorf("%w: item without string PK and SK", errCorrupt)
-	}
-	return app.Item(m), nil
+	return it, nil
 }

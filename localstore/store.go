@@ -2,6 +2,8 @@ package localstore
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -92,7 +94,7 @@ func (s *Store) init() error {
 			return app.Errorf(app.CodeUnavailable, "%s has layout version %s; this VoteDesk reads version %s", s.path, f, formatVersion)
 		}
 		if dev.Get(keyDeviceID) == nil {
-			if err := dev.Put(keyDeviceID, []byte(uuid.NewString())); err != nil {
+			if err := dev.Put(keyDeviceID, []byte(newDeviceID())); err != nil {
 				return err
 			}
 			if err := dev.Put(keyFormat, []byte(formatVersion)); err != nil {
@@ -101,6 +103,18 @@ func (s *Store) init() error {
 		}
 		return nil
 	})
+}
+
+// newDeviceID makes a device id: 16 random hex digits (64 bits), short
+// because it starts every event id and every imported ballot id.
+func newDeviceID() string {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		// crypto/rand never fails on Linux; fall back to a UUID's randomness.
+		u := uuid.New()
+		copy(b[:], u[:8])
+	}
+	return hex.EncodeToString(b[:])
 }
 
 // Close closes the file.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"strconv"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -24,12 +23,17 @@ type tx struct {
 	dev  *bolt.Bucket
 
 	undoSeq  uint64
-	undoSeen map[string]struct{}
 	undoBuf  []byte
+	undoLast []byte
+
+	// head caches the log's last sequence number and hash once known.
+	head     uint64
+	headHash string
+	headOK   bool
 }
 
 func newTx(btx *bolt.Tx) *tx {
-	return &tx{
+	t := &tx{
 		btx:  btx,
 		data: btx.Bucket(bucketData),
 		gsi:  btx.Bucket(bucketGSI1),
@@ -37,6 +41,13 @@ func newTx(btx *bolt.Tx) *tx {
 		undo: btx.Bucket(bucketUndo),
 		dev:  btx.Bucket(bucketDevice),
 	}
+	if btx.Writable() {
+		// The log and undo records only ever grow at the end, and most items
+		// arrive in key order (an import's ballots): fill pages, do not
+		// leave them half empty.
+		t.log.FillPercent, t.undo.FillPercent, t.data.FillPercent = 1.0, 1.0, 0.9
+	}
+	return t
 }
 
 // itemKey is the bbolt key of an item: PK, a zero byte, SK. Names hold no
@@ -50,11 +61,12 @@ func itemKey(pk, sk string) []byte {
 }
 
 func (t *tx) Get(pk, sk string) (app.Item, bool, error) {
-	v := t.data.Get(itemKey(pk, sk))
+	k := itemKey(pk, sk)
+	v := t.data.Get(k)
 	if v == nil {
 		return nil, false, nil
 	}
-	it, err := decodeItem(v)
+	it, err := decodeItem(k, v)
 	if err != nil {
 		return nil, false, fmt.Errorf("localstore: item %s/%s: %w", pk, sk, err)
 	}
@@ -66,6 +78,9 @@ func (t *tx) Put(it app.Item) error {
 	if pk == "" || sk == "" {
 		return fmt.Errorf("localstore: item without PK or SK")
 	}
+	if !it.Sorted() {
+		return fmt.Errorf("localstore: item %s/%s has unsorted or repeated attributes", pk, sk)
+	}
 	k := itemKey(pk, sk)
 	old := t.data.Get(k)
 	t.remember(k, old)
@@ -75,8 +90,8 @@ func (t *tx) Put(it app.Item) error {
 	if err := t.data.Put(k, encodeItem(nil, it)); err != nil {
 		return fmt.Errorf("localstore: put %s/%s: %w", pk, sk, err)
 	}
-	if g := it[app.AttrGSI1PK]; g.Kind == app.KindS && g.S != "" {
-		return t.gsi.Put(gsiKey(g.S, it[app.AttrGSI1SK].S, k), k)
+	if g, _ := it.Get(app.AttrGSI1PK); g.Kind == app.KindS && g.S != "" {
+		return t.gsi.Put(gsiKey(g.S, it.Str(app.AttrGSI1SK), k), k)
 	}
 	return nil
 }
@@ -110,12 +125,12 @@ func (t *tx) unindex(k, old []byte) error {
 	if old == nil {
 		return nil
 	}
-	it, err := decodeItem(old)
+	it, err := decodeItem(k, old)
 	if err != nil {
 		return fmt.Errorf("localstore: item %q: %w", k, err)
 	}
-	if g := it[app.AttrGSI1PK]; g.Kind == app.KindS && g.S != "" {
-		return t.gsi.Delete(gsiKey(g.S, it[app.AttrGSI1SK].S, k))
+	if g, _ := it.Get(app.AttrGSI1PK); g.Kind == app.KindS && g.S != "" {
+		return t.gsi.Delete(gsiKey(g.S, it.Str(app.AttrGSI1SK), k))
 	}
 	return nil
 }
@@ -124,7 +139,7 @@ func (t *tx) Query(pk, skPrefix string, fn func(app.Item) (bool, error)) error {
 	prefix := itemKey(pk, skPrefix)
 	c := t.data.Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		it, err := decodeItem(v)
+		it, err := decodeItem(k, v)
 		if err != nil {
 			return fmt.Errorf("localstore: item %q: %w", k, err)
 		}
@@ -170,7 +185,7 @@ func (t *tx) ByGSI1(key string) (app.Item, bool, error) {
 	if raw == nil {
 		return nil, false, fmt.Errorf("localstore: GSI-1 entry %q points at no item", k)
 	}
-	it, err := decodeItem(raw)
+	it, err := decodeItem(v, raw)
 	if err != nil {
 		return nil, false, fmt.Errorf("localstore: item %q: %w", v, err)
 	}
@@ -182,7 +197,7 @@ func (t *tx) NewEventID() (string, error) {
 	if err := putUint(t.dev, keyDeviceSeq, n); err != nil {
 		return "", err
 	}
-	return string(t.dev.Get(keyDeviceID)) + "-" + strconv.FormatUint(n, 10), nil
+	return fmt.Sprintf("%s-%010d", t.dev.Get(keyDeviceID), n), nil
 }
 
 func (t *tx) AppendEvent(ev *app.Event) error {
@@ -195,6 +210,7 @@ func (t *tx) AppendEvent(ev *app.Event) error {
 	if err := t.putEvent(ev); err != nil {
 		return err
 	}
+	t.head, t.headHash, t.headOK = ev.Seq, ev.Hash, true
 	return t.beginUndo(ev.Seq)
 }
 
@@ -211,6 +227,9 @@ func (t *tx) putEvent(ev *app.Event) error {
 }
 
 func (t *tx) Head() (uint64, string, error) {
+	if t.headOK {
+		return t.head, t.headHash, nil
+	}
 	k, v := t.log.Cursor().Last()
 	if k == nil {
 		return 0, "", nil
@@ -219,6 +238,7 @@ func (t *tx) Head() (uint64, string, error) {
 	if err != nil {
 		return 0, "", fmt.Errorf("localstore: event %d: %w", binary.BigEndian.Uint64(k), err)
 	}
+	t.head, t.headHash, t.headOK = ev.Seq, ev.Hash, true
 	return ev.Seq, ev.Hash, nil
 }
 

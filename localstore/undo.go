@@ -6,10 +6,12 @@ import (
 )
 
 // An undo record holds, for one event not yet confirmed by the shared log,
-// the before-image of every item the event changed:
+// the before-image of every item the event changed, keys prefix-compressed
+// against the key before (an import's ballot keys differ only at the end):
 //
-//	record = { uvarint(len(key)) key  present(1 byte)  [uvarint(len(value)) value] }
+//	record = { uvarint(shared) uvarint(len(rest)) rest  present(1 byte)  [uvarint(len(value)) value] }
 //
+// The key is the first `shared` bytes of the previous key followed by rest;
 // present is 0 when the item did not exist before the event.
 
 // beginUndo starts capturing before-images for the event at seq.
@@ -18,23 +20,26 @@ func (t *tx) beginUndo(seq uint64) error {
 		return err
 	}
 	t.undoSeq = seq
-	t.undoSeen = make(map[string]struct{})
 	t.undoBuf = t.undoBuf[:0]
+	t.undoLast = t.undoLast[:0]
 	return nil
 }
 
-// remember keeps the before-image of item key k the first time the current
-// event changes it.
+// remember keeps the before-image of item key k as the current event changes
+// it. An item changed twice is remembered twice; rollback restores images in
+// reverse order, so the image from before the event wins.
 func (t *tx) remember(k, old []byte) {
 	if t.undoSeq == 0 {
 		return
 	}
-	if _, ok := t.undoSeen[string(k)]; ok {
-		return
+	shared := 0
+	for shared < len(k) && shared < len(t.undoLast) && k[shared] == t.undoLast[shared] {
+		shared++
 	}
-	t.undoSeen[string(k)] = struct{}{}
-	t.undoBuf = binary.AppendUvarint(t.undoBuf, uint64(len(k)))
-	t.undoBuf = append(t.undoBuf, k...)
+	t.undoBuf = binary.AppendUvarint(t.undoBuf, uint64(shared))
+	t.undoBuf = binary.AppendUvarint(t.undoBuf, uint64(len(k)-shared))
+	t.undoBuf = append(t.undoBuf, k[shared:]...)
+	t.undoLast = append(t.undoLast[:0], k...)
 	if old == nil {
 		t.undoBuf = append(t.undoBuf, 0)
 		return
@@ -54,7 +59,6 @@ func (t *tx) flushUndo() error {
 		return fmt.Errorf("localstore: save undo record %d: %w", t.undoSeq, err)
 	}
 	t.undoSeq = 0
-	t.undoSeen = nil
 	return nil
 }
 
@@ -69,15 +73,22 @@ func (t *tx) rollback(seq uint64) error {
 		key, old []byte
 	}
 	var images []image
+	var last []byte
 	d := decoder{b: rec}
 	for d.off < len(rec) {
-		k, err := d.str()
+		shared, err := d.uvarint()
+		if err != nil || shared > uint64(len(last)) {
+			return fmt.Errorf("localstore: undo record %d is corrupt", seq)
+		}
+		rest, err := d.str()
 		if err != nil || d.off >= len(rec) {
 			return fmt.Errorf("localstore: undo record %d is corrupt", seq)
 		}
+		key := append(append([]byte(nil), last[:shared]...), rest...)
+		last = key
 		present := rec[d.off]
 		d.off++
-		img := image{key: []byte(k)}
+		img := image{key: key}
 		if present == 1 {
 			v, err := d.str()
 			if err != nil {
@@ -106,7 +117,7 @@ func (t *tx) restore(k, old []byte) error {
 	if old == nil {
 		return t.data.Delete(k)
 	}
-	it, err := decodeItem(old)
+	it, err := decodeItem(k, old)
 	if err != nil {
 		return fmt.Errorf("localstore: undo image of %q: %w", k, err)
 	}

@@ -1,0 +1,165 @@
+package app_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"votedesk/app"
+)
+
+func TestCastBallot(t *testing.T) {
+	e := newEnv(t)
+	r, err := e.svc.CastBallot(e.ctx, "user", app.Cast{Election: "Open", Voter: "v1",
+		Rankings: []app.Ranking{{Candidate: "B", Rank: 1}, {Candidate: "A", Rank: 2}, {Candidate: "C", Rank: 2}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Confirmation == "" || r.Recast || r.WhenCast.IsZero() {
+		t.Errorf("receipt = %+v", r)
+	}
+	bs, _ := e.svc.Ballots(e.ctx, "user", "Open")
+	if len(bs) != 1 || bs[0].Voter != "v1" || bs[0].Confirmation != r.Confirmation {
+		t.Fatalf("ballots = %+v", bs)
+	}
+	want := []app.Ranking{{Candidate: "B", Rank: 1}, {Candidate: "A", Rank: 2}, {Candidate: "C", Rank: 2}}
+	if !slices.Equal(bs[0].Rankings, want) {
+		t.Errorf("rankings = %v, want %v (ties allowed)", bs[0].Rankings, want)
+	}
+	el, _ := e.svc.Election(e.ctx, "user", "Open")
+	if el.Ballots != 1 {
+		t.Errorf("ballot count = %d", el.Ballots)
+	}
+	voters, _ := e.svc.Voters(e.ctx, "user", "Open")
+	for _, v := range voters {
+		if v.Voted != (v.Name == "v1") {
+			t.Errorf("voter %s voted = %v", v.Name, v.Voted)
+		}
+	}
+	t.Run("VoterCastsOwnBallot", func(t *testing.T) {
+		if err := cast(e, "voter", "Open", "voter", "C"); err != nil {
+			t.Error(err)
+		}
+	})
+	t.Run("EmptyBallotAllowed", func(t *testing.T) {
+		if err := cast(e, "user", "Open", "v2"); err != nil {
+			t.Error(err)
+		}
+	})
+}
+
+func TestRecastKeepsConfirmation(t *testing.T) {
+	e := newEnv(t)
+	e.must(e.svc.CreateElection(e.ctx, "user", "R", "", false))
+	e.must(e.svc.AddCandidates(e.ctx, "user", "R", "A", "B"))
+	e.must(e.svc.AddVoters(e.ctx, "user", "R", app.VoterEntry{Name: "v1"}))
+	yes := true
+	e.must(e.svc.UpdateElection(e.ctx, "user", "R", 0, app.ElectionChanges{AllowRecast: &yes}))
+	e.must(e.svc.LaunchElection(e.ctx, "user", "R"))
+	first, err := e.svc.CastBallot(e.ctx, "user", app.Cast{Election: "R", Voter: "v1", Rankings: rank("A", "B")})
+	e.must(err)
+	second, err := e.svc.CastBallot(e.ctx, "user", app.Cast{Election: "R", Voter: "v1", Rankings: rank("B")})
+	e.must(err)
+	if !second.Recast || second.Confirmation != first.Confirmation {
+		t.Errorf("re-cast receipt %+v; want Recast with confirmation %s", second, first.Confirmation)
+	}
+	bs, _ := e.svc.Ballots(e.ctx, "user", "R")
+	if len(bs) != 1 || len(bs[0].Rankings) != 1 || bs[0].Rankings[0].Candidate != "B" {
+		t.Errorf("ballots after re-cast = %+v", bs)
+	}
+	el, _ := e.svc.Election(e.ctx, "user", "R")
+	if el.Ballots != 1 {
+		t.Errorf("ballot count after re-cast = %d, want 1", el.Ballots)
+	}
+}
+
+func TestSecretBallotHidesVoters(t *testing.T) {
+	e := newEnv(t)
+	for _, v := range []string{"v1", "v2", "v3"} {
+		e.must(cast(e, "user", "Secret", v, "A", "B"))
+	}
+	for _, tc := range []struct {
+		actor     string
+		seesVoter bool
+	}{{"observer", false}, {"user", false}, {"admin", false}, {"auditor", true}, {"owner", true}} {
+		name := "HidesVoterFrom" + tc.actor
+		if tc.seesVoter {
+			name = "ShowsVoterTo" + tc.actor
+		}
+		t.Run(name, func(t *testing.T) {
+			bs, err := e.svc.Ballots(e.ctx, tc.actor, "Secret")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range bs {
+				if (b.Voter != "") != tc.seesVoter || (!b.WhenCast.IsZero()) != tc.seesVoter {
+					t.Errorf("ballot %s: voter %q, when %v", b.Confirmation, b.Voter, b.WhenCast)
+				}
+			}
+			if !tc.seesVoter && !slices.IsSortedFunc(bs, func(a, b app.Ballot) int { return strings.Compare(a.Confirmation, b.Confirmation) }) {
+				t.Error("published ballots are not in confirmation-code order")
+			}
+			var casts int
+			err = e.svc.Log(e.ctx, tc.actor, 1, func(ev *app.Event) error {
+				if ev.Type == app.EvBallotCast {
+					casts++
+					if strings.Contains(string(ev.Data), "rankings") == !tc.seesVoter {
+						t.Errorf("log shows %s: %s", tc.actor, ev.Data)
+					}
+				}
+				if strings.Contains(string(ev.Data), "$argon2id$") {
+					t.Errorf("log shows a password hash: %s", ev.Data)
+				}
+				return nil
+			})
+			if err != nil || casts != 3 {
+				t.Errorf("log: %d casts, %v", casts, err)
+			}
+		})
+	}
+}
+
+func TestPaperBallotWithoutVoter(t *testing.T) {
+	e := newEnv(t)
+	r, err := e.svc.CastBallot(e.ctx, "user", app.Cast{Election: "Open", Rankings: rank("C", "A"), Source: app.SourcePaper, Transcribed: true})
+	e.must(err)
+	bs, _ := e.svc.Ballots(e.ctx, "user", "Open")
+	if len(bs) != 1 || bs[0].Voter != "" || !bs[0].Transcribed || bs[0].Confirmation != r.Confirmation || bs[0].Source != app.SourcePaper {
+		t.Errorf("paper ballot = %+v", bs)
+	}
+	t.Run("ErrVoterEntersPaper", func(t *testing.T) {
+		_, err := e.svc.CastBallot(e.ctx, "voter", app.Cast{Election: "Open", Rankings: rank("C"), Source: app.SourcePaper})
+		if app.ErrorCode(err) != app.CodeForbidden {
+			t.Errorf("VOTER entering a paper ballot: %v", err)
+		}
+	})
+}
+
+func TestImportBallots(t *testing.T) {
+	e := newEnv(t)
+	in := make([]app.ImportedBallot, 12001)
+	for i := range in {
+		in[i] = app.ImportedBallot{SourceID: "cvr-" + string(rune('a'+i%26)), Rankings: rank("A", "C")}
+	}
+	var last int
+	n, err := e.svc.ImportBallots(e.ctx, "user", "Open", app.SourceCVR, in, func(done int) { last = done })
+	e.must(err)
+	if n != len(in) || last != len(in) {
+		t.Errorf("imported %d, progress ended at %d, want %d", n, last, len(in))
+	}
+	el, _ := e.svc.Election(e.ctx, "user", "Open")
+	if el.Ballots != int64(len(in)) {
+		t.Errorf("ballot count = %d", el.Ballots)
+	}
+	t.Run("ErrAllOrNothing", func(t *testing.T) {
+		before := e.snapshot()
+		bad := append(append([]app.ImportedBallot{}, in[:6000]...), app.ImportedBallot{SourceID: "bad", Rankings: rank("A", "Q")})
+		_, err := e.svc.ImportBallots(e.ctx, "user", "Open", app.SourceCVR, bad, nil)
+		if app.ErrorCode(err) != app.CodeInvalid || !strings.Contains(app.ErrorMessage(err), "bad") {
+			t.Errorf("import with an unknown candidate: %v", err)
+		}
+		if e.snapshot() != before {
+			t.Error("a refused import changed the database")
+		}
+	})
+}

@@ -1,0 +1,94 @@
+package app_test
+
+import (
+	"testing"
+	"time"
+
+	"votedesk/app"
+)
+
+func TestElectionLifecycle(t *testing.T) {
+	e := newEnv(t)
+	e.must(e.svc.CreateElection(e.ctx, "user", "Mayor", "Mayor 2026", false))
+	el, _ := e.svc.Election(e.ctx, "user", "Mayor")
+	if el.Status != app.StatusDraft || !el.AllowEdit || el.AllowVote || el.Owner != "user" {
+		t.Fatalf("new election = %+v; want a draft owned by user, edit on, vote off", el)
+	}
+	from, to := "2026-11-03T06:00:00Z", "2026-11-03T20:00:00Z"
+	recast := true
+	e.must(e.svc.UpdateElection(e.ctx, "user", "Mayor", el.Version, app.ElectionChanges{NoVotingBefore: &from, NoVotingAfter: &to, AllowRecast: &recast}))
+	e.must(e.svc.AddCandidates(e.ctx, "user", "Mayor", "Kiss", "Wright", "Montroll"))
+	e.must(e.svc.RemoveCandidates(e.ctx, "user", "Mayor", "Montroll"))
+	e.must(e.svc.AddVoters(e.ctx, "user", "Mayor", app.VoterEntry{Name: "ann"}, app.VoterEntry{Name: "bob"}))
+	e.must(e.svc.RemoveVoters(e.ctx, "user", "Mayor", "bob"))
+	e.must(e.svc.LaunchElection(e.ctx, "user", "Mayor"))
+	el, _ = e.svc.Election(e.ctx, "user", "Mayor")
+	if el.Status != app.StatusLaunched || el.AllowEdit || !el.AllowVote || el.Candidates != 2 || el.Voters != 1 {
+		t.Fatalf("launched election = %+v", el)
+	}
+	if got := el.Phase(time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC)); got != "open" {
+		t.Errorf("phase inside window = %s, want open", got)
+	}
+	if got := el.Phase(time.Date(2026, 11, 4, 12, 0, 0, 0, time.UTC)); got != "closed" {
+		t.Errorf("phase after window = %s, want closed", got)
+	}
+	e.must(e.svc.FinalizeElection(e.ctx, "user", "Mayor"))
+	el, _ = e.svc.Election(e.ctx, "user", "Mayor")
+	if el.Status != app.StatusFinalized || el.AllowEdit || el.AllowVote || el.Phase(start) != "finalized" {
+		t.Errorf("finalized election = %+v", el)
+	}
+	counts, _ := e.svc.Counts(e.ctx, "user")
+	e.must(e.svc.DeleteElection(e.ctx, "user", "Mayor"))
+	after, _ := e.svc.Counts(e.ctx, "user")
+	if after.Elections != counts.Elections-1 {
+		t.Errorf("election count %d -> %d, want one less", counts.Elections, after.Elections)
+	}
+	if _, err := e.svc.Election(e.ctx, "user", "Mayor"); app.ErrorCode(err) != app.CodeNotFound {
+		t.Errorf("deleted election still there: %v", err)
+	}
+	if cands, err := e.svc.Candidates(e.ctx, "user", "Mayor"); err == nil || len(cands) != 0 {
+		t.Errorf("candidates of deleted election: %v, %v", cands, err)
+	}
+}
+
+func TestElectionListsAndCounts(t *testing.T) {
+	e := newEnv(t)
+	es, err := e.svc.Elections(e.ctx, "observer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, x := range es {
+		names = append(names, x.Name)
+	}
+	if len(names) != 3 || names[0] != "Draft" || names[1] != "Open" || names[2] != "Secret" {
+		t.Errorf("elections = %v, want [Draft Open Secret]", names)
+	}
+	c, _ := e.svc.Counts(e.ctx, "observer")
+	if c.Users != 7 || c.Elections != 3 {
+		t.Errorf("counts = %+v, want 7 users, 3 elections", c)
+	}
+	cands, _ := e.svc.Candidates(e.ctx, "observer", "Open")
+	if len(cands) != 3 || cands[0].Name != "A" || cands[2].Name != "C" {
+		t.Errorf("candidates = %+v", cands)
+	}
+	el, err := e.svc.CheckVoter(e.ctx, "voter", "Open", "v1")
+	if err != nil || !el.Eligible || el.Voted {
+		t.Errorf("CheckVoter(v1) = %+v, %v", el, err)
+	}
+	el, _ = e.svc.CheckVoter(e.ctx, "voter", "Open", "nobody")
+	if el.Eligible {
+		t.Error("nobody is eligible")
+	}
+}
+
+func TestMethodAndRulesStored(t *testing.T) {
+	e := newEnv(t)
+	m := "stv"
+	rules := map[string]string{"numberOfWinners": "2", "batchElimination": "true"}
+	e.must(e.svc.UpdateElection(e.ctx, "user", "Draft", 0, app.ElectionChanges{Method: &m, Rules: &rules}))
+	el, _ := e.svc.Election(e.ctx, "user", "Draft")
+	if el.Method != "stv" || len(el.RuleList()) != 2 || el.RuleList()[0] != "batchElimination=true" {
+		t.Errorf("method %q rules %v", el.Method, el.RuleList())
+	}
+}

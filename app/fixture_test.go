@@ -1,0 +1,223 @@
+package app_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"votedesk/app"
+	"votedesk/localstore"
+)
+
+// testClock is a clock tests set; every reading moves it on by a millisecond
+// so events get distinct times.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(time.Millisecond)
+	return c.t
+}
+
+func (c *testClock) Set(t time.Time) {
+	c.mu.Lock()
+	c.t = t
+	c.mu.Unlock()
+}
+
+// seqIDs makes predictable ids.
+type seqIDs struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (s *seqIDs) NewID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.n++
+	return fmt.Sprintf("00000000-0000-4000-8000-%012d", s.n)
+}
+
+var start = time.Date(2026, 11, 3, 7, 0, 0, 0, time.UTC)
+
+// The users of the template database, one per role, each with password
+// "pw-" + name.
+var roleUsers = map[app.Role]string{
+	app.RoleOwner:    "owner",
+	app.RoleAuditor:  "auditor",
+	app.RoleAdmin:    "admin",
+	app.RoleUser:     "user",
+	app.RoleVoter:    "voter",
+	app.RoleObserver: "observer",
+	app.RoleNoAccess: "noaccess",
+}
+
+func pw(name string) string { return "pw-" + name + "-secret" }
+
+var (
+	templateOnce sync.Once
+	templatePath string
+	templateErr  error
+)
+
+// template builds, once per test run, a database holding a user for every
+// role and three elections: "Draft" (candidates A, B, C; voters v1-v3 and
+// "voter"), "Open" (the same, launched) and "Secret" (the same, launched,
+// secret ballot). Password hashing is deliberately slow, so tests copy this
+// file rather than registering users again.
+func template(t testing.TB) string {
+	templateOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "votedesk-template-")
+		if err != nil {
+			templateErr = err
+			return
+		}
+		templatePath = filepath.Join(dir, "template.db")
+		templateErr = buildTemplate(templatePath)
+	})
+	if templateErr != nil {
+		t.Fatalf("build template database: %v", templateErr)
+	}
+	return templatePath
+}
+
+func buildTemplate(path string) error {
+	st, err := localstore.Open(path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	clock := &testClock{t: start}
+	svc := app.NewService(st, clock, &seqIDs{})
+	ctx := context.Background()
+	steps := []func() error{
+		func() error { return svc.RegisterUser(ctx, "", "owner", "owner@example.org", pw("owner")) },
+	}
+	for _, r := range []app.Role{app.RoleAuditor, app.RoleAdmin, app.RoleUser, app.RoleVoter, app.RoleObserver, app.RoleNoAccess} {
+		name := roleUsers[r]
+		steps = append(steps,
+			func() error { return svc.RegisterUser(ctx, "owner", name, name+"@example.org", pw(name)) },
+			func() error {
+				if r == app.RoleUser {
+					return nil
+				}
+				return svc.SetRole(ctx, "owner", name, r)
+			})
+	}
+	for _, e := range []struct {
+		name           string
+		secret, launch bool
+	}{{"Draft", false, false}, {"Open", false, true}, {"Secret", true, true}} {
+		steps = append(steps,
+			func() error { return svc.CreateElection(ctx, "user", e.name, "a test election", e.secret) },
+			func() error { return svc.AddCandidates(ctx, "user", e.name, "A", "B", "C") },
+			func() error {
+				return svc.AddVoters(ctx, "user", e.name, app.VoterEntry{Name: "v1"}, app.VoterEntry{Name: "v2"},
+					app.VoterEntry{Name: "v3", Email: "v3@example.org"}, app.VoterEntry{Name: "voter"})
+			},
+			func() error {
+				if !e.launch {
+					return nil
+				}
+				return svc.LaunchElection(ctx, "user", e.name)
+			})
+	}
+	for i, step := range steps {
+		if err := step(); err != nil {
+			return fmt.Errorf("template step %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// env is one test's own copy of the template database.
+type env struct {
+	t     testing.TB
+	store *localstore.Store
+	svc   *app.Service
+	clock *testClock
+	ctx   context.Context
+}
+
+// newEnv copies the template into t.TempDir() and opens it.
+func newEnv(t testing.TB) *env {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "votedesk.db")
+	copyFile(t, template(t), path)
+	st, err := localstore.Open(path)
+	if err != nil {
+		t.Fatalf("open copy of template: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	clock := &testClock{t: start.Add(time.Hour)}
+	return &env{t: t, store: st, svc: app.NewService(st, clock, &seqIDs{n: 1000}), clock: clock, ctx: context.Background()}
+}
+
+func copyFile(t testing.TB, from, to string) {
+	t.Helper()
+	in, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// snapshot is what a refused command must leave untouched.
+type snapshot struct {
+	state string
+	head  uint64
+	hash  string
+}
+
+func (e *env) snapshot() snapshot {
+	e.t.Helper()
+	h, err := e.store.StateHash(e.ctx)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var s snapshot
+	s.state = h
+	err = e.store.View(e.ctx, func(tx app.Tx) error {
+		var err error
+		s.head, s.hash, err = tx.Head()
+		return err
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return s
+}
+
+func (e *env) must(err error) {
+	e.t.Helper()
+	if err != nil {
+		e.t.Fatalf("unexpected error: %v", err)
+	}
+}
+
+func rank(names ...string) []app.Ranking {
+	out := make([]app.Ranking, len(names))
+	for i, n := range names {
+		out[i] = app.Ranking{Candidate: n, Rank: i + 1}
+	}
+	return out
+}

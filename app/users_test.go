@@ -1,0 +1,145 @@
+package app_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"votedesk/app"
+	"votedesk/localstore"
+)
+
+func TestFirstUserBecomesOwnerLaterOnesUser(t *testing.T) {
+	st, err := localstore.Open(filepath.Join(t.TempDir(), "v.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	svc := app.NewService(st, &testClock{t: start}, nil)
+	if has, _ := svc.HasUsers(ctx); has {
+		t.Fatal("empty database says it has users")
+	}
+	if err := svc.RegisterUser(ctx, "", "first", "First@Example.org", "password-1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.RegisterUser(ctx, "first", "second", "second@example.org", "password-2"); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]app.Role{"first": app.RoleOwner, "second": app.RoleUser} {
+		u, err := svc.User(ctx, "first", name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.Role != want {
+			t.Errorf("%s has role %s, want %s", name, u.Role, want)
+		}
+		if u.PasswordHash != "" {
+			t.Errorf("lookup of %s leaks the password hash", name)
+		}
+	}
+	t.Run("LookupByEmailIgnoresCase", func(t *testing.T) {
+		u, err := svc.User(ctx, "first", "FIRST@example.org")
+		if err != nil || u.Name != "first" {
+			t.Errorf("User(by email) = %+v, %v", u, err)
+		}
+	})
+	t.Run("SignInByNameOrEmail", func(t *testing.T) {
+		for _, login := range []string{"first", "first@example.org"} {
+			if _, err := svc.SignIn(ctx, login, "password-1"); err != nil {
+				t.Errorf("SignIn(%s): %v", login, err)
+			}
+		}
+	})
+	t.Run("ErrWrongPassword", func(t *testing.T) {
+		if _, err := svc.SignIn(ctx, "first", "password-2"); app.ErrorCode(err) != app.CodeForbidden {
+			t.Errorf("SignIn with wrong password: %v", err)
+		}
+	})
+	t.Run("PasswordStoredHashed", func(t *testing.T) {
+		err := st.View(ctx, func(tx app.Tx) error {
+			it, ok, err := tx.Get("USER#first", "METADATA")
+			if err != nil || !ok {
+				t.Fatalf("user item: %v %v", ok, err)
+			}
+			h := it.Str("password_hash")
+			if h == "" || h == "password-1" || h[:10] != "$argon2id$" {
+				t.Errorf("password_hash = %q, want an argon2id hash", h)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestUserManagement(t *testing.T) {
+	t.Run("AdminGrantsRoleBelowOwn", func(t *testing.T) {
+		e := newEnv(t)
+		e.must(e.svc.SetRole(e.ctx, "admin", "user", app.RoleVoter))
+		u, _ := e.svc.User(e.ctx, "admin", "user")
+		if u.Role != app.RoleVoter {
+			t.Errorf("role = %s, want VOTER", u.Role)
+		}
+	})
+	t.Run("OwnerTransfersOwnership", func(t *testing.T) {
+		e := newEnv(t)
+		e.must(e.svc.TransferOwnership(e.ctx, "owner", "admin"))
+		for name, want := range map[string]app.Role{"admin": app.RoleOwner, "owner": app.RoleAuditor} {
+			u, _ := e.svc.User(e.ctx, "admin", name)
+			if u.Role != want {
+				t.Errorf("%s is %s, want %s", name, u.Role, want)
+			}
+		}
+	})
+	t.Run("RenameKeepsElectionsOwned", func(t *testing.T) {
+		e := newEnv(t)
+		e.must(e.svc.RenameUser(e.ctx, "user", "user", "official"))
+		el, err := e.svc.Election(e.ctx, "official", "Draft")
+		if err != nil || el.Owner != "official" {
+			t.Errorf("election owner after rename = %q, %v", el.Owner, err)
+		}
+		if _, err := e.svc.User(e.ctx, "official", "user"); app.ErrorCode(err) != app.CodeNotFound {
+			t.Errorf("old name still found: %v", err)
+		}
+	})
+	t.Run("ChangeEmailMovesIndex", func(t *testing.T) {
+		e := newEnv(t)
+		e.must(e.svc.ChangeEmail(e.ctx, "user", "user", "new@example.org"))
+		if u, err := e.svc.User(e.ctx, "user", "new@example.org"); err != nil || u.Name != "user" {
+			t.Errorf("new email lookup = %+v, %v", u, err)
+		}
+		if _, err := e.svc.User(e.ctx, "user", "user@example.org"); app.ErrorCode(err) != app.CodeNotFound {
+			t.Errorf("old email still found: %v", err)
+		}
+	})
+	t.Run("ChangePassword", func(t *testing.T) {
+		e := newEnv(t)
+		e.must(e.svc.ChangePassword(e.ctx, "admin", "user", "brand-new-pw"))
+		if _, err := e.svc.SignIn(e.ctx, "user", "brand-new-pw"); err != nil {
+			t.Errorf("sign in with new password: %v", err)
+		}
+		if _, err := e.svc.SignIn(e.ctx, "user", pw("user")); err == nil {
+			t.Error("old password still works")
+		}
+	})
+	t.Run("RemoveUpdatesCounts", func(t *testing.T) {
+		e := newEnv(t)
+		before, _ := e.svc.Counts(e.ctx, "owner")
+		e.must(e.svc.RemoveUser(e.ctx, "admin", "observer"))
+		after, _ := e.svc.Counts(e.ctx, "owner")
+		if after.Users != before.Users-1 {
+			t.Errorf("user count %d -> %d, want one less", before.Users, after.Users)
+		}
+		if _, err := e.svc.User(e.ctx, "owner", "observer@example.org"); app.ErrorCode(err) != app.CodeNotFound {
+			t.Errorf("removed user still found by email: %v", err)
+		}
+	})
+	t.Run("ErrNoAccessCannotSignIn", func(t *testing.T) {
+		e := newEnv(t)
+		if _, err := e.svc.SignIn(e.ctx, "noaccess", pw("noaccess")); app.ErrorCode(err) != app.CodeForbidden {
+			t.Errorf("NO_ACCESS sign-in: %v", err)
+		}
+	})
+}

@@ -1,0 +1,79 @@
+package localstore
+
+import (
+	"reflect"
+	"testing"
+
+	"votedesk/app"
+)
+
+var sampleKey = itemKey("ELECTION#Mayor", "BALLOT#ann")
+
+func sampleItem() app.Item {
+	var it app.Item
+	for _, a := range []app.Attr{
+		{Name: app.AttrPK, Value: app.S("ELECTION#Mayor")}, {Name: app.AttrSK, Value: app.S("BALLOT#ann")},
+		{Name: "n", Value: app.N(-42)},
+		{Name: "b", Value: app.Value{Kind: app.KindB, S: "\x00\x01\x02"}},
+		{Name: "t", Value: app.Bool(true)},
+		{Name: "f", Value: app.Bool(false)},
+		{Name: "null", Value: app.Value{Kind: app.KindNull}},
+		{Name: "l", Value: app.Value{Kind: app.KindL, L: []app.Value{app.S("x"), app.N(1), {Kind: app.KindM, M: map[string]app.Value{"k": app.S("v")}}}}},
+		{Name: "m", Value: app.Value{Kind: app.KindM, M: map[string]app.Value{"z": app.S(""), "a": app.Bool(true)}}},
+		{Name: "ss", Value: app.Value{Kind: app.KindSS, L: []app.Value{app.S("a"), app.S("b")}}},
+		{Name: "ns", Value: app.Value{Kind: app.KindNS, L: []app.Value{{Kind: app.KindN, S: "1"}, {Kind: app.KindN, S: "2.5"}}}},
+		{Name: "bs", Value: app.Value{Kind: app.KindBS, L: []app.Value{{Kind: app.KindB, S: "\x01"}, {Kind: app.KindB, S: "\x02\x03"}}}},
+	} {
+		it.Set(a.Name, a.Value)
+	}
+	return it
+}
+
+func TestItemCodecRoundTrip(t *testing.T) {
+	in := sampleItem()
+	b := encodeItem(nil, in)
+	out, err := decodeItem(sampleKey, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(in, out) {
+		t.Errorf("round trip changed the item:\n in  %#v\n out %#v", in, out)
+	}
+	if b2 := encodeItem(nil, out); string(b2) != string(b) {
+		t.Error("encoding is not deterministic")
+	}
+}
+
+func TestItemDecodeRefusesCorruption(t *testing.T) {
+	b := encodeItem(nil, sampleItem())
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{
+		{"ErrTruncated", b[:len(b)/2]},
+		{"ErrTrailingBytes", append(append([]byte{}, b...), 7)},
+		{"ErrEmpty", nil},
+		{"ErrHugeCount", []byte{0xff, 0xff, 0xff, 0xff, 0x0f}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := decodeItem(sampleKey, tc.data); err == nil {
+				t.Error("corrupt item decoded without error")
+			}
+		})
+	}
+}
+
+func FuzzDecodeItem(f *testing.F) {
+	f.Add(encodeItem(nil, sampleItem()))
+	f.Add([]byte{1, 2, 'P', 'K', 1, 1, 'x'})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		it, err := decodeItem(sampleKey, b)
+		if err != nil {
+			return
+		}
+		again, err := decodeItem(sampleKey, encodeItem(nil, it))
+		if err != nil || !reflect.DeepEqual(it, again) {
+			t.Errorf("decoded item does not round-trip: %v", err)
+		}
+	})
+}

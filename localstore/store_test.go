@@ -1,0 +1,177 @@
+package localstore
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"votedesk/app"
+)
+
+// MustOpenStore opens a fresh database in t.TempDir(), closed at cleanup.
+func MustOpenStore(t testing.TB) *Store {
+	t.Helper()
+	s, err := Open(filepath.Join(t.TempDir(), "votedesk.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestSecondOpenFailsFast(t *testing.T) {
+	s := MustOpenStore(t)
+	begin := time.Now()
+	_, err := Open(s.Path())
+	took := time.Since(begin)
+	if err == nil {
+		t.Fatal("second open of the same file succeeded")
+	}
+	if app.ErrorCode(err) != app.CodeUnavailable || !strings.Contains(app.ErrorMessage(err), "already open by another VoteDesk") {
+		t.Errorf("error = %v; want an unavailable error saying another VoteDesk has it open", err)
+	}
+	if took > 1500*time.Millisecond {
+		t.Errorf("second open took %v; want about a second", took)
+	}
+}
+
+func TestFileIsPrivate(t *testing.T) {
+	s := MustOpenStore(t)
+	fi, err := os.Stat(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mode := fi.Mode().Perm(); mode != 0o600 {
+		t.Errorf("database file mode = %o, want 600", mode)
+	}
+}
+
+func put(t *testing.T, s *Store, items ...app.Item) {
+	t.Helper()
+	err := s.Update(context.Background(), func(tx app.Tx) error {
+		for _, it := range items {
+			if err := tx.Put(it); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func item(pk, sk string, attrs ...string) app.Item {
+	var it app.Item
+	it.Set(app.AttrPK, app.S(pk))
+	it.Set(app.AttrSK, app.S(sk))
+	for i := 0; i+1 < len(attrs); i += 2 {
+		it.Set(attrs[i], app.S(attrs[i+1]))
+	}
+	return it
+}
+
+func TestQueryIsOnePartitionPrefix(t *testing.T) {
+	s := MustOpenStore(t)
+	put(t, s,
+		item("ELECTION#A", "METADATA"), item("ELECTION#A", "CANDIDATE#x"), item("ELECTION#A", "CANDIDATE#y"),
+		item("ELECTION#A", "VOTER#x"), item("ELECTION#AB", "CANDIDATE#z"), item("ELECTION#A", "CANDIDATE"))
+	var got []string
+	err := s.View(context.Background(), func(tx app.Tx) error {
+		return tx.Query("ELECTION#A", "CANDIDATE#", func(it app.Item) (bool, error) {
+			got = append(got, it.SK())
+			return true, nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, ",") != "CANDIDATE#x,CANDIDATE#y" {
+		t.Errorf("Query(ELECTION#A, CANDIDATE#) = %v", got)
+	}
+	var parts []string
+	err = s.View(context.Background(), func(tx app.Tx) error {
+		return tx.Partitions("ELECTION#", "METADATA", func(it app.Item) (bool, error) {
+			parts = append(parts, it.PK())
+			return true, nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(parts, ",") != "ELECTION#A" {
+		t.Errorf("Partitions = %v, want only ELECTION#A (ELECTION#AB has no METADATA)", parts)
+	}
+}
+
+func TestGSI1FollowsPutAndDelete(t *testing.T) {
+	s := MustOpenStore(t)
+	ctx := context.Background()
+	put(t, s, item("USER#a", "METADATA", app.AttrGSI1PK, "a@x.org", app.AttrGSI1SK, "USER#a"))
+	put(t, s, item("USER#a", "METADATA", app.AttrGSI1PK, "new@x.org", app.AttrGSI1SK, "USER#a"))
+	lookup := func(email string) bool {
+		var ok bool
+		_ = s.View(ctx, func(tx app.Tx) (err error) {
+			_, ok, err = tx.ByGSI1(email)
+			return err
+		})
+		return ok
+	}
+	if lookup("a@x.org") || !lookup("new@x.org") {
+		t.Error("GSI-1 did not follow the changed email")
+	}
+	_ = s.Update(ctx, func(tx app.Tx) error { return tx.Delete("USER#a", "METADATA") })
+	if lookup("new@x.org") {
+		t.Error("GSI-1 still finds a deleted item")
+	}
+}
+
+func TestUndoRestoresBeforeImages(t *testing.T) {
+	s := MustOpenStore(t)
+	ctx := context.Background()
+	put(t, s, item("P", "keep", "v", "1"), item("P", "change", "v", "1", app.AttrGSI1PK, "g1", app.AttrGSI1SK, "s"), item("P", "drop", "v", "1"))
+	before, _ := s.StateHash(ctx)
+	var seq uint64
+	err := s.Update(ctx, func(atx app.Tx) error {
+		ev := &app.Event{ID: "d-1", When: time.Now(), Actor: "a", Type: app.EvElectionCreated, Data: []byte(`{}`)}
+		if err := atx.AppendEvent(ev); err != nil {
+			return err
+		}
+		seq = ev.Seq
+		if err := atx.Put(item("P", "change", "v", "2", app.AttrGSI1PK, "g2", app.AttrGSI1SK, "s")); err != nil {
+			return err
+		}
+		if err := atx.Put(item("P", "change", "v", "3")); err != nil {
+			return err
+		}
+		if err := atx.Delete("P", "drop"); err != nil {
+			return err
+		}
+		return atx.Put(item("P", "new", "v", "1"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mid, _ := s.StateHash(ctx); mid == before {
+		t.Fatal("the event changed nothing")
+	}
+	err = s.Update(ctx, func(atx app.Tx) error { return atx.(*tx).rollback(seq) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := s.StateHash(ctx); after != before {
+		t.Error("rollback did not restore the projection")
+	}
+	_ = s.View(ctx, func(atx app.Tx) error {
+		if _, ok, _ := atx.ByGSI1("g1"); !ok {
+			t.Error("rollback did not restore the GSI-1 entry")
+		}
+		if _, ok, _ := atx.ByGSI1("g2"); ok {
+			t.Error("rollback left a GSI-1 entry of the undone change")
+		}
+		return nil
+	})
+}
