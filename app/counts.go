@@ -24,8 +24,8 @@ func addCounts(tx Tx, when time.Time, users, elections int64) error {
 		return err
 	}
 	it := newItem(pkMetadata, skCounts, "COUNTS")
-	it.Set("user_count", N(c.Users + users))
-	it.Set("election_count", N(c.Elections + elections))
+	it.Set("user_count", N(c.Users+users))
+	it.Set("election_count", N(c.Elections+elections))
 	it.setTime("last_updated", when)
 	return tx.Put(it)
 }

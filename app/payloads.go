@@ -89,12 +89,12 @@ type votersRemoved struct {
 }
 
 type ballotCast struct {
-	Election     string    `json:"election"`
-	Voter        string    `json:"voter,omitempty"`
-	Confirmation string    `json:"confirmation"`
+	Election     string   `json:"election"`
+	Voter        string   `json:"voter,omitempty"`
+	Confirmation string   `json:"confirmation"`
 	Rankings     rankList `json:"rankings"`
 	Source       string   `json:"source"`
-	Transcribed  bool      `json:"transcribed,omitempty"`
+	Transcribed  bool     `json:"transcribed,omitempty"`
 }
 
 type ballotRankingsChanged struct {

@@ -26,8 +26,10 @@ func TestRefusedCommandsChangeNothing(t *testing.T) {
 		{name: "ErrUnknownActor", code: app.CodeForbidden, msg: "not a user",
 			run: func(e *env) error { return e.svc.CreateElection(e.ctx, "mallory", "X", "", false) }},
 		{name: "ErrNotOwnerOfElection", code: app.CodeForbidden, msg: "only the election's owner",
-			setup: func(e *env) { e.must(e.svc.RegisterUser(e.ctx, "owner", "other", "other@example.org", "password-other")) },
-			run:   func(e *env) error { return e.svc.AddCandidates(e.ctx, "other", "Draft", "D") }},
+			setup: func(e *env) {
+				e.must(e.svc.RegisterUser(e.ctx, "owner", "other", "other@example.org", "password-other"))
+			},
+			run: func(e *env) error { return e.svc.AddCandidates(e.ctx, "other", "Draft", "D") }},
 		{name: "ErrElectionNotLaunched", code: app.CodeConflict, msg: "not launched",
 			run: func(e *env) error { return cast(e, "user", "Draft", "v1", "A") }},
 		{name: "ErrElectionFinalized", code: app.CodeConflict, msg: "finalized",
@@ -135,7 +137,9 @@ func TestRefusedCommandsChangeNothing(t *testing.T) {
 		{name: "ErrDuplicateUserName", code: app.CodeConflict, msg: "already exists",
 			run: func(e *env) error { return e.svc.RegisterUser(e.ctx, "owner", "user", "new@example.org", "password-x") }},
 		{name: "ErrDuplicateEmail", code: app.CodeConflict, msg: "already used by user",
-			run: func(e *env) error { return e.svc.RegisterUser(e.ctx, "owner", "newbie", "user@example.org", "password-x") }},
+			run: func(e *env) error {
+				return e.svc.RegisterUser(e.ctx, "owner", "newbie", "user@example.org", "password-x")
+			}},
 		{name: "ErrBadEmail", code: app.CodeInvalid, msg: "not an address",
 			run: func(e *env) error { return e.svc.RegisterUser(e.ctx, "owner", "newbie", "nobody", "password-x") }},
 		{name: "ErrShortPassword", code: app.CodeInvalid, msg: "at least 8",
