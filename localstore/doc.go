@@ -1,0 +1,46 @@
+// Package localstore keeps a VoteDesk database in one bbolt file: the
+// projection and the event log (mirrors of the cloud tables), and what never
+// leaves the device.
+//
+// # Buckets and keys
+//
+//	vote_data        the projection. Key: PK, a zero byte, SK. Value: the
+//	                 item's other attributes (codec.go). Names hold no control
+//	                 characters, so a partition's items are contiguous and in
+//	                 SK order: "PK = x AND begins_with(SK, y)" is one cursor
+//	                 seek to x\x00y and a walk while the prefix holds.
+//	vote_data_gsi1   GSI-1, the email index. Key: GSI1PK, 0, GSI1SK, 0, item
+//	                 key. Value: the item key. Kept by Put and Delete.
+//	vote_event_log   the log. Key: sequence number, 8 bytes big-endian (byte
+//	                 order = numeric order). Value: the event as JSON
+//	                 (app.EncodeEvent), hash-chained to the one before.
+//	undo             for each event not yet confirmed by the shared log, the
+//	                 before-images of the items it changed (undo.go), so sync
+//	                 can take local events off, lay the shared log's events
+//	                 under them, and put them back on.
+//	device           this device: its id (16 hex digits, the start of every
+//	                 event id it makes), its event counter, the sequence
+//	                 number up to which the log is confirmed by the cloud, and
+//	                 the layout version.
+//
+// Items in vote_data (PK / SK):
+//
+//	USER#{name} / METADATA                 a user (GSI1PK = email)
+//	ELECTION#{name} / METADATA             an election's settings and totals
+//	ELECTION#{name} / CANDIDATE#{name}     a candidate
+//	ELECTION#{name} / VOTER#{name}         a poll-book entry
+//	ELECTION#{name} / BALLOT#{voter}       a voter's ballot
+//	ELECTION#{name} / BALLOT##{id}         a ballot of no voter (imported, paper)
+//	ELECTION#{name} / CONFLICT#{seq}       a conflict sync found
+//	REJECTED / {seq, 20 digits}            an event the rules refused
+//	METADATA / COUNTS                      user and election totals
+//	METADATA / SYNC                        last event applied, and its hash
+//
+// # Transactions and durability
+//
+// A command's event and its projection changes commit in one bbolt
+// transaction; bbolt fsyncs before Update returns (NoSync is never set), so
+// a receipt shown after Update is on disk. The file is created 0600 and
+// opened with a one-second lock timeout: a second VoteDesk process on the
+// same file gets "already open by another VoteDesk" instead of hanging.
+package localstore
