@@ -29,6 +29,10 @@ type Tx interface {
 	// Query calls fn for each item of partition pk whose sort key begins with
 	// skPrefix, in sort-key order, until fn returns false.
 	Query(pk, skPrefix string, fn func(Item) (bool, error)) error
+	// QueryAttr is Query for one string attribute: it calls fn with the raw
+	// text of attribute attr (nil when absent) of each matching item, without
+	// decoding the rest. The bytes are valid only during the call.
+	QueryAttr(pk, skPrefix, attr string, fn func(v []byte) (bool, error)) error
 	// Partitions calls fn with the item (P, sk) of every partition P that
 	// begins with pkPrefix and holds such an item, in key order, until fn
 	// returns false.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"slices"
 
 	"votedesk/app"
@@ -229,4 +230,91 @@ func decodeItem(k, b []byte) (app.Item, error) {
 		return nil, errCorrupt
 	}
 	return it, nil
+}
+
+// findString returns the text of the S, N or B attribute name in a stored
+// item value, skipping the other attributes undecoded; nil when absent.
+func findString(b []byte, name string) ([]byte, error) {
+	d := decoder{b: b}
+	n, err := d.count()
+	if err != nil {
+		return nil, err
+	}
+	for range n {
+		ln, err := d.uvarint()
+		if err != nil || ln > uint64(len(b)-d.off) {
+			return nil, errCorrupt
+		}
+		k := b[d.off : d.off+int(ln)]
+		d.off += int(ln)
+		if d.off >= len(b) {
+			return nil, errCorrupt
+		}
+		if string(k) == name {
+			switch app.Kind(b[d.off]) {
+			case app.KindS, app.KindN, app.KindB:
+				d.off++
+				ln, err := d.uvarint()
+				if err != nil || ln > uint64(len(b)-d.off) {
+					return nil, errCorrupt
+				}
+				return b[d.off : d.off+int(ln)], nil
+			}
+			return nil, fmt.Errorf("%w: attribute %s is not a string", errCorrupt, name)
+		}
+		if err := d.skip(1); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+// skip moves past one value without decoding it.
+func (d *decoder) skip(depth int) error {
+	if depth > maxDepth || d.off >= len(d.b) {
+		return errCorrupt
+	}
+	kind := app.Kind(d.b[d.off])
+	d.off++
+	skipStr := func() error {
+		n, err := d.uvarint()
+		if err != nil || n > uint64(len(d.b)-d.off) {
+			return errCorrupt
+		}
+		d.off += int(n)
+		return nil
+	}
+	switch kind {
+	case app.KindS, app.KindN, app.KindB:
+		return skipStr()
+	case app.KindBool:
+		if d.off >= len(d.b) {
+			return errCorrupt
+		}
+		d.off++
+	case app.KindNull:
+	case app.KindL:
+		n, err := d.count()
+		for i := 0; err == nil && i < n; i++ {
+			err = d.skip(depth + 1)
+		}
+		return err
+	case app.KindM:
+		n, err := d.count()
+		for i := 0; err == nil && i < n; i++ {
+			if err = skipStr(); err == nil {
+				err = d.skip(depth + 1)
+			}
+		}
+		return err
+	case app.KindSS, app.KindNS, app.KindBS:
+		n, err := d.count()
+		for i := 0; err == nil && i < n; i++ {
+			err = skipStr()
+		}
+		return err
+	default:
+		return errCorrupt
+	}
+	return nil
 }

@@ -151,6 +151,22 @@ func (t *tx) Query(pk, skPrefix string, fn func(app.Item) (bool, error)) error {
 	return nil
 }
 
+func (t *tx) QueryAttr(pk, skPrefix, attr string, fn func([]byte) (bool, error)) error {
+	prefix := itemKey(pk, skPrefix)
+	c := t.data.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		s, err := findString(v, attr)
+		if err != nil {
+			return fmt.Errorf("localstore: item %q: %w", k, err)
+		}
+		more, err := fn(s)
+		if err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
 func (t *tx) Partitions(pkPrefix, sk string, fn func(app.Item) (bool, error)) error {
 	c := t.data.Cursor()
 	k, _ := c.Seek([]byte(pkPrefix))

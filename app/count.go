@@ -1,0 +1,131 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+
+	"votedesk/tally"
+)
+
+// CountInput is what counting an election needs: the election, its
+// candidates in ballot order, and every ballot as marks on candidate
+// positions (candidate i of Candidates is tally candidate i).
+type CountInput struct {
+	Election   Election
+	Candidates []Candidate
+	Ballots    *tally.BallotSet
+}
+
+// CountInput loads an election's ballots for counting, reading only each
+// ballot's rankings. Counting shows no voter, so VIEW_APPLICATION suffices.
+func (s *Service) CountInput(ctx context.Context, actor, election string) (CountInput, error) {
+	var in CountInput
+	err := s.view(ctx, "load ballots of "+election, actor, PermViewApplication, func(tx Tx, _ User) error {
+		e, err := mustElection(tx, election)
+		if err != nil {
+			return err
+		}
+		cands, err := candidatesOf(tx, election)
+		if err != nil {
+			return err
+		}
+		if len(cands) > tally.MaxCandidates {
+			return Errorf(CodeInvalid, "election %q has %d candidates; counting handles at most %d", election, len(cands), tally.MaxCandidates)
+		}
+		index := make(map[string]uint16, len(cands))
+		for i, c := range cands {
+			index[c.Name] = uint16(i)
+		}
+		set := &tally.BallotSet{
+			Marks: make([]tally.Mark, 0, int(e.Ballots)*min(len(cands), 8)),
+			Ends:  make([]uint32, 0, e.Ballots),
+		}
+		var marks []tally.Mark
+		err = tx.QueryAttr(electionPK(election), prefixBallot, "rankings", func(v []byte) (bool, error) {
+			marks, err = parseMarks(marks[:0], v, index)
+			if err != nil {
+				return false, err
+			}
+			return true, set.Add("", 1, marks)
+		})
+		if err != nil {
+			return err
+		}
+		in = CountInput{Election: e, Candidates: cands, Ballots: set}
+		return nil
+	})
+	return in, err
+}
+
+// parseMarks reads compact rankings ([["A"],["B","C"]]) straight into marks,
+// looking names up in index. Names with escapes take the slow path.
+func parseMarks(out []tally.Mark, b []byte, index map[string]uint16) ([]tally.Mark, error) {
+	bad := func() ([]tally.Mark, error) {
+		return nil, Errorf(CodeInternal, "stored rankings %.60q are malformed", b)
+	}
+	i := 0
+	expect := func(c byte) bool {
+		if i < len(b) && b[i] == c {
+			i++
+			return true
+		}
+		return false
+	}
+	if len(b) == 0 {
+		return out, nil
+	}
+	if !expect('[') {
+		return bad()
+	}
+	if expect(']') {
+		return out, nil
+	}
+	for rank := uint16(1); ; rank++ {
+		if !expect('[') {
+			return bad()
+		}
+		for !expect(']') {
+			if len(out) > 0 && out[len(out)-1].Rank == rank && !expect(',') {
+				return bad()
+			}
+			if !expect('"') {
+				return bad()
+			}
+			start := i
+			escaped := false
+			for i < len(b) && b[i] != '"' {
+				if b[i] == '\\' {
+					escaped = true
+					i++
+				}
+				i++
+			}
+			if i >= len(b) {
+				return bad()
+			}
+			name := b[start:i]
+			i++
+			var c uint16
+			var ok bool
+			if escaped {
+				var s string
+				if json.Unmarshal(b[start-1:i], &s) != nil {
+					return bad()
+				}
+				c, ok = index[s]
+			} else {
+				c, ok = index[string(name)]
+			}
+			if !ok {
+				return nil, Errorf(CodeInternal, "a stored ballot ranks %q, which is not a candidate", name)
+			}
+			out = append(out, tally.Mark{Rank: rank, Candidate: c})
+		}
+		if expect(']') {
+			return out, nil
+		}
+		if !expect(',') {
+			return bad()
+		}
+	}
+}
