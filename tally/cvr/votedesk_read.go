@@ -80,12 +80,12 @@ func readVoteDesk(j *job) error {
 			if len(cell) == 0 {
 				continue
 			}
-			rank := uint16(c)
+			rank, whole := uint16(c), cell
 			for {
 				name, rest, tied := bytes.Cut(cell, []byte{'|'})
 				name = trimSpace(name)
 				if len(name) == 0 {
-					return j.at(sc.line, c+1, fmt.Errorf("empty name in the tie %q", cell))
+					return j.at(sc.line, c+1, fmt.Errorf("empty name in the tie %q", whole))
 				}
 				r, err := j.resolve(name)
 				if err != nil {
