@@ -41,7 +41,6 @@ func TestSourceValidate(t *testing.T) {
 	}{
 		{"Valid", Source{Provider: FormatCDF, FilePath: "a.json", ContestID: "Mayor"}, ""},
 		{"ErrNoPath", Source{Provider: FormatCDF}, `cvr: source "": filePath is required`},
-		{"ErrNoContest", Source{Provider: FormatClearBallot, FilePath: "a.csv"}, `cvr: source "a.csv": contestId is required for provider clearBallot`},
 		{"ErrNoFirstVoteColumn", Source{Provider: FormatESS, FilePath: "a.xlsx", FirstVoteRowIndex: 2}, `cvr: source "a.xlsx": firstVoteColumnIndex is required for provider ess`},
 		{"ErrHeaderIsFirstVoteRow", Source{Provider: FormatGenericCSV, FilePath: "a.csv", FirstVoteColumnIndex: 1, FirstVoteRowIndex: 1}, `cvr: source "a.csv": firstVoteRowIndex must be at least 2: row 1 holds the candidate names`},
 		{"ErrUnsupportedProvider", Source{Provider: "dominion", FilePath: "dir"}, `cvr: source "dir": provider "dominion" is not supported`},
@@ -167,6 +166,46 @@ func TestReadFileErrors(t *testing.T) {
 		_, err := Read(context.Background(), Source{Provider: FormatVoteDesk, FilePath: path}, CandidateIndex{"A": tally.MaxCandidates}, newSet(), Options{})
 		if err == nil || !strings.Contains(err.Error(), `v.csv: line 2, column 2: candidate "A" has index 65534`) {
 			t.Errorf("err = %v", err)
+		}
+	})
+}
+
+// TestReadFileOwnCandidates checks the candidate lists ReadFile takes from
+// files, and the contest it picks when the source names none.
+func TestReadFileOwnCandidates(t *testing.T) {
+	ctx := context.Background()
+	t.Run("GenericCSVHeaderWithWriteInLabel", func(t *testing.T) {
+		f, err := ReadFile(ctx, Source{Provider: FormatGenericCSV, FilePath: shared(t, "rctab/generic_csv_test/generic_csv_test_cvr.csv"),
+			FirstVoteColumnIndex: 4, FirstVoteRowIndex: 2, UndeclaredWriteInLabel: "Write-In"}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "Lettuce,Broccoli,Cucumber,Cauliflower," + UndeclaredWriteIn; strings.Join(f.Candidates, ",") != want {
+			t.Errorf("candidates %q, want %s", f.Candidates, want)
+		}
+	})
+	t.Run("ClearBallotsOnlyContest", func(t *testing.T) {
+		f, err := ReadFile(ctx, Source{FilePath: shared(t, "rctab/clear_ballot_kansas_primary/clear_ballot_kansas_primary.cvr.csv")}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Format != FormatClearBallot || len(f.Candidates) != 10 || f.Ballots.Len() != 50 {
+			t.Errorf("%s, candidates %q, %d ballots", f.Format, f.Candidates, f.Ballots.Len())
+		}
+	})
+	t.Run("ErrCDFContestAmbiguous", func(t *testing.T) {
+		_, err := ReadFile(ctx, Source{FilePath: writeTemp(t, "r.xml", cdfXML)}, Options{})
+		if err == nil || err.Error() != "r.xml: the file has 2 contests: the source must name one with contestId" {
+			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("CDFOnlyContest", func(t *testing.T) {
+		f, err := ReadFile(ctx, Source{FilePath: shared(t, "rctab/test_set_2_overvote_skip_to_next/test_set_2_overvote_skip_to_next_cvr.json")}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.Candidates) != 4 || f.Ballots.Len() != 15 {
+			t.Errorf("candidates %q, %d ballots", f.Candidates, f.Ballots.Len())
 		}
 	})
 }
