@@ -209,3 +209,13 @@ func TestReadFileOwnCandidates(t *testing.T) {
 		}
 	})
 }
+
+func TestReadNeedsCandidatesAndSet(t *testing.T) {
+	src := Source{Provider: FormatBLT, FilePath: "x.blt"}
+	if _, err := Read(context.Background(), src, nil, newSet(), Options{}); err == nil {
+		t.Error("nil Candidates accepted")
+	}
+	if _, err := Read(context.Background(), src, IndexCandidates(), nil, Options{}); err == nil {
+		t.Error("nil BallotSet accepted")
+	}
+}
