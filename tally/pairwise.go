@@ -1,0 +1,274 @@
+package tally
+
+import (
+	"runtime"
+	"sort"
+	"sync"
+)
+
+// Pairwise holds the head-to-head counts of a pairwise method. Matrices are
+// indexed by position in Candidates, which lists the counted candidates
+// (excluded ones left out) sorted by name.
+type Pairwise struct {
+	Candidates []int
+	// Preferences[i][j] is the weight of ballots ranking i strictly above j.
+	// A candidate left off a ballot ranks below every candidate on it; two
+	// candidates at the same rank are tied on that ballot.
+	Preferences [][]int64
+	// StrongestPaths are Schulze's widest-path strengths (Schulze only).
+	StrongestPaths [][]int64
+	// Smith is the smallest set whose members each beat or tie everyone
+	// outside it; Schwartz is the union of the minimal sets nobody outside
+	// beats. Both hold positions in Candidates.
+	Smith, Schwartz []int
+	// BestScore is the Kemeny-Young score of the best ranking (Kemeny only).
+	BestScore int64
+}
+
+// beats reports whether i beats j head to head.
+func (p *Pairwise) beats(i, j int) bool { return p.Preferences[i][j] > p.Preferences[j][i] }
+
+// newPairwise counts the preference matrix of the contest's counted
+// candidates. Big ballot sets are split between two goroutines whose
+// integer matrices are then added, so the result does not depend on timing.
+func newPairwise(c Contest, b *BallotSet) *Pairwise {
+	p := &Pairwise{}
+	for i, cand := range c.Candidates {
+		if !cand.Excluded {
+			p.Candidates = append(p.Candidates, i)
+		}
+	}
+	sort.SliceStable(p.Candidates, func(i, j int) bool {
+		return javaLess(c.Candidates[p.Candidates[i]].Name, c.Candidates[p.Candidates[j]].Name)
+	})
+	pos := make([]int, len(c.Candidates))
+	for i := range pos {
+		pos[i] = -1
+	}
+	for i, cand := range p.Candidates {
+		pos[cand] = i
+	}
+	k := len(p.Candidates)
+	parts := 1
+	if b.Len() >= 1<<16 && runtime.GOMAXPROCS(0) > 1 {
+		parts = 2
+	}
+	counts := make([]*pairCounts, parts)
+	var wg sync.WaitGroup
+	for part := range parts {
+		lo, hi := b.Len()*part/parts, b.Len()*(part+1)/parts
+		counts[part] = newPairCounts(k)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			counts[part].add(b, pos, lo, hi)
+		}()
+	}
+	wg.Wait()
+	for _, pc := range counts[1:] {
+		counts[0].merge(pc)
+	}
+	p.Preferences = counts[0].preferences()
+	p.Smith, p.Schwartz = smithSet(p), schwartzSet(p)
+	return p
+}
+
+// pairCounts accumulates, over a range of ballots, above[i*k+j] (i ranked
+// strictly above j, both ranked), both[i*k+j] (both ranked) and ranked[i].
+// Preferences follow as above[i][j] + ranked[i] - both[i][j], since a
+// ranked candidate beats every unranked one; this touches only the pairs
+// a ballot actually ranks.
+type pairCounts struct {
+	k            int
+	above, both  []int64
+	ranked       []int64
+	order, ranks []int
+	seen         []bool
+}
+
+func newPairCounts(k int) *pairCounts {
+	return &pairCounts{k: k, above: make([]int64, k*k), both: make([]int64, k*k), ranked: make([]int64, k), seen: make([]bool, k)}
+}
+
+func (pc *pairCounts) add(b *BallotSet, pos []int, lo, hi int) {
+	k := pc.k
+	start := uint32(0)
+	if lo > 0 {
+		start = b.Ends[lo-1]
+	}
+	for i := lo; i < hi; i++ {
+		end := b.Ends[i]
+		w := int64(1)
+		if b.Counts != nil {
+			w = int64(b.Counts[i])
+		}
+		pc.order, pc.ranks = pc.order[:0], pc.ranks[:0]
+		for _, m := range b.Marks[start:end] {
+			if m.Candidate == Overvote {
+				continue
+			}
+			x := pos[m.Candidate]
+			if x < 0 || pc.seen[x] {
+				continue
+			}
+			pc.seen[x] = true
+			for a, y := range pc.order {
+				pc.both[y*k+x] += w
+				if pc.ranks[a] < int(m.Rank) {
+					pc.above[y*k+x] += w
+				}
+			}
+			pc.ranked[x] += w
+			pc.order = append(pc.order, x)
+			pc.ranks = append(pc.ranks, int(m.Rank))
+		}
+		for _, x := range pc.order {
+			pc.seen[x] = false
+		}
+		start = end
+	}
+}
+
+func (pc *pairCounts) merge(o *pairCounts) {
+	for i := range pc.above {
+		pc.above[i] += o.above[i]
+		pc.both[i] += o.both[i]
+	}
+	for i := range pc.ranked {
+		pc.ranked[i] += o.ranked[i]
+	}
+}
+
+// preferences assembles the matrix; both[] was filled only above the
+// diagonal in ballot order, so it is read symmetrically.
+func (pc *pairCounts) preferences() [][]int64 {
+	k := pc.k
+	m := make([][]int64, k)
+	for i := range m {
+		m[i] = make([]int64, k)
+		for j := range m[i] {
+			if i != j {
+				m[i][j] = pc.above[i*k+j] + pc.ranked[i] - pc.both[i*k+j] - pc.both[j*k+i]
+			}
+		}
+	}
+	return m
+}
+
+// closure returns the transitive closure of the relation edge.
+func closure(k int, edge func(i, j int) bool) [][]bool {
+	r := make([][]bool, k)
+	for i := range r {
+		r[i] = make([]bool, k)
+		for j := range r[i] {
+			r[i][j] = i == j || edge(i, j)
+		}
+	}
+	for m := range k {
+		for i := range k {
+			if r[i][m] {
+				for j := range k {
+					r[i][j] = r[i][j] || r[m][j]
+				}
+			}
+		}
+	}
+	return r
+}
+
+// smithSet: x is in it when x reaches every candidate through "beats or
+// ties" steps.
+func smithSet(p *Pairwise) []int {
+	k := len(p.Candidates)
+	r := closure(k, func(i, j int) bool { return !p.beats(j, i) })
+	var out []int
+	for x := range k {
+		all := true
+		for y := range k {
+			all = all && r[x][y]
+		}
+		if all {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// schwartzSet: x is in it when every candidate with a path of defeats to x
+// is also reached from x by a path of defeats.
+func schwartzSet(p *Pairwise) []int {
+	k := len(p.Candidates)
+	r := closure(k, p.beats)
+	var out []int
+	for x := range k {
+		in := true
+		for y := range k {
+			if r[y][x] && !r[x][y] {
+				in = false
+			}
+		}
+		if in {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// placesByRelation ranks positions 0..k-1: each place takes every remaining
+// candidate that no remaining candidate is ahead of. ahead must be acyclic
+// for a full ranking; a cycle leaves its members (and those below) in one
+// last shared place.
+func placesByRelation(k int, ahead func(i, j int) bool) [][]int {
+	left := make([]bool, k)
+	for i := range left {
+		left[i] = true
+	}
+	var out [][]int
+	for placed := 0; placed < k; {
+		var top []int
+		for x := range k {
+			if !left[x] {
+				continue
+			}
+			beaten := false
+			for y := range k {
+				if left[y] && y != x && ahead(y, x) {
+					beaten = true
+					break
+				}
+			}
+			if !beaten {
+				top = append(top, x)
+			}
+		}
+		if len(top) == 0 {
+			for x := range k {
+				if left[x] {
+					top = append(top, x)
+				}
+			}
+		}
+		for _, x := range top {
+			left[x] = false
+		}
+		placed += len(top)
+		out = append(out, top)
+	}
+	return out
+}
+
+// toPlaces turns groups of matrix positions into Places of candidate
+// numbers: a group's place is one more than the candidates before it.
+func toPlaces(groups [][]int, cands []int) []Place {
+	var out []Place
+	n := 1
+	for _, g := range groups {
+		pl := Place{Place: n}
+		for _, x := range g {
+			pl.Candidates = append(pl.Candidates, cands[x])
+		}
+		out = append(out, pl)
+		n += len(g)
+	}
+	return out
+}
