@@ -21,8 +21,8 @@ type Config struct {
 	OutputSettings   OutputSettings `json:"outputSettings"`
 	RawSources       []rawSource    `json:"cvrFileSources"`
 	// CVRFileSources are the sources with their indexes parsed.
-	CVRFileSources []Source `json:"-"`
-	Candidates       []Candidate    `json:"candidates"`
+	CVRFileSources []Source    `json:"-"`
+	Candidates     []Candidate `json:"candidates"`
 	// RawRules holds the "rules" section field by field.
 	RawRules map[string]json.RawMessage `json:"rules"`
 }
