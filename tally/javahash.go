@@ -62,8 +62,8 @@ func JavaCopyCapacity(n int) int {
 	return capacity
 }
 
-// javaLess orders strings as Java's String.compareTo does (by UTF-16 unit).
-func javaLess(a, b string) bool {
+// JavaLess orders strings as Java's String.compareTo does (by UTF-16 unit).
+func JavaLess(a, b string) bool {
 	ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
 	for i := 0; i < len(ua) && i < len(ub); i++ {
 		if ua[i] != ub[i] {
@@ -75,5 +75,5 @@ func javaLess(a, b string) bool {
 
 // JavaSortStrings sorts names as Java's Collections.sort does.
 func JavaSortStrings(names []string) {
-	sort.SliceStable(names, func(i, j int) bool { return javaLess(names[i], names[j]) })
+	sort.SliceStable(names, func(i, j int) bool { return JavaLess(names[i], names[j]) })
 }

@@ -39,7 +39,7 @@ func newPairwise(c Contest, b *BallotSet) *Pairwise {
 		}
 	}
 	sort.SliceStable(p.Candidates, func(i, j int) bool {
-		return javaLess(c.Candidates[p.Candidates[i]].Name, c.Candidates[p.Candidates[j]].Name)
+		return JavaLess(c.Candidates[p.Candidates[i]].Name, c.Candidates[p.Candidates[j]].Name)
 	})
 	pos := make([]int, len(c.Candidates))
 	for i := range pos {

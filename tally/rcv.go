@@ -115,7 +115,7 @@ func (k *counter) setUpTies() error {
 	if k.rules.NeedsRandomSeed() {
 		rnd := NewJavaRandom(k.rules.RandomSeed)
 		if k.rules.TiebreakMode == GeneratePermutation {
-			sort.SliceStable(t.permutation, func(i, j int) bool { return javaLess(t.names[t.permutation[i]], t.names[t.permutation[j]]) })
+			sort.SliceStable(t.permutation, func(i, j int) bool { return JavaLess(t.names[t.permutation[i]], t.names[t.permutation[j]]) })
 			p := t.permutation
 			rnd.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
 		} else {

@@ -85,7 +85,10 @@ func (k *counter) identifyWinners(rd *Round, groups []tallyGroup) ([]int, error)
 		return sel, nil
 	}
 	unfilled := r.NumberOfWinners - len(k.winners)
-	top := groups[len(groups)-1]
+	var top tallyGroup
+	if len(groups) > 0 {
+		top = groups[len(groups)-1]
+	}
 	if unfilled > 0 {
 		switch {
 		case active <= unfilled:
@@ -108,7 +111,7 @@ func (k *counter) identifyWinners(rd *Round, groups []tallyGroup) ([]int, error)
 	}
 	manyWinners := len(sel) > 1 && (r.WinnerElectionMode == MultiWinnerAllowOnlyOneWinnerPerRound || r.DoesFirstRoundDetermineThreshold)
 	noWinner := r.NumberOfWinners == 1 && len(sel) == 0 && active == 2 && unfilled == 1 &&
-		groups[0].votes.Cmp(DecimalInt(r.MinimumVoteThreshold)) >= 0
+		len(groups) > 0 && groups[0].votes.Cmp(DecimalInt(r.MinimumVoteThreshold)) >= 0
 	if manyWinners || noWinner {
 		sel = append([]int(nil), top.cands...)
 		if len(sel) > 1 {
@@ -189,7 +192,7 @@ func (k *counter) breakTie(rd *Round, winner bool, tied []int, votes Decimal) (i
 		return 0, err
 	}
 	sorted := append([]int(nil), tied...)
-	sort.SliceStable(sorted, func(i, j int) bool { return javaLess(k.ties.names[sorted[i]], k.ties.names[sorted[j]]) })
+	sort.SliceStable(sorted, func(i, j int) bool { return JavaLess(k.ties.names[sorted[i]], k.ties.names[sorted[j]]) })
 	k.breaks = append(k.breaks, TieBreak{Pass: k.pass, Round: rd.Number, SelectingWinner: winner, Tied: sorted, Votes: votes, Chosen: c, Explanation: why})
 	rd.TieBroken = append(rd.TieBroken, c)
 	return c, nil

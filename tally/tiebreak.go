@@ -45,7 +45,7 @@ type tieBreaker struct {
 // says so. It returns the choice and a sentence explaining it.
 func (t *tieBreaker) breakTie(selectingWinner bool, tied []int, votes Decimal, round int, history []Round) (int, string, error) {
 	sorted := append([]int(nil), tied...)
-	sort.SliceStable(sorted, func(i, j int) bool { return javaLess(t.names[sorted[i]], t.names[sorted[j]]) })
+	sort.SliceStable(sorted, func(i, j int) bool { return JavaLess(t.names[sorted[i]], t.names[sorted[j]]) })
 	switch t.mode {
 	case StopCountingAndAsk:
 		return t.ask(selectingWinner, sorted, votes, round)

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"votedesk/tally/cvr"
 )
 
 // Config is an RCTab contest config file, as read. Numeric settings are
@@ -16,13 +18,14 @@ import (
 type Config struct {
 	// Path is the file the config was read from; relative CVR paths
 	// resolve against its directory.
-	Path             string         `json:"-"`
-	TabulatorVersion string         `json:"tabulatorVersion"`
-	OutputSettings   OutputSettings `json:"outputSettings"`
-	RawSources       []rawSource    `json:"cvrFileSources"`
-	// CVRFileSources are the sources with their indexes parsed.
-	CVRFileSources []Source    `json:"-"`
-	Candidates     []Candidate `json:"candidates"`
+	Path             string            `json:"-"`
+	TabulatorVersion string            `json:"tabulatorVersion"`
+	OutputSettings   OutputSettings    `json:"outputSettings"`
+	RawSources       []json.RawMessage `json:"cvrFileSources"`
+	// CVRFileSources are the sources, their paths resolved against the
+	// config's folder.
+	CVRFileSources []cvr.Source `json:"-"`
+	Candidates     []Candidate  `json:"candidates"`
 	// RawRules holds the "rules" section field by field.
 	RawRules map[string]json.RawMessage `json:"rules"`
 }
@@ -37,45 +40,6 @@ type OutputSettings struct {
 	TabulateByBatch     bool   `json:"tabulateByBatch"`
 	TabulateByPrecinct  bool   `json:"tabulateByPrecinct"`
 	GenerateCdfJSON     bool   `json:"generateCdfJson"`
-}
-
-// Source is one entry of cvrFileSources: a cast vote record file and how to
-// read it. Column and row indexes count from 1; 0 means not set.
-type Source struct {
-	// Index is the entry's position in cvrFileSources, from 0.
-	Index                         int
-	FilePath                      string
-	Provider                      string
-	ContestID                     string
-	FirstVoteColumnIndex          int
-	FirstVoteRowIndex             int
-	IDColumnIndex                 int
-	BatchColumnIndex              int
-	PrecinctColumnIndex           int
-	OvervoteDelimiter             string
-	OvervoteLabel                 string
-	SkippedRankLabel              string
-	UndeclaredWriteInLabel        string
-	TreatBlankAsUndeclaredWriteIn bool
-}
-
-// rawSource is a cvrFileSources entry as written; RCTab writes indexes as
-// strings, hand-written files may use numbers.
-type rawSource struct {
-	FilePath                      string `json:"filePath"`
-	Provider                      string `json:"provider"`
-	ContestID                     text   `json:"contestId"`
-	FirstVoteColumnIndex          text   `json:"firstVoteColumnIndex"`
-	FirstVoteRowIndex             text   `json:"firstVoteRowIndex"`
-	IDColumnIndex                 text   `json:"idColumnIndex"`
-	BatchColumnIndex              text   `json:"batchColumnIndex"`
-	PrecinctColumnIndex           text   `json:"precinctColumnIndex"`
-	OvervoteDelimiter             string `json:"overvoteDelimiter"`
-	OvervoteLabel                 string `json:"overvoteLabel"`
-	SkippedRankLabel              string `json:"skippedRankLabel"`
-	UndervoteLabel                string `json:"undervoteLabel"`
-	UndeclaredWriteInLabel        string `json:"undeclaredWriteInLabel"`
-	TreatBlankAsUndeclaredWriteIn bool   `json:"treatBlankAsUndeclaredWriteIn"`
 }
 
 // Candidate is one entry of the config's candidate list.
@@ -160,22 +124,24 @@ func (c *Config) check() error {
 	}
 	seen := map[string]int{}
 	for i, raw := range c.RawSources {
-		s, err := raw.parse(i)
+		s, err := parseSource(i, raw)
 		if err != nil {
 			errs = append(errs, err)
+			continue
 		}
 		c.CVRFileSources = append(c.CVRFileSources, s)
 		if strings.TrimSpace(s.FilePath) == "" {
 			bad("cvrFileSources[%d].filePath is required", i)
 			continue
 		}
-		p := c.ResolvePath(s.FilePath)
-		if j, dup := seen[p]; dup {
+		s.FilePath = c.ResolvePath(s.FilePath)
+		c.CVRFileSources[len(c.CVRFileSources)-1] = s
+		if j, dup := seen[s.FilePath]; dup {
 			bad("cvrFileSources[%d].filePath %q repeats cvrFileSources[%d]", i, s.FilePath, j)
 		}
-		seen[p] = i
-		if s.OvervoteDelimiter != "" && s.OvervoteLabel != "" {
-			bad("cvrFileSources[%d]: overvoteDelimiter and overvoteLabel can't both be supplied", i)
+		seen[s.FilePath] = i
+		if err := s.Validate(); err != nil {
+			bad("cvrFileSources[%d]: %v", i, err)
 		}
 	}
 	if len(c.Candidates) == 0 {
@@ -208,36 +174,40 @@ func (c *Config) ResolvePath(p string) string {
 	return filepath.Join(filepath.Dir(c.Path), p)
 }
 
-// parse checks a raw source's indexes and returns the Source.
-func (r rawSource) parse(i int) (Source, error) {
-	s := Source{Index: i, FilePath: r.FilePath, Provider: r.Provider, ContestID: strings.TrimSpace(string(r.ContestID)),
-		OvervoteDelimiter: r.OvervoteDelimiter, OvervoteLabel: r.OvervoteLabel, SkippedRankLabel: r.SkippedRankLabel,
-		UndeclaredWriteInLabel: r.UndeclaredWriteInLabel, TreatBlankAsUndeclaredWriteIn: r.TreatBlankAsUndeclaredWriteIn}
-	if s.SkippedRankLabel == "" {
-		s.SkippedRankLabel = r.UndervoteLabel
+// indexFields are the cvrFileSources fields that hold 1-based indexes.
+var indexFields = []string{"firstVoteColumnIndex", "firstVoteRowIndex", "idColumnIndex", "batchColumnIndex", "precinctColumnIndex"}
+
+// parseSource reads entry i of cvrFileSources, checking each index field
+// first so an error can name it.
+func parseSource(i int, raw json.RawMessage) (cvr.Source, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return cvr.Source{}, fmt.Errorf("cvrFileSources[%d]: %v", i, err)
 	}
 	var errs []error
-	for _, f := range []struct {
-		name string
-		raw  text
-		dst  *int
-	}{
-		{"firstVoteColumnIndex", r.FirstVoteColumnIndex, &s.FirstVoteColumnIndex},
-		{"firstVoteRowIndex", r.FirstVoteRowIndex, &s.FirstVoteRowIndex},
-		{"idColumnIndex", r.IDColumnIndex, &s.IDColumnIndex},
-		{"batchColumnIndex", r.BatchColumnIndex, &s.BatchColumnIndex},
-		{"precinctColumnIndex", r.PrecinctColumnIndex, &s.PrecinctColumnIndex},
-	} {
-		v := strings.TrimSpace(string(f.raw))
-		if v == "" {
+	for _, name := range indexFields {
+		v, ok := fields[name]
+		if !ok {
 			continue
 		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 100000 {
-			errs = append(errs, fmt.Errorf("cvrFileSources[%d].%s: %q is not an integer from 1 to 100000", i, f.name, v))
-			continue
+		var t text
+		err := json.Unmarshal(v, &t)
+		if s := strings.TrimSpace(string(t)); err == nil && s != "" {
+			n, convErr := strconv.Atoi(s)
+			if convErr != nil || n < 1 || n > 100000 {
+				err = fmt.Errorf("%q is not an integer from 1 to 100000", s)
+			}
 		}
-		*f.dst = n
+		if err != nil {
+			errs = append(errs, fmt.Errorf("cvrFileSources[%d].%s: %v", i, name, err))
+		}
 	}
-	return s, errors.Join(errs...)
+	if len(errs) > 0 {
+		return cvr.Source{}, errors.Join(errs...)
+	}
+	var s cvr.Source
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return cvr.Source{}, fmt.Errorf("cvrFileSources[%d]: %v", i, err)
+	}
+	return s, nil
 }

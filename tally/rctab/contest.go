@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"votedesk/tally"
+	"votedesk/tally/cvr"
 )
 
 // UndeclaredWriteIns is the name RCTab gives the undeclared write-in entry.
@@ -99,16 +100,16 @@ func (c *Config) checkRules(r tally.Rules) error {
 			errs = append(errs, fmt.Errorf("rules.randomSeed is required when tiebreakMode is %s", r.TiebreakMode))
 		}
 	}
-	for _, s := range c.CVRFileSources {
+	for i, s := range c.CVRFileSources {
 		if s.OvervoteLabel != "" && r.OvervoteRule == tally.ExhaustIfMultipleContinuing {
 			errs = append(errs, fmt.Errorf("cvrFileSources[%d].overvoteLabel: with an overvote label, overvoteRule must be %s or %s",
-				s.Index, tally.ExhaustImmediately, tally.AlwaysSkipToNextRank))
+				i, tally.ExhaustImmediately, tally.AlwaysSkipToNextRank))
 		}
 	}
 	if c.OutputSettings.TabulateByPrecinct {
-		for _, s := range c.CVRFileSources {
-			if s.Provider == "cdf" {
-				errs = append(errs, fmt.Errorf("outputSettings.tabulateByPrecinct can't be used with CDF source cvrFileSources[%d]", s.Index))
+		for i, s := range c.CVRFileSources {
+			if s.Provider == cvr.FormatCDF {
+				errs = append(errs, fmt.Errorf("outputSettings.tabulateByPrecinct can't be used with CDF source cvrFileSources[%d]", i))
 			}
 		}
 	}

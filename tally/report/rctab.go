@@ -58,21 +58,12 @@ func (r RCTab) name(c int) string { return r.Contest.Candidates[c].Name }
 func (r RCTab) numCandidates() int { return len(r.Contest.Candidates) - len(r.Pass.Excluded) }
 
 // decisions lists, round by round, the candidates picked by pick (elected
-// or eliminated) in the order RCTab prints them: the iteration order of
-// the Java HashMap from candidate to round that RCTab keeps them in.
+// or eliminated), sorted by name as RCTab prints them.
 func (r RCTab) decisions(pick func(tally.Round) []int) [][]int {
-	var keys []string
-	var cands, rounds []int
-	for i, rd := range r.Pass.Rounds {
-		for _, c := range pick(rd) {
-			keys = append(keys, r.name(c))
-			cands = append(cands, c)
-			rounds = append(rounds, i)
-		}
-	}
 	out := make([][]int, len(r.Pass.Rounds))
-	for _, j := range tally.JavaHashOrder(keys, tally.JavaGrownCapacity(len(keys))) {
-		out[rounds[j]] = append(out[rounds[j]], cands[j])
+	for i, rd := range r.Pass.Rounds {
+		out[i] = append([]int(nil), pick(rd)...)
+		sort.SliceStable(out[i], func(a, b int) bool { return tally.JavaLess(r.name(out[i][a]), r.name(out[i][b])) })
 	}
 	return out
 }
