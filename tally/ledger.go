@@ -20,6 +20,14 @@ func (a *acc) add(v *Decimal, count int64) {
 	a.hasFrac = true
 }
 
+// merge adds another sum.
+func (a *acc) merge(b acc) {
+	a.ones += b.ones
+	if b.hasFrac {
+		a.addDecimal(b.frac)
+	}
+}
+
 // addDecimal adds an already weighted amount.
 func (a *acc) addDecimal(d Decimal) {
 	a.frac = a.frac.Add(d)
@@ -51,6 +59,29 @@ type ledger struct {
 
 func newLedger(n int) *ledger {
 	return &ledger{tally: make([]acc, n), locked: make([]acc, n), kept: make([]Decimal, n)}
+}
+
+// newDeltaLedger returns an empty ledger for one round's changes, with
+// transfer rows for the released candidates.
+func newDeltaLedger(n, released int) *ledger {
+	l := &ledger{tally: make([]acc, n)}
+	l.startMoves(released, n)
+	return l
+}
+
+// merge adds a round's changes into the ledger.
+func (l *ledger) merge(d *ledger) {
+	for c := range d.tally {
+		l.tally[c].merge(d.tally[c])
+	}
+	for s := range d.inactive {
+		l.inactive[s].merge(d.inactive[s])
+	}
+	for i, row := range d.moves {
+		for j := range row {
+			l.moves[i][j].merge(row[j])
+		}
+	}
 }
 
 // startMoves prepares one transfer row per released candidate.

@@ -73,21 +73,22 @@ func newPairwise(c Contest, b *BallotSet) *Pairwise {
 	return p
 }
 
-// pairCounts accumulates, over a range of ballots, above[i*k+j] (i ranked
-// strictly above j, both ranked), both[i*k+j] (both ranked) and ranked[i].
-// Preferences follow as above[i][j] + ranked[i] - both[i][j], since a
-// ranked candidate beats every unranked one; this touches only the pairs
-// a ballot actually ranks.
+// pairCounts accumulates, over a range of ballots, above[j*k+i] (j ranked
+// strictly above i, both ranked), tied[i*k+j] (i and j ranked at the same
+// rank; i marked first) and ranked[i]. Preferences follow as
+// ranked[i] - above[j][i] - tied(i, j), since a ranked candidate beats
+// every unranked one; this touches only the pairs a ballot actually ranks.
 type pairCounts struct {
 	k            int
-	above, both  []int64
+	above, tied  []int64
 	ranked       []int64
-	order, ranks []int
+	order        []int
 	seen         []bool
+	rank, fromAt int // rank of the current group and where it starts in order
 }
 
 func newPairCounts(k int) *pairCounts {
-	return &pairCounts{k: k, above: make([]int64, k*k), both: make([]int64, k*k), ranked: make([]int64, k), seen: make([]bool, k)}
+	return &pairCounts{k: k, above: make([]int64, k*k), tied: make([]int64, k*k), ranked: make([]int64, k), seen: make([]bool, k)}
 }
 
 func (pc *pairCounts) add(b *BallotSet, pos []int, lo, hi int) {
@@ -102,7 +103,8 @@ func (pc *pairCounts) add(b *BallotSet, pos []int, lo, hi int) {
 		if b.Counts != nil {
 			w = int64(b.Counts[i])
 		}
-		pc.order, pc.ranks = pc.order[:0], pc.ranks[:0]
+		pc.order = pc.order[:0]
+		pc.rank, pc.fromAt = -1, 0
 		for _, m := range b.Marks[start:end] {
 			if m.Candidate == Overvote {
 				continue
@@ -112,15 +114,18 @@ func (pc *pairCounts) add(b *BallotSet, pos []int, lo, hi int) {
 				continue
 			}
 			pc.seen[x] = true
-			for a, y := range pc.order {
-				pc.both[y*k+x] += w
-				if pc.ranks[a] < int(m.Rank) {
-					pc.above[y*k+x] += w
-				}
+			if int(m.Rank) != pc.rank {
+				pc.rank, pc.fromAt = int(m.Rank), len(pc.order)
+			}
+			row := pc.above[x*k : x*k+k]
+			for _, y := range pc.order[:pc.fromAt] {
+				row[y] += w
+			}
+			for _, y := range pc.order[pc.fromAt:] {
+				pc.tied[y*k+x] += w
 			}
 			pc.ranked[x] += w
 			pc.order = append(pc.order, x)
-			pc.ranks = append(pc.ranks, int(m.Rank))
 		}
 		for _, x := range pc.order {
 			pc.seen[x] = false
@@ -132,15 +137,15 @@ func (pc *pairCounts) add(b *BallotSet, pos []int, lo, hi int) {
 func (pc *pairCounts) merge(o *pairCounts) {
 	for i := range pc.above {
 		pc.above[i] += o.above[i]
-		pc.both[i] += o.both[i]
+		pc.tied[i] += o.tied[i]
 	}
 	for i := range pc.ranked {
 		pc.ranked[i] += o.ranked[i]
 	}
 }
 
-// preferences assembles the matrix; both[] was filled only above the
-// diagonal in ballot order, so it is read symmetrically.
+// preferences assembles the matrix. above is stored by the lower
+// candidate's row: above[x*k+y] counts ballots with y strictly above x.
 func (pc *pairCounts) preferences() [][]int64 {
 	k := pc.k
 	m := make([][]int64, k)
@@ -148,7 +153,7 @@ func (pc *pairCounts) preferences() [][]int64 {
 		m[i] = make([]int64, k)
 		for j := range m[i] {
 			if i != j {
-				m[i][j] = pc.above[i*k+j] + pc.ranked[i] - pc.both[i*k+j] - pc.both[j*k+i]
+				m[i][j] = pc.ranked[i] - pc.above[i*k+j] - pc.tied[i*k+j] - pc.tied[j*k+i]
 			}
 		}
 	}

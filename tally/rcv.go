@@ -37,7 +37,7 @@ type counter struct {
 	bstat []Status  // Active, or why the ballot is inactive
 	val   []Decimal // value of each ballot when surpluses move; nil means 1
 	// buckets[c] lists the ballots counting for candidate c.
-	buckets [][]int32
+	buckets []bucket
 	// released are the candidates whose ballots move in the current round.
 	released []int
 
@@ -173,7 +173,7 @@ func (k *counter) run() error {
 		k.refreshContinuing()
 		k.released = nil
 		for c, st := range k.state {
-			if !k.cont[c] && st != excluded && len(k.buckets[c]) > 0 {
+			if !k.cont[c] && st != excluded && k.buckets[c].size() > 0 {
 				k.released = append(k.released, c)
 			}
 		}
@@ -260,15 +260,17 @@ func (k *counter) elect(rd *Round, winners []int) {
 		if extra.Sign() > 0 {
 			fraction = extra.Div(votes, k.decimal, RoundDown)
 		}
-		for _, b := range k.buckets[w] {
-			v := k.val[b]
-			moving := v.Mul(fraction).SetScale(k.decimal, RoundDown)
-			keep := v.Sub(moving).MulInt(int64(k.count(int(b))))
-			k.main.locked[w].addDecimal(keep)
-			for gi := range k.groups {
-				k.groupLedger(gi, int(b)).locked[w].addDecimal(keep)
+		for _, seg := range k.buckets[w] {
+			for _, b := range seg {
+				v := k.val[b]
+				moving := v.Mul(fraction).SetScale(k.decimal, RoundDown)
+				keep := v.Sub(moving).MulInt(int64(k.count(int(b))))
+				k.main.locked[w].addDecimal(keep)
+				for gi := range k.groups {
+					k.groupLedger(gi, int(b)).locked[w].addDecimal(keep)
+				}
+				k.val[b] = moving
 			}
-			k.val[b] = moving
 		}
 	}
 }

@@ -1,5 +1,37 @@
 package tally
 
+import (
+	"runtime"
+	"sync"
+)
+
+// bucket lists the ballot records counting for one candidate, as segments
+// appended round by round (so moving ballots never copies a bucket).
+type bucket [][]int32
+
+func (b bucket) size() int {
+	n := 0
+	for _, s := range b {
+		n += len(s)
+	}
+	return n
+}
+
+// worker places a share of a round's ballots. Its ledger holds only this
+// round's changes, added to the count's ledger afterwards; integer and exact
+// decimal sums do not depend on the order of addition, so splitting the
+// work changes nothing in the result.
+type worker struct {
+	delta *ledger
+	// incoming[c] lists the worker's ballots that now count for c.
+	incoming [][]int32
+	audit    []AuditEntry
+}
+
+// parallelFrom is the number of ballots from which a round is split
+// between two goroutines.
+const parallelFrom = 1 << 15
+
 // countRound is RCTab's computeTalliesForRound. RCTab looks at every ballot
 // every round; a ballot whose candidate is still continuing simply counts
 // again, so this count only touches the ballots of candidates released at
@@ -13,14 +45,21 @@ func (k *counter) countRound(round int, released []int) error {
 			l.startMoves(len(released), n)
 		}
 	}
-	auditFrom := len(k.audit)
+	var jobs []job
+	total := 0
 	if round == 1 {
-		k.firstRound()
+		nb := k.ballots.Len()
+		k.rec = make([]int32, nb)
+		k.grp = make([]uint16, nb)
+		k.bstat = make([]Status, nb)
+		k.buckets = make([]bucket, n)
+		jobs = append(jobs, job{ri: -1, lo: 0, hi: nb})
+		total = nb
 	} else {
-		frs := k.rules.usesSurpluses() && len(k.winners) == k.rules.NumberOfWinners
 		for ri, s := range released {
-			for _, b := range k.buckets[s] {
-				k.reassign(round, int(b), ri, frs)
+			for _, seg := range k.buckets[s] {
+				jobs = append(jobs, job{ri: ri, seg: seg, hi: len(seg)})
+				total += len(seg)
 			}
 			k.buckets[s] = nil
 			k.main.tally[s] = acc{}
@@ -30,6 +69,33 @@ func (k *counter) countRound(round int, released []int) error {
 				}
 			}
 		}
+	}
+	parts := 1
+	if total >= parallelFrom && len(k.groups) == 0 && runtime.GOMAXPROCS(0) > 1 {
+		parts = 2
+	}
+	workers := make([]*worker, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		w := &worker{delta: newDeltaLedger(n, len(released))}
+		workers[p] = w
+		share := splitJobs(jobs, total, p, parts)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k.runJobs(w, round, share)
+		}()
+	}
+	wg.Wait()
+	auditFrom := len(k.audit)
+	for _, w := range workers {
+		k.main.merge(w.delta)
+		for c, in := range w.incoming {
+			if len(in) > 0 {
+				k.buckets[c] = append(k.buckets[c], in)
+			}
+		}
+		k.audit = append(k.audit, w.audit...)
 	}
 	if k.opts.audit {
 		sortAudit(k.audit[auditFrom:])
@@ -44,74 +110,138 @@ func (k *counter) countRound(round int, released []int) error {
 	return nil
 }
 
-// firstRound places every ballot and builds the per-candidate buckets with
-// a counting sort, so each bucket is one slice of a shared array.
-func (k *counter) firstRound() {
-	bs := k.ballots
-	nb := bs.Len()
-	k.rec = make([]int32, nb)
-	k.grp = make([]uint16, nb)
-	k.bstat = make([]Status, nb)
-	sizes := make([]int, len(k.contest.Candidates)+1)
-	start := uint32(0)
-	for b := 0; b < nb; b++ {
-		end := bs.Ends[b]
-		marks := bs.Marks[start:end]
-		start = end
-		c, st, at := -1, NoRankings, 0
-		if len(marks) > 0 {
-			c, st, at = k.place(marks, 0)
-		}
-		k.settle(1, b, -1, c, st, at)
-		if st == Active {
-			sizes[c+1]++
-		}
-	}
-	for c := 1; c < len(sizes); c++ {
-		sizes[c] += sizes[c-1]
-	}
-	all := make([]int32, sizes[len(sizes)-1])
-	fill := append([]int(nil), sizes...)
-	for b, c := range k.rec {
-		if c >= 0 {
-			all[fill[c]] = int32(b)
-			fill[c]++
-		}
-	}
-	k.buckets = make([][]int32, len(k.contest.Candidates))
-	for c := range k.buckets {
-		k.buckets[c] = all[sizes[c]:sizes[c+1]:sizes[c+1]]
-	}
+// job is a run of ballots to place: records lo..hi in round 1, or
+// seg[lo:hi] of the ri-th released candidate's bucket.
+type job struct {
+	ri     int
+	seg    []int32
+	lo, hi int
 }
 
-// reassign moves ballot b away from its released candidate (the ri-th
-// released this round). Once every seat is filled, a winner's ballots carry
-// only its final-round surplus.
-func (k *counter) reassign(round, b, ri int, frs bool) {
-	c, st, at := -1, FinalRoundSurplus, 0
-	if !frs {
-		start := uint32(0)
-		if b > 0 {
-			start = k.ballots.Ends[b-1]
+// splitJobs returns part p of parts of the jobs, cut by ballot count.
+func splitJobs(jobs []job, total, p, parts int) []job {
+	from, to := total*p/parts, total*(p+1)/parts
+	var out []job
+	at := 0
+	for _, j := range jobs {
+		size := j.hi - j.lo
+		lo, hi := max(from-at, 0), min(to-at, size)
+		if lo < hi {
+			out = append(out, job{ri: j.ri, seg: j.seg, lo: j.lo + lo, hi: j.lo + hi})
 		}
-		c, st, at = k.place(k.ballots.Marks[start:k.ballots.Ends[b]], int(k.grp[b]))
+		at += size
 	}
-	k.settle(round, b, ri, c, st, at)
+	return out
+}
+
+// runJobs places the ballots of a worker's jobs.
+func (k *counter) runJobs(w *worker, round int, jobs []job) {
+	frs := round > 1 && k.rules.usesSurpluses() && len(k.winners) == k.rules.NumberOfWinners
+	plain := k.val == nil && len(k.groups) == 0 && !k.opts.audit
+	bs := k.ballots
+	size := 0
+	for _, j := range jobs {
+		size += j.hi - j.lo
+	}
+	dest := make([]int32, 0, size) // each placed ballot's candidate, in job order
+	for _, j := range jobs {
+		for i := j.lo; i < j.hi; i++ {
+			b := i
+			if j.seg != nil {
+				b = int(j.seg[i])
+			}
+			start := uint32(0)
+			if b > 0 {
+				start = bs.Ends[b-1]
+			}
+			marks := bs.Marks[start:bs.Ends[b]]
+			c, st, at := -1, FinalRoundSurplus, 0
+			switch {
+			case round == 1 && len(marks) == 0:
+				st = NoRankings
+			case !frs:
+				c, st, at = k.place(marks, int(k.grp[b]))
+			}
+			dest = append(dest, int32(c))
+			if plain {
+				k.settleWhole(w.delta, b, j.ri, c, st, at)
+			} else {
+				k.settle(w, round, b, j.ri, c, st, at)
+			}
+		}
+	}
+	w.incoming = k.gather(jobs, dest)
+}
+
+// settleWhole is settle for the common count: whole votes, no groups, no
+// audit trail.
+func (k *counter) settleWhole(d *ledger, b, ri, c int, st Status, at int) {
+	cnt := int64(1)
+	if k.ballots.Counts != nil {
+		cnt = int64(k.ballots.Counts[b])
+	}
+	to := Exhausted
 	if st == Active {
-		k.buckets[c] = append(k.buckets[c], int32(b))
+		to = c
+		d.tally[c].ones += cnt
+	} else {
+		d.inactive[st].ones += cnt
 	}
+	if ri >= 0 {
+		d.moves[ri][to+2].ones += cnt
+	}
+	k.bstat[b] = st
+	k.rec[b] = int32(c)
+	k.grp[b] = uint16(at)
+}
+
+// gather lists the jobs' ballots that now count for a candidate, by
+// candidate (dest holds each ballot's candidate in job order, -1 for
+// none), with a counting sort into one array.
+func (k *counter) gather(jobs []job, dest []int32) [][]int32 {
+	n := len(k.contest.Candidates)
+	size := make([]int, n+1)
+	for _, c := range dest {
+		if c >= 0 {
+			size[c+1]++
+		}
+	}
+	for c := 1; c <= n; c++ {
+		size[c] += size[c-1]
+	}
+	all := make([]int32, size[n])
+	fill := append([]int(nil), size[:n]...)
+	x := 0
+	for _, j := range jobs {
+		for i := j.lo; i < j.hi; i++ {
+			if c := dest[x]; c >= 0 {
+				b := int32(i)
+				if j.seg != nil {
+					b = j.seg[i]
+				}
+				all[fill[c]] = b
+				fill[c]++
+			}
+			x++
+		}
+	}
+	out := make([][]int32, n)
+	for c := range out {
+		out[c] = all[size[c]:size[c+1]:size[c+1]]
+	}
+	return out
 }
 
 // settle records where ballot b now counts: for candidate c (status Active,
 // rank group at offset at) or inactive with status st. ri is the index of
 // the released candidate it came from, or -1 in round 1.
-func (k *counter) settle(round, b, ri, c int, st Status, at int) {
+func (k *counter) settle(w *worker, round, b, ri, c int, st Status, at int) {
 	cnt := int64(k.count(b))
 	var v *Decimal
 	if k.val != nil {
 		v = &k.val[b]
 	}
-	k.apply(k.main, v, cnt, ri, c, st)
+	k.apply(w.delta, v, cnt, ri, c, st)
 	for gi := range k.groups {
 		k.apply(k.groupLedger(gi, b), v, cnt, ri, c, st)
 	}
@@ -123,7 +253,7 @@ func (k *counter) settle(round, b, ri, c int, st Status, at int) {
 		if v != nil {
 			e.Value = *v
 		}
-		k.audit = append(k.audit, e)
+		w.audit = append(w.audit, e)
 	}
 }
 
@@ -150,37 +280,45 @@ func (k *counter) apply(l *ledger, v *Decimal, cnt int64, ri, c int, st Status) 
 // rank group, or the reason the ballot becomes inactive.
 func (k *counter) place(marks []Mark, start int) (int, Status, int) {
 	r := &k.rules
+	maxSkip := r.MaxSkippedRanksAllowed
 	lastRank := 0
 	if start > 0 {
 		lastRank = int(marks[start-1].Rank)
 	}
 	maxRank := int(marks[len(marks)-1].Rank)
 	for i := start; i < len(marks); {
-		rank := int(marks[i].Rank)
+		m := marks[i]
+		rank := int(m.Rank)
+		if maxSkip != Unlimited && rank-lastRank > maxSkip+1 {
+			return -1, SkippedRankings, i
+		}
+		lastRank = rank
 		j := i + 1
 		for j < len(marks) && int(marks[j].Rank) == rank {
 			j++
 		}
-		if r.MaxSkippedRanksAllowed != Unlimited && rank-lastRank > r.MaxSkippedRanksAllowed+1 {
-			return -1, SkippedRankings, i
-		}
-		lastRank = rank
 		if r.ExhaustOnDuplicateCandidate && repeats(marks, i, j) {
 			return -1, RepeatedRanking, i
 		}
-		switch k.overvote(marks[i:j]) {
-		case overvoteExhaust:
-			return -1, Overvoted, i
-		case overvoteSkip:
-			if rank == maxRank {
-				return -1, ExhaustedChoices, i
-			}
-			i = j
-			continue
-		}
-		for _, m := range marks[i:j] {
-			if m.Candidate != Overvote && k.cont[m.Candidate] {
+		if j-i == 1 && m.Candidate != Overvote {
+			if k.cont[m.Candidate] {
 				return int(m.Candidate), Active, i
+			}
+		} else {
+			switch k.overvote(marks[i:j]) {
+			case overvoteExhaust:
+				return -1, Overvoted, i
+			case overvoteSkip:
+				if rank == maxRank {
+					return -1, ExhaustedChoices, i
+				}
+				i = j
+				continue
+			}
+			for _, m := range marks[i:j] {
+				if m.Candidate != Overvote && k.cont[m.Candidate] {
+					return int(m.Candidate), Active, i
+				}
 			}
 		}
 		if rank == maxRank {
@@ -212,28 +350,24 @@ const (
 	overvoteSkip
 )
 
-// overvote is RCTab's getOvervoteDecision for one rank group. An explicit
-// overvote label always stands alone (checked before counting).
+// overvote is RCTab's getOvervoteDecision for a rank group holding an
+// explicit overvote label (always alone; checked before counting) or
+// several candidates.
 func (k *counter) overvote(group []Mark) overvoteDecision {
-	rule := k.rules.OvervoteRule
-	if group[0].Candidate == Overvote || len(group) > 1 {
-		switch {
-		case rule == ExhaustImmediately:
-			return overvoteExhaust
-		case rule == AlwaysSkipToNextRank:
-			return overvoteSkip
-		case len(group) == 1:
-			return overvoteNone
+	switch k.rules.OvervoteRule {
+	case ExhaustImmediately:
+		return overvoteExhaust
+	case AlwaysSkipToNextRank:
+		return overvoteSkip
+	}
+	live := 0
+	for _, m := range group {
+		if m.Candidate != Overvote && k.cont[m.Candidate] {
+			live++
 		}
-		live := 0
-		for _, m := range group {
-			if m.Candidate != Overvote && k.cont[m.Candidate] {
-				live++
-			}
-		}
-		if live >= 2 {
-			return overvoteExhaust
-		}
+	}
+	if live >= 2 {
+		return overvoteExhaust
 	}
 	return overvoteNone
 }

@@ -3,6 +3,7 @@ package tally
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Method names a counting method.
@@ -146,7 +147,8 @@ func rankedChoice(c Contest, b *BallotSet, m Method, r Rules, o options) (Result
 // checkBallots refuses ballot sets that would make the count meaningless:
 // malformed columns, unknown candidates, unsorted ranks, and (for
 // ranked-choice counts) explicit overvotes the rules cannot handle and
-// rankings beyond maxRankingsAllowed.
+// rankings beyond maxRankingsAllowed. Big sets are checked in two halves
+// at once; the error reported is the one of the earliest ballot.
 func checkBallots(c Contest, b *BallotSet, r Rules, rcv bool) error {
 	if b == nil {
 		return fmt.Errorf("tally: no ballot set")
@@ -158,12 +160,52 @@ func checkBallots(c Contest, b *BallotSet, r Rules, rcv bool) error {
 	if b.IDs != nil && len(b.IDs) != n {
 		return fmt.Errorf("tally: ballot set has %d ids for %d ballots", len(b.IDs), n)
 	}
-	maxRank := r.MaxRankingsAllowed
-	if maxRank == MaxRankingsAll {
-		maxRank = c.DeclaredCount()
+	maxRank := 0xFFFF
+	if rcv {
+		maxRank = r.MaxRankingsAllowed
+		if maxRank == MaxRankingsAll {
+			maxRank = c.DeclaredCount()
+		}
 	}
+	chk := ballotCheck{c: c, b: b, r: r, rcv: rcv, maxRank: maxRank}
+	if n < parallelFrom {
+		return chk.run(0, n)
+	}
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for p := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[p] = chk.run(n*p/2, n*(p+1)/2)
+		}()
+	}
+	wg.Wait()
+	if errs[0] != nil {
+		return errs[0]
+	}
+	return errs[1]
+}
+
+type ballotCheck struct {
+	c       Contest
+	b       *BallotSet
+	r       Rules
+	rcv     bool
+	maxRank int
+}
+
+// run checks ballots lo..hi-1; the usual ballot passes one compound test
+// per mark and only an odd mark gets a closer look.
+func (k ballotCheck) run(lo, hi int) error {
+	b := k.b
+	nc := len(k.c.Candidates)
 	start := uint32(0)
-	for i, end := range b.Ends {
+	if lo > 0 {
+		start = b.Ends[lo-1]
+	}
+	for i := lo; i < hi; i++ {
+		end := b.Ends[i]
 		if end < start || int(end) > len(b.Marks) {
 			return fmt.Errorf("tally: ballot %s: marks end at %d, outside %d..%d", ballotName(b, i), end, start, len(b.Marks))
 		}
@@ -175,25 +217,38 @@ func checkBallots(c Contest, b *BallotSet, r Rules, rcv bool) error {
 		if b.Counts != nil && b.Counts[i] == 0 {
 			return fmt.Errorf("tally: ballot %s has count 0", ballotName(b, i))
 		}
+		prev, maxRank := uint16(1), uint16(min(k.maxRank, 0xFFFF))
 		for j, mk := range marks {
-			switch {
-			case mk.Rank == 0:
-				return fmt.Errorf("tally: ballot %s: rank 0 (ranks count from 1)", ballotName(b, i))
-			case j > 0 && mk.Rank < marks[j-1].Rank:
-				return fmt.Errorf("tally: ballot %s: marks are not sorted by rank", ballotName(b, i))
-			case mk.Candidate != Overvote && int(mk.Candidate) >= len(c.Candidates):
-				return fmt.Errorf("tally: ballot %s: candidate %d does not exist (contest has %d)", ballotName(b, i), mk.Candidate, len(c.Candidates))
-			case !rcv:
-				continue
-			case int(mk.Rank) > maxRank:
-				return fmt.Errorf("tally: ballot %s: ranking %d is beyond maxRankingsAllowed %d", ballotName(b, i), mk.Rank, maxRank)
-			case mk.Candidate == Overvote && r.OvervoteRule == ExhaustIfMultipleContinuing:
-				return fmt.Errorf("tally: ballot %s: an explicit overvote label needs overvoteRule %s or %s, not %s",
-					ballotName(b, i), ExhaustImmediately, AlwaysSkipToNextRank, r.OvervoteRule)
-			case mk.Candidate == Overvote && sharesRank(marks, j):
-				return fmt.Errorf("tally: ballot %s: rank %d has an explicit overvote label and candidates", ballotName(b, i), mk.Rank)
+			if mk.Rank < prev || mk.Rank > maxRank || int(mk.Candidate) >= nc {
+				if err := k.mark(i, marks, j); err != nil {
+					return err
+				}
 			}
+			prev = mk.Rank
 		}
+	}
+	return nil
+}
+
+// mark looks closely at mark j of ballot i.
+func (k ballotCheck) mark(i int, marks []Mark, j int) error {
+	b, r, mk := k.b, k.r, marks[j]
+	switch {
+	case mk.Rank == 0:
+		return fmt.Errorf("tally: ballot %s: rank 0 (ranks count from 1)", ballotName(b, i))
+	case j > 0 && mk.Rank < marks[j-1].Rank:
+		return fmt.Errorf("tally: ballot %s: marks are not sorted by rank", ballotName(b, i))
+	case mk.Candidate != Overvote && int(mk.Candidate) >= len(k.c.Candidates):
+		return fmt.Errorf("tally: ballot %s: candidate %d does not exist (contest has %d)", ballotName(b, i), mk.Candidate, len(k.c.Candidates))
+	case int(mk.Rank) > k.maxRank:
+		return fmt.Errorf("tally: ballot %s: ranking %d is beyond maxRankingsAllowed %d", ballotName(b, i), mk.Rank, k.maxRank)
+	case !k.rcv:
+		return nil
+	case mk.Candidate == Overvote && r.OvervoteRule == ExhaustIfMultipleContinuing:
+		return fmt.Errorf("tally: ballot %s: an explicit overvote label needs overvoteRule %s or %s, not %s",
+			ballotName(b, i), ExhaustImmediately, AlwaysSkipToNextRank, r.OvervoteRule)
+	case mk.Candidate == Overvote && sharesRank(marks, j):
+		return fmt.Errorf("tally: ballot %s: rank %d has an explicit overvote label and candidates", ballotName(b, i), mk.Rank)
 	}
 	return nil
 }
