@@ -3,8 +3,8 @@ package tally
 import "sort"
 
 // pairwiseMethod runs one of the methods that work on the preference matrix.
-func pairwiseMethod(c Contest, b *BallotSet, m Method) (Result, error) {
-	p := newPairwise(c, b)
+func pairwiseMethod(c Contest, b *BallotSet, m Method, o options) (Result, error) {
+	p := newPairwise(c, b, o.explicit)
 	res := Result{Method: m, Pairwise: p}
 	var groups [][]int
 	switch m {
@@ -39,18 +39,14 @@ func byCandidate(scores []Decimal, cands []int, n int) []Decimal {
 	return out
 }
 
-// schulze computes the winning-votes strongest paths (Floyd-Warshall widest
-// path over defeats) and ranks by them.
+// schulze computes the strongest paths (Floyd-Warshall widest path) over
+// links weighted by the number of voters preferring one candidate to the
+// other, as VoteDesk's seed system does, and ranks by them.
 func schulze(p *Pairwise) [][]int {
 	k := len(p.Candidates)
 	s := make([][]int64, k)
 	for i := range s {
-		s[i] = make([]int64, k)
-		for j := range s[i] {
-			if i != j && p.beats(i, j) {
-				s[i][j] = p.Preferences[i][j]
-			}
-		}
+		s[i] = append([]int64(nil), p.Preferences[i]...)
 	}
 	for m := range k {
 		for i := range k {

@@ -31,7 +31,7 @@ func (p *Pairwise) beats(i, j int) bool { return p.Preferences[i][j] > p.Prefere
 // newPairwise counts the preference matrix of the contest's counted
 // candidates. Big ballot sets are split between two goroutines whose
 // integer matrices are then added, so the result does not depend on timing.
-func newPairwise(c Contest, b *BallotSet) *Pairwise {
+func newPairwise(c Contest, b *BallotSet, explicit bool) *Pairwise {
 	p := &Pairwise{}
 	for i, cand := range c.Candidates {
 		if !cand.Excluded {
@@ -68,7 +68,7 @@ func newPairwise(c Contest, b *BallotSet) *Pairwise {
 	for _, pc := range counts[1:] {
 		counts[0].merge(pc)
 	}
-	p.Preferences = counts[0].preferences()
+	p.Preferences = counts[0].preferences(explicit)
 	p.Smith, p.Schwartz = smithSet(p), schwartzSet(p)
 	return p
 }
@@ -146,13 +146,18 @@ func (pc *pairCounts) merge(o *pairCounts) {
 
 // preferences assembles the matrix. above is stored by the lower
 // candidate's row: above[x*k+y] counts ballots with y strictly above x.
-func (pc *pairCounts) preferences() [][]int64 {
+// With explicit ranking only ballots that rank both candidates count.
+func (pc *pairCounts) preferences(explicit bool) [][]int64 {
 	k := pc.k
 	m := make([][]int64, k)
 	for i := range m {
 		m[i] = make([]int64, k)
 		for j := range m[i] {
-			if i != j {
+			switch {
+			case i == j:
+			case explicit:
+				m[i][j] = pc.above[j*k+i]
+			default:
 				m[i][j] = pc.ranked[i] - pc.above[i*k+j] - pc.tied[i*k+j] - pc.tied[j*k+i]
 			}
 		}

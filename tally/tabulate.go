@@ -54,6 +54,7 @@ type Grouping struct {
 type Option func(*options)
 
 type options struct {
+	explicit  bool
 	audit     bool
 	decider   Decider
 	groupings []Grouping
@@ -62,6 +63,11 @@ type options struct {
 // WithAudit records, for every round, what happened to each ballot record
 // whose count changed (RCTab's audit log). It costs memory on big counts.
 func WithAudit() Option { return func(o *options) { o.audit = true } }
+
+// WithExplicitRanking makes the pairwise methods count a pair only on
+// ballots that rank both candidates. By default (implicit ranking) a
+// candidate left off a ballot ranks below every candidate on it.
+func WithExplicitRanking() Option { return func(o *options) { o.explicit = true } }
 
 // WithDecider sets who decides ties that the rules leave to a person.
 func WithDecider(d Decider) Option { return func(o *options) { o.decider = d } }
@@ -106,7 +112,7 @@ func Tabulate(c Contest, b *BallotSet, m Method, r Rules, opts ...Option) (Resul
 	if !oneOf(m, Methods) {
 		return Result{}, fmt.Errorf("tally: unknown method %q; valid methods are %v", m, Methods)
 	}
-	return pairwiseMethod(c, b, m)
+	return pairwiseMethod(c, b, m, o)
 }
 
 // rankedChoice runs RCTab's count: one pass, or one pass per seat for
@@ -125,6 +131,7 @@ func rankedChoice(c Contest, b *BallotSet, m Method, r Rules, o options) (Result
 			return Result{}, err
 		}
 		res.Passes, res.Winners, res.TieBreaks = []Pass{p}, p.Winners, ties
+		res.Places = rcvPlaces(c, res)
 		return res, nil
 	}
 	seats := r.NumberOfWinners
@@ -141,6 +148,7 @@ func rankedChoice(c Contest, b *BallotSet, m Method, r Rules, o options) (Result
 		res.Winners = append(res.Winners, p.Winners[0])
 		res.TieBreaks = append(res.TieBreaks, ties...)
 	}
+	res.Places = rcvPlaces(c, res)
 	return res, nil
 }
 
@@ -263,4 +271,56 @@ func ballotName(b *BallotSet, i int) string {
 		return fmt.Sprintf("%q (record %d)", id, i+1)
 	}
 	return fmt.Sprintf("record %d", i+1)
+}
+
+// rcvPlaces ranks the candidates of a ranked-choice count: winners by order
+// of election (those elected in the same round share a place), then the
+// candidates still in the count at the end by their last tally, then the
+// eliminated, the last eliminated first (eliminated together, together).
+// Earlier passes' winners come first in multi-pass counts; candidates the
+// contest excludes are not placed.
+func rcvPlaces(c Contest, res Result) []Place {
+	var groups [][]int
+	placed := make([]bool, len(c.Candidates))
+	add := func(g []int) {
+		if len(g) > 0 {
+			groups = append(groups, g)
+			for _, x := range g {
+				placed[x] = true
+			}
+		}
+	}
+	for _, p := range res.Passes[:len(res.Passes)-1] {
+		add(p.Winners)
+	}
+	last := res.Passes[len(res.Passes)-1]
+	for _, rd := range last.Rounds {
+		add(rd.Elected)
+	}
+	final := last.Rounds[len(last.Rounds)-1]
+	var rest []Votes
+	for _, v := range final.Tally {
+		if !placed[v.Candidate] && !oneOf(v.Candidate, final.Eliminated) {
+			rest = append(rest, v)
+		}
+	}
+	for _, g := range placesByRelation(len(rest), func(i, j int) bool { return rest[i].Votes.Cmp(rest[j].Votes) > 0 }) {
+		var cands []int
+		for _, i := range g {
+			cands = append(cands, rest[i].Candidate)
+		}
+		add(cands)
+	}
+	for r := len(last.Rounds) - 1; r >= 0; r-- {
+		add(last.Rounds[r].Eliminated)
+	}
+	return toPlaces(groups, identityList(len(c.Candidates)))
+}
+
+func identityList(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }
