@@ -39,15 +39,34 @@ func byCandidate(scores []Decimal, cands []int, n int) []Decimal {
 	return out
 }
 
-// schulze computes the strongest paths (Floyd-Warshall widest path) over
-// links weighted by the number of voters preferring one candidate to the
-// other, as VoteDesk's seed system does, and ranks by them.
+// schulze ranks by Schulze's method with winning votes: the widest paths
+// over defeats, a link i->j existing when more voters prefer i to j, with
+// the number who do as its strength. It also reports the widest paths over
+// every link weighted by its raw count, the strongest-path matrix that
+// VoteDesk's seed system displays; on ordinary profiles both give the same
+// order (all nine seed scenarios), and where they differ (Schulze's paper,
+// example 10) the winning-votes order is the result.
 func schulze(p *Pairwise) [][]int {
 	k := len(p.Candidates)
-	s := make([][]int64, k)
-	for i := range s {
-		s[i] = append([]int64(nil), p.Preferences[i]...)
+	raw, defeats := make([][]int64, k), make([][]int64, k)
+	for i := range k {
+		raw[i] = append([]int64(nil), p.Preferences[i]...)
+		defeats[i] = make([]int64, k)
+		for j := range k {
+			if i != j && p.beats(i, j) {
+				defeats[i][j] = p.Preferences[i][j]
+			}
+		}
 	}
+	widest(raw)
+	widest(defeats)
+	p.StrongestPaths, p.DefeatPaths = raw, defeats
+	return placesByRelation(k, func(i, j int) bool { return defeats[i][j] > defeats[j][i] })
+}
+
+// widest turns link strengths into widest-path strengths (Floyd-Warshall).
+func widest(s [][]int64) {
+	k := len(s)
 	for m := range k {
 		for i := range k {
 			if i == m {
@@ -60,8 +79,6 @@ func schulze(p *Pairwise) [][]int {
 			}
 		}
 	}
-	p.StrongestPaths = s
-	return placesByRelation(k, func(i, j int) bool { return s[i][j] > s[j][i] })
 }
 
 // rankedPairs is Tideman's method: lock defeats from strongest to weakest

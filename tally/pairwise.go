@@ -15,8 +15,11 @@ type Pairwise struct {
 	// A candidate left off a ballot ranks below every candidate on it; two
 	// candidates at the same rank are tied on that ballot.
 	Preferences [][]int64
-	// StrongestPaths are Schulze's widest-path strengths (Schulze only).
-	StrongestPaths [][]int64
+	// StrongestPaths are the widest-path strengths over links weighted by
+	// their raw preference counts, as VoteDesk's seed system shows them;
+	// DefeatPaths are Schulze's winning-votes strengths (over defeats only),
+	// which decide the places (Schulze only).
+	StrongestPaths, DefeatPaths [][]int64
 	// Smith is the smallest set whose members each beat or tie everyone
 	// outside it; Schwartz is the union of the minimal sets nobody outside
 	// beats. Both hold positions in Candidates.

@@ -17,6 +17,7 @@ type Ranking struct {
 	Candidates     []string          `json:"candidates"`
 	Preferences    [][]int64         `json:"preferences,omitempty"`
 	StrongestPaths [][]int64         `json:"strongestPaths,omitempty"`
+	DefeatPaths    [][]int64         `json:"defeatPaths,omitempty"`
 	Scores         map[string]string `json:"scores,omitempty"`
 	Smith          []string          `json:"smith,omitempty"`
 	Schwartz       []string          `json:"schwartz,omitempty"`
@@ -42,7 +43,7 @@ func NewRanking(c tally.Contest, res tally.Result) Ranking {
 			return out
 		}
 		r.Candidates = names(identity(len(p.Candidates)))
-		r.Preferences, r.StrongestPaths = p.Preferences, p.StrongestPaths
+		r.Preferences, r.StrongestPaths, r.DefeatPaths = p.Preferences, p.StrongestPaths, p.DefeatPaths
 		r.Smith, r.Schwartz = names(p.Smith), names(p.Schwartz)
 	} else {
 		for _, pl := range res.Places {
