@@ -130,6 +130,10 @@ func (k *counter) identifyWinners(rd *Round, groups []tallyGroup) ([]int, error)
 // elimination, then the single lowest candidate.
 func (k *counter) chooseLosers(rd *Round, groups []tallyGroup) ([]int, error) {
 	r := k.rules
+	if len(groups) == 0 {
+		return nil, abortf("round %d: no candidates are left to eliminate and %d seats are unfilled",
+			rd.Number, r.NumberOfWinners-len(k.winners))
+	}
 	if k.uwi >= 0 && k.cont[k.uwi] && tallyOf(*rd, k.uwi).Sign() > 0 {
 		return []int{k.uwi}, nil
 	}
