@@ -94,7 +94,7 @@ func (c *Config) ReadBallots(ctx context.Context, rules tally.Rules) (*tally.Bal
 	set := &tally.BallotSet{}
 	for i, src := range c.CVRFileSources {
 		if _, err := cvr.Read(ctx, src, cands, set, cvr.Options{MaxRankings: maxRank}); err != nil {
-			return nil, fmt.Errorf("rctab: cvrFileSources[%d] %s: %w", i, src.FilePath, err)
+			return nil, fmt.Errorf("rctab: cvrFileSources[%d]: %w", i, err)
 		}
 	}
 	return set, nil
