@@ -209,3 +209,60 @@ func TestCondorcetVectors(t *testing.T) {
 		})
 	}
 }
+
+// TestCondorcetScores checks the scores the Condorcet library reports.
+func TestCondorcetScores(t *testing.T) {
+	cases := []struct {
+		name, file, block string
+		method            Method
+		want              string // "Name score ..." in candidate order
+	}{
+		{"TennesseeCopeland", "02_tennessee_capital.txt", "", Copeland, "Memphis -3 Nashville 3 Knoxville -1 Chattanooga 1"},
+		{"TennesseeMinimaxWinning", "02_tennessee_capital.txt", "", Minimax, "Memphis 58 Nashville 0 Knoxville 83 Chattanooga 68"},
+		{"TennesseeMinimaxMargin", "02_tennessee_capital.txt", "", MinimaxMargin, "Memphis 16 Nashville -16 Knoxville 66 Chattanooga 36"},
+		{"TennesseeMinimaxOpposition", "02_tennessee_capital.txt", "", MinimaxOpposition, "Memphis 58 Nashville 42 Knoxville 83 Chattanooga 68"},
+		{"MinimaxWinning", "06_minimax_kemeny_copeland_irv.txt", "Minimax result 2", Minimax, "A 0 B 94 C 47"},
+		{"MinimaxMargin", "06_minimax_kemeny_copeland_irv.txt", "Minimax result 2", MinimaxMargin, "A -2 B 88 C 4"},
+		{"MinimaxOpposition", "06_minimax_kemeny_copeland_irv.txt", "Minimax result 2", MinimaxOpposition, "A 49 B 94 C 47"},
+		{"MinimaxExplicitWinning", "06_minimax_kemeny_copeland_irv.txt", "Minimax result 5", Minimax, "A 35 B 50 C 45 D 36"},
+		{"MinimaxExplicitMargin", "06_minimax_kemeny_copeland_irv.txt", "Minimax result 5", MinimaxMargin, "A 5 B 1 C 2 D 3"},
+		{"MinimaxExplicitOpposition", "06_minimax_kemeny_copeland_irv.txt", "Minimax result 5", MinimaxOpposition, "A 43 B 50 C 49 D 36"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, res := readVectors(t, tc.file)[tc.block].count(t, tc.method)
+			var parts []string
+			for i, cand := range c.Candidates {
+				parts = append(parts, cand.Name+" "+res.Scores[i].String())
+			}
+			if got := strings.Join(parts, " "); got != tc.want {
+				t.Errorf("scores %s, want %s", got, tc.want)
+			}
+		})
+	}
+	t.Run("TennesseeKemenyBestScore", func(t *testing.T) {
+		_, res := readVectors(t, "02_tennessee_capital.txt")[""].count(t, Kemeny)
+		if res.Pairwise.BestScore != 393 {
+			t.Errorf("best score %d, want 393", res.Pairwise.BestScore)
+		}
+	})
+	t.Run("TennesseeIRVRounds", func(t *testing.T) {
+		v := &vector{candidates: []string{"A", "B", "C", "D"}, implicit: true,
+			ballots: []string{"42 A>B>C>D", "26 B>C>D>A", "15 C>D>B>A", "17 D>C>B>A"}}
+		c, res := v.count(t, IRV)
+		var rounds []string
+		for _, rd := range res.Passes[0].Rounds {
+			var s []string
+			for _, x := range rd.Tally {
+				s = append(s, c.Candidates[x.Candidate].Name+x.Votes.String())
+			}
+			rounds = append(rounds, strings.Join(s, " "))
+		}
+		if got := strings.Join(rounds, " | "); got != "A42 B26 C15 D17 | A42 B26 D32 | A42 D58" {
+			t.Errorf("rounds %s", got)
+		}
+		if got := ranking(c, res.Places); got != "D > A > B > C" {
+			t.Errorf("ranking %s, want D > A > B > C", got)
+		}
+	})
+}

@@ -85,9 +85,7 @@ func identity(n int) []int {
 // multiPassIrv), the Ranking shape for every other method.
 func EncodeJSON(w io.Writer, h Header, c tally.Contest, rules tally.Rules, res tally.Result) error {
 	if len(res.Passes) == 0 {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(NewRanking(c, res))
+		return NewRanking(c, res).write(w)
 	}
 	if res.Method == tally.STV && rules.WinnerElectionMode == tally.SingleWinnerMajority {
 		// Tabulate counts STV with single-winner rules in this mode.
@@ -108,6 +106,44 @@ func EncodeJSON(w io.Writer, h Header, c tally.Contest, rules tally.Rules, res t
 		}
 	}
 	sb.WriteString(" ]")
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// write prints the ranking as indented JSON with each matrix row on one
+// line, so matrices read as tables.
+func (r Ranking) write(w io.Writer) error {
+	var sb strings.Builder
+	str := func(v any) string {
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	fields := []string{`"method": ` + str(r.Method), `"candidates": ` + str(r.Candidates)}
+	for _, m := range []struct {
+		name string
+		rows [][]int64
+	}{{"preferences", r.Preferences}, {"strongestPaths", r.StrongestPaths}, {"defeatPaths", r.DefeatPaths}} {
+		if m.rows == nil {
+			continue
+		}
+		rows := make([]string, len(m.rows))
+		for i, row := range m.rows {
+			rows[i] = "    " + str(row)
+		}
+		fields = append(fields, `"`+m.name+`": [`+"\n"+strings.Join(rows, ",\n")+"\n  ]")
+	}
+	if r.Scores != nil {
+		fields = append(fields, `"scores": `+str(r.Scores))
+	}
+	if r.Smith != nil {
+		fields = append(fields, `"smith": `+str(r.Smith), `"schwartz": `+str(r.Schwartz))
+	}
+	places := make([]string, len(r.Places))
+	for i, p := range r.Places {
+		places[i] = "    " + str(p)
+	}
+	fields = append(fields, `"places": [`+"\n"+strings.Join(places, ",\n")+"\n  ]")
+	sb.WriteString("{\n  " + strings.Join(fields, ",\n  ") + "\n}\n")
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
