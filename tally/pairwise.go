@@ -71,69 +71,133 @@ func newPairwise(c Contest, b *BallotSet, explicit bool) *Pairwise {
 	for _, pc := range counts[1:] {
 		counts[0].merge(pc)
 	}
+	if counts[0].byMask != nil {
+		counts[0].spread()
+	}
 	p.Preferences = counts[0].preferences(explicit)
 	p.Smith, p.Schwartz = smithSet(p), schwartzSet(p)
 	return p
 }
 
-// pairCounts accumulates, over a range of ballots, above[j*k+i] (j ranked
-// strictly above i, both ranked), tied[i*k+j] (i and j ranked at the same
-// rank; i marked first) and ranked[i]. Preferences follow as
-// ranked[i] - above[j][i] - tied(i, j), since a ranked candidate beats
+// pairCounts accumulates, over a range of ballots, above[x*k+y] (y ranked
+// strictly above x, both ranked), tied[y*k+x] (x and y ranked at the same
+// rank, y marked first) and ranked[x]. Preferences follow as
+// ranked[i] - above[i][j] - tied(i, j), since a ranked candidate beats
 // every unranked one; this touches only the pairs a ballot actually ranks.
+//
+// With up to maskCandidates candidates, a ballot without tied ranks only
+// adds its weight to byMask[x<<k | S] for each candidate x it ranks, S
+// being the set of candidates it ranks above x; the pairs are spread out
+// of that table once at the end. That is one addition per ranked candidate
+// rather than one per ranked pair.
 type pairCounts struct {
-	k            int
-	above, tied  []int64
-	ranked       []int64
-	order        []int
-	seen         []bool
-	rank, fromAt int // rank of the current group and where it starts in order
+	k           int
+	above, tied []int64
+	ranked      []int64
+	byMask      []int64
+	order       []int // the current ballot's candidates, in rank order
+	seen        []bool
 }
 
+// maskCandidates is the most candidates the byMask table is used for.
+const maskCandidates = 12
+
 func newPairCounts(k int) *pairCounts {
-	return &pairCounts{k: k, above: make([]int64, k*k), tied: make([]int64, k*k), ranked: make([]int64, k), seen: make([]bool, k)}
+	pc := &pairCounts{k: k, above: make([]int64, k*k), tied: make([]int64, k*k), ranked: make([]int64, k), seen: make([]bool, k)}
+	if k <= maskCandidates {
+		pc.byMask = make([]int64, k<<k)
+	}
+	return pc
 }
 
 func (pc *pairCounts) add(b *BallotSet, pos []int, lo, hi int) {
 	k := pc.k
+	above, tied, ranked, seen, byMask := pc.above, pc.tied, pc.ranked, pc.seen, pc.byMask
+	order := pc.order[:0]
 	start := uint32(0)
 	if lo > 0 {
 		start = b.Ends[lo-1]
 	}
 	for i := lo; i < hi; i++ {
 		end := b.Ends[i]
+		marks := b.Marks[start:end]
+		start = end
 		w := int64(1)
 		if b.Counts != nil {
 			w = int64(b.Counts[i])
 		}
-		pc.order = pc.order[:0]
-		pc.rank, pc.fromAt = -1, 0
-		for _, m := range b.Marks[start:end] {
+		if byMask != nil && strict(marks) {
+			mask := 0
+			for _, m := range marks {
+				if m.Candidate == Overvote {
+					continue
+				}
+				x := pos[m.Candidate]
+				if x < 0 || mask&(1<<x) != 0 {
+					continue
+				}
+				byMask[x<<k|mask] += w
+				mask |= 1 << x
+			}
+			continue
+		}
+		order = order[:0]
+		rank, fromAt := -1, 0
+		for _, m := range marks {
 			if m.Candidate == Overvote {
 				continue
 			}
 			x := pos[m.Candidate]
-			if x < 0 || pc.seen[x] {
+			if x < 0 || seen[x] {
 				continue
 			}
-			pc.seen[x] = true
-			if int(m.Rank) != pc.rank {
-				pc.rank, pc.fromAt = int(m.Rank), len(pc.order)
+			seen[x] = true
+			if int(m.Rank) != rank {
+				rank, fromAt = int(m.Rank), len(order)
 			}
-			row := pc.above[x*k : x*k+k]
-			for _, y := range pc.order[:pc.fromAt] {
+			row := above[x*k : x*k+k]
+			for _, y := range order[:fromAt] {
 				row[y] += w
 			}
-			for _, y := range pc.order[pc.fromAt:] {
-				pc.tied[y*k+x] += w
+			for _, y := range order[fromAt:] {
+				tied[y*k+x] += w
+			}
+			ranked[x] += w
+			order = append(order, x)
+		}
+		for _, x := range order {
+			seen[x] = false
+		}
+	}
+	pc.order = order
+}
+
+// strict reports whether no two marks share a rank.
+func strict(marks []Mark) bool {
+	for j := 1; j < len(marks); j++ {
+		if marks[j].Rank == marks[j-1].Rank {
+			return false
+		}
+	}
+	return true
+}
+
+// spread moves the byMask counts into above and ranked.
+func (pc *pairCounts) spread() {
+	k := pc.k
+	for x := range k {
+		for mask := range 1 << k {
+			w := pc.byMask[x<<k|mask]
+			if w == 0 {
+				continue
 			}
 			pc.ranked[x] += w
-			pc.order = append(pc.order, x)
+			for y := range k {
+				if mask&(1<<y) != 0 {
+					pc.above[x*k+y] += w
+				}
+			}
 		}
-		for _, x := range pc.order {
-			pc.seen[x] = false
-		}
-		start = end
 	}
 }
 
@@ -144,6 +208,9 @@ func (pc *pairCounts) merge(o *pairCounts) {
 	}
 	for i := range pc.ranked {
 		pc.ranked[i] += o.ranked[i]
+	}
+	for i := range pc.byMask {
+		pc.byMask[i] += o.byMask[i]
 	}
 }
 
