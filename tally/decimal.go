@@ -207,8 +207,20 @@ func (d Decimal) SetScale(scale int32, mode RoundingMode) Decimal {
 		u, b := d.rescaleUp(scale - d.scale)
 		return decimalOf(u, b, scale)
 	}
-	k := scale - d.scale
-	return divRound(d.bigInt(), bigPow10(-k), scale, mode)
+	k := d.scale - scale
+	if d.b == nil && k < int32(len(pow10)) {
+		p := pow10[k]
+		q, r := d.u/p, d.u%p
+		if mode == RoundUp && r != 0 {
+			if d.u < 0 {
+				q--
+			} else {
+				q++
+			}
+		}
+		return Decimal{u: q, scale: scale}
+	}
+	return divRound(d.bigInt(), bigPow10(k), scale, mode)
 }
 
 func decimalOf(u int64, b *big.Int, scale int32) Decimal {

@@ -104,6 +104,14 @@ func FuzzDecimalArithmetic(f *testing.F) {
 		if got, want := x.Cmp(y), rx.Cmp(ry); got != want {
 			t.Errorf("Cmp(%s, %s) = %d", x, y, got)
 		}
+		for _, mode := range []RoundingMode{RoundDown, RoundUp} {
+			s := int32(scale % 21)
+			got := x.SetScale(s, mode)
+			want := x.Div(DecimalInt(1), s, mode)
+			if got.Cmp(want) != 0 || got.Scale() != s {
+				t.Errorf("%s.SetScale(%d, %d) = %s, want %s", x, s, mode, got, want)
+			}
+		}
 		if y.IsZero() {
 			return
 		}
