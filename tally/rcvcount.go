@@ -23,6 +23,8 @@ func (b bucket) size() int {
 // work changes nothing in the result.
 type worker struct {
 	delta *ledger
+	// err is the first bad ballot the worker met in round 1.
+	err error
 	// incoming[c] lists the worker's ballots that now count for c.
 	incoming [][]int32
 	audit    []AuditEntry
@@ -87,6 +89,11 @@ func (k *counter) countRound(round int, released []int) error {
 		}()
 	}
 	wg.Wait()
+	for _, w := range workers {
+		if w.err != nil {
+			return w.err
+		}
+	}
 	auditFrom := len(k.audit)
 	for _, w := range workers {
 		k.main.merge(w.delta)
@@ -138,10 +145,18 @@ func splitJobs(jobs []job, total, p, parts int) []job {
 func (k *counter) runJobs(w *worker, round int, jobs []job) {
 	frs := round > 1 && k.rules.usesSurpluses() && len(k.winners) == k.rules.NumberOfWinners
 	plain := k.val == nil && len(k.groups) == 0 && !k.opts.audit
+	check := round == 1 && k.pass == 1 && k.opts.check != nil
 	bs := k.ballots
 	size := 0
 	for _, j := range jobs {
 		size += j.hi - j.lo
+	}
+	if check {
+		for _, j := range jobs {
+			if w.err = k.opts.check.run(j.lo, j.hi); w.err != nil {
+				return
+			}
+		}
 	}
 	dest := make([]int32, 0, size) // each placed ballot's candidate, in job order
 	for _, j := range jobs {

@@ -54,6 +54,7 @@ type Grouping struct {
 type Option func(*options)
 
 type options struct {
+	check     *ballotCheck // run on each ballot in round 1 of a ranked-choice count
 	explicit  bool
 	audit     bool
 	decider   Decider
@@ -88,9 +89,11 @@ func Tabulate(c Contest, b *BallotSet, m Method, r Rules, opts ...Option) (Resul
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
-	if err := checkBallots(c, b, r, m == IRV || m == STV); err != nil {
+	chk, err := checkBallots(c, b, r, m == IRV || m == STV)
+	if err != nil {
 		return Result{}, err
 	}
+	o.check = &chk
 	for _, g := range o.groupings {
 		if len(g.Of) != b.Len() {
 			return Result{}, fmt.Errorf("tally: grouping %q has %d entries for %d ballots", g.Name, len(g.Of), b.Len())
@@ -155,18 +158,20 @@ func rankedChoice(c Contest, b *BallotSet, m Method, r Rules, o options) (Result
 // checkBallots refuses ballot sets that would make the count meaningless:
 // malformed columns, unknown candidates, unsorted ranks, and (for
 // ranked-choice counts) explicit overvotes the rules cannot handle and
-// rankings beyond maxRankingsAllowed. Big sets are checked in two halves
-// at once; the error reported is the one of the earliest ballot.
-func checkBallots(c Contest, b *BallotSet, r Rules, rcv bool) error {
+// rankings beyond maxRankingsAllowed. It checks the columns and returns the
+// per-ballot check; ranked-choice counts run that check on each ballot as
+// round 1 places it, the other methods all at once here (big sets in two
+// halves at once, reporting the earliest ballot's error).
+func checkBallots(c Contest, b *BallotSet, r Rules, rcv bool) (ballotCheck, error) {
 	if b == nil {
-		return fmt.Errorf("tally: no ballot set")
+		return ballotCheck{}, fmt.Errorf("tally: no ballot set")
 	}
 	n := b.Len()
 	if b.Counts != nil && len(b.Counts) != n {
-		return fmt.Errorf("tally: ballot set has %d counts for %d ballots", len(b.Counts), n)
+		return ballotCheck{}, fmt.Errorf("tally: ballot set has %d counts for %d ballots", len(b.Counts), n)
 	}
 	if b.IDs != nil && len(b.IDs) != n {
-		return fmt.Errorf("tally: ballot set has %d ids for %d ballots", len(b.IDs), n)
+		return ballotCheck{}, fmt.Errorf("tally: ballot set has %d ids for %d ballots", len(b.IDs), n)
 	}
 	maxRank := 0xFFFF
 	if rcv {
@@ -175,9 +180,12 @@ func checkBallots(c Contest, b *BallotSet, r Rules, rcv bool) error {
 			maxRank = c.DeclaredCount()
 		}
 	}
-	chk := ballotCheck{c: c, b: b, r: r, rcv: rcv, maxRank: maxRank}
+	chk := ballotCheck{c: c, b: b, r: r, rcv: rcv, maxRank: uint16(min(maxRank, 0xFFFF))}
+	if rcv {
+		return chk, nil
+	}
 	if n < parallelFrom {
-		return chk.run(0, n)
+		return chk, chk.run(0, n)
 	}
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
@@ -190,9 +198,9 @@ func checkBallots(c Contest, b *BallotSet, r Rules, rcv bool) error {
 	}
 	wg.Wait()
 	if errs[0] != nil {
-		return errs[0]
+		return chk, errs[0]
 	}
-	return errs[1]
+	return chk, errs[1]
 }
 
 type ballotCheck struct {
@@ -200,46 +208,66 @@ type ballotCheck struct {
 	b       *BallotSet
 	r       Rules
 	rcv     bool
-	maxRank int
+	maxRank uint16
 }
 
-// run checks ballots lo..hi-1; the usual ballot passes one compound test
-// per mark and only an odd mark gets a closer look.
-func (k ballotCheck) run(lo, hi int) error {
+// run checks ballots lo..hi-1. The usual ballot passes one compound test
+// per mark; only an odd ballot gets a closer look.
+func (k *ballotCheck) run(lo, hi int) error {
 	b := k.b
-	nc := len(k.c.Candidates)
+	marks, ends, maxRank := b.Marks, b.Ends, k.maxRank
+	nc := uint16(len(k.c.Candidates))
 	start := uint32(0)
 	if lo > 0 {
-		start = b.Ends[lo-1]
+		start = ends[lo-1]
 	}
 	for i := lo; i < hi; i++ {
-		end := b.Ends[i]
-		if end < start || int(end) > len(b.Marks) {
-			return fmt.Errorf("tally: ballot %s: marks end at %d, outside %d..%d", ballotName(b, i), end, start, len(b.Marks))
+		end := ends[i]
+		if end < start || int(end) > len(marks) || end-start > 0xFFFF || (b.Counts != nil && b.Counts[i] == 0) {
+			return k.ballot(i)
 		}
-		marks := b.Marks[start:end]
-		start = end
-		if len(marks) > 0xFFFF {
-			return fmt.Errorf("tally: ballot %s has %d marks", ballotName(b, i), len(marks))
-		}
-		if b.Counts != nil && b.Counts[i] == 0 {
-			return fmt.Errorf("tally: ballot %s has count 0", ballotName(b, i))
-		}
-		prev, maxRank := uint16(1), uint16(min(k.maxRank, 0xFFFF))
-		for j, mk := range marks {
-			if mk.Rank < prev || mk.Rank > maxRank || int(mk.Candidate) >= nc {
-				if err := k.mark(i, marks, j); err != nil {
+		prev := uint16(1)
+		for _, mk := range marks[start:end] {
+			if mk.Rank < prev || mk.Rank > maxRank || mk.Candidate >= nc {
+				if err := k.ballot(i); err != nil {
 					return err
 				}
+				break
 			}
 			prev = mk.Rank
+		}
+		start = end
+	}
+	return nil
+}
+
+// ballot checks ballot i closely.
+func (k *ballotCheck) ballot(i int) error {
+	b := k.b
+	start, end := uint32(0), b.Ends[i]
+	if i > 0 {
+		start = b.Ends[i-1]
+	}
+	if end < start || int(end) > len(b.Marks) {
+		return fmt.Errorf("tally: ballot %s: marks end at %d, outside %d..%d", ballotName(b, i), end, start, len(b.Marks))
+	}
+	marks := b.Marks[start:end]
+	if len(marks) > 0xFFFF {
+		return fmt.Errorf("tally: ballot %s has %d marks", ballotName(b, i), len(marks))
+	}
+	if b.Counts != nil && b.Counts[i] == 0 {
+		return fmt.Errorf("tally: ballot %s has count 0", ballotName(b, i))
+	}
+	for j := range marks {
+		if err := k.mark(i, marks, j); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
 // mark looks closely at mark j of ballot i.
-func (k ballotCheck) mark(i int, marks []Mark, j int) error {
+func (k *ballotCheck) mark(i int, marks []Mark, j int) error {
 	b, r, mk := k.b, k.r, marks[j]
 	switch {
 	case mk.Rank == 0:
@@ -248,7 +276,7 @@ func (k ballotCheck) mark(i int, marks []Mark, j int) error {
 		return fmt.Errorf("tally: ballot %s: marks are not sorted by rank", ballotName(b, i))
 	case mk.Candidate != Overvote && int(mk.Candidate) >= len(k.c.Candidates):
 		return fmt.Errorf("tally: ballot %s: candidate %d does not exist (contest has %d)", ballotName(b, i), mk.Candidate, len(k.c.Candidates))
-	case int(mk.Rank) > k.maxRank:
+	case mk.Rank > k.maxRank:
 		return fmt.Errorf("tally: ballot %s: ranking %d is beyond maxRankingsAllowed %d", ballotName(b, i), mk.Rank, k.maxRank)
 	case !k.rcv:
 		return nil
