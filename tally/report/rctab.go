@@ -1,7 +1,3 @@
-// Package report writes count results in the formats people and other
-// tools read: RCTab's detailed and summary reports (JSON and CSV, byte for
-// byte as RCTab writes them), its audit log, and JSON for the pairwise
-// methods. It only formats; the counting is package tally's.
 package report
 
 import (
