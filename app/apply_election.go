@@ -114,6 +114,9 @@ func (c ElectionChanges) applyTo(e *Election) error {
 		e.Method = *c.Method
 	}
 	if c.Rules != nil {
+		if err := CheckRules(*c.Rules); err != nil {
+			return err
+		}
 		e.Rules = nil
 		if len(*c.Rules) > 0 {
 			e.Rules = make(map[string]string, len(*c.Rules))

@@ -14,6 +14,10 @@ type CountInput struct {
 	Election   Election
 	Candidates []Candidate
 	Ballots    *tally.BallotSet
+	// HeadSeq and HeadHash identify the log position the ballots were read
+	// at, so a report can say what it was computed from.
+	HeadSeq  uint64
+	HeadHash string
 }
 
 // CountInput loads an election's ballots for counting, reading only each
@@ -52,7 +56,8 @@ func (s *Service) CountInput(ctx context.Context, actor, election string) (Count
 			return err
 		}
 		in = CountInput{Election: e, Candidates: cands, Ballots: set}
-		return nil
+		in.HeadSeq, in.HeadHash, err = tx.Head()
+		return err
 	})
 	return in, err
 }

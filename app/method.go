@@ -1,20 +1,68 @@
 package app
 
-import "strings"
+import (
+	"fmt"
+	"sort"
+	"strings"
 
-// Methods lists the counting methods an election may use, by the names the
-// CLI and the GUI use.
-var Methods = []string{"irv", "stv", "schulze", "rankedpairs", "copeland", "minimax", "kemeny", "borda", "plurality"}
+	"votedesk/tally"
+	"votedesk/tally/rctab"
+)
 
-// CheckMethod reports whether m names a counting method ("" means the default).
+// DefaultMethod is how an election is counted when it names no method.
+const DefaultMethod = tally.IRV
+
+// CheckMethod reports whether m names a counting method ("" means the
+// default).
 func CheckMethod(m string) error {
 	if m == "" {
 		return nil
 	}
-	for _, x := range Methods {
-		if x == m {
-			return nil
-		}
+	if _, err := tally.ParseMethod(m); err != nil {
+		return Errorf(CodeInvalid, "unknown counting method %q (methods: %s)", m, methodList())
 	}
-	return Errorf(CodeInvalid, "unknown counting method %q (methods: %s)", m, strings.Join(Methods, ", "))
+	return nil
+}
+
+func methodList() string {
+	names := make([]string, len(tally.Methods))
+	for i, m := range tally.Methods {
+		names[i] = string(m)
+	}
+	return strings.Join(names, ", ")
+}
+
+// CheckRules checks counting rules given as RCTab field names and values.
+func CheckRules(rules map[string]string) error {
+	_, err := buildRules(rules)
+	return err
+}
+
+// buildRules turns NAME=VALUE rules into tally rules over RCTab's defaults,
+// applied in name order so the result does not depend on map order.
+func buildRules(rules map[string]string) (tally.Rules, error) {
+	r := tally.DefaultRules()
+	names := make([]string, 0, len(rules))
+	for k := range rules {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		s, err := rctab.ParseRule(k, rules[k])
+		if err != nil {
+			return tally.Rules{}, &Error{Code: CodeInvalid, Message: strings.TrimPrefix(err.Error(), "rctab: "), Err: err}
+		}
+		s.Apply(&r)
+	}
+	return r, nil
+}
+
+// describeRules writes rules as sorted NAME=VALUE pairs.
+func describeRules(rules map[string]string) string {
+	var out []string
+	for k, v := range rules {
+		out = append(out, fmt.Sprintf("%s=%s", k, v))
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
 }

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const shared = "../shared/testdata"
+
+func TestCLITallyRCTabConfig(t *testing.T) {
+	c := newCLI(t)
+	for _, name := range []string{"test_set_1_exhaust_at_overvote", "sequential_with_continue_until_two", "test_set_multi_winner_fractional_threshold"} {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			c.ok("tally", "--rctab", filepath.Join(shared, "rctab", name, name+"_config.json"), "--output", dir)
+			suffixes := []string{""}
+			if strings.HasPrefix(name, "sequential") {
+				suffixes = []string{"_1", "_2", "_3"}
+			}
+			for _, sfx := range suffixes {
+				for _, ext := range []string{".json", ".csv"} {
+					got, err := os.ReadFile(filepath.Join(dir, "detailed_report"+sfx+ext))
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := os.ReadFile(filepath.Join(shared, "rctab", name, name+sfx+"_expected_detailed_report"+ext))
+					if err != nil {
+						t.Fatal(err)
+					}
+					g := strings.Replace(string(got), "VoteDesk", "RCTab 2.0.0", 1)
+					if strings.TrimSpace(g) != strings.TrimSpace(string(want)) {
+						t.Errorf("detailed_report%s%s differs from RCTab's", sfx, ext)
+					}
+					if _, err := os.Stat(filepath.Join(dir, "detailed_report"+sfx+ext+".sha256")); err != nil {
+						t.Errorf("no SHA-256 file beside detailed_report%s%s", sfx, ext)
+					}
+				}
+				if _, err := os.Stat(filepath.Join(dir, "summary_report"+sfx+".csv")); err != nil {
+					t.Error("no summary report")
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, "audit.log")); err != nil {
+				t.Error("no audit log")
+			}
+		})
+	}
+	t.Run("ErrBadInputWritesNothing", func(t *testing.T) {
+		bad := filepath.Join(t.TempDir(), "bad_config.json")
+		os.WriteFile(bad, []byte(`{"tabulatorVersion":"2.0.0","outputSettings":{},"cvrFileSources":[{"provider":"nope","filePath":"x.csv"}],"candidates":[{"name":"A"}],"rules":{}}`), 0o600)
+		for _, cfg := range []string{bad, filepath.Join(t.TempDir(), "missing.json")} {
+			dir := filepath.Join(t.TempDir(), "out")
+			r := c.run(nil, "tally", "--rctab", cfg, "--output", dir)
+			if r.code != 1 || !strings.Contains(r.err, filepath.Base(cfg)) {
+				t.Errorf("tally of %s: exit %d, %q; want exit 1 naming the file", cfg, r.code, r.err)
+			}
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("a refused tally created %s", dir)
+			}
+		}
+	})
+}
+
+func TestCLITallyCVRFile(t *testing.T) {
+	c := newCLI(t)
+	blt := filepath.Join(shared, "real", "burlington_2009_mayor", "2009-Burlington-Mayor.blt")
+	out := c.ok("tally", "--method", "irv", "--cvr", blt, "--rule", "overvoteRule=exhaustIfMultipleContinuing", "--rule", "batchElimination=true")
+	for _, want := range []string{"4313", "4061", "Winner(s): Bob Kiss"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("Burlington IRV output lacks %q:\n%s", want, out)
+		}
+	}
+	var schulze struct {
+		Candidates     []string
+		Preferences    [][]int
+		StrongestPaths [][]int `json:"strongestPaths"`
+		Places         []struct {
+			Place      int
+			Candidates []string
+		}
+	}
+	decode(t, c.ok("tally", "--method", "schulze", "--cvr", filepath.Join(shared, "real", "burlington_2009_mayor", "00005-00000002.toi"), "--json"), &schulze)
+	if len(schulze.Candidates) != 6 || schulze.Places[0].Candidates[0] != "Andy Montroll" || schulze.Preferences[0][1] != 4067 || len(schulze.StrongestPaths) != 6 {
+		t.Errorf("schulze json = %+v", schulze)
+	}
+	t.Run("ErrUnknownMethod", func(t *testing.T) {
+		c.refused(2, "tally", "--method", "coinflip", "--cvr", blt)
+	})
+	t.Run("ErrUnknownRule", func(t *testing.T) {
+		c.refused(2, "tally", "--method", "irv", "--cvr", blt, "--rule", "colour=red")
+	})
+	t.Run("ErrMalformedFile", func(t *testing.T) {
+		bad := filepath.Join(t.TempDir(), "bad.blt")
+		os.WriteFile(bad, []byte("3 1\n1 1 2 x 0\n0\n\"A\"\n\"B\"\n\"C\"\n\"T\"\n"), 0o600)
+		if msg := c.refused(1, "tally", "--method", "irv", "--cvr", bad); !strings.Contains(msg, "bad.blt") || !strings.Contains(msg, "line 2") {
+			t.Errorf("message %q does not name the file and line", msg)
+		}
+	})
+}
+
+func TestCLITallyElection(t *testing.T) {
+	c := pollingPlace(t, 10)
+	for i, r := range [][]string{{"A", "B"}, {"A"}, {"B", "C"}, {"C", "B"}, {"C", "A"}} {
+		c.ok(append([]string{"ballot", "cast", "Poll", "--voter", voterName(i)}, r...)...)
+	}
+	out := c.ok("tally", "Poll")
+	if !strings.Contains(out, "5 ballots") || !strings.Contains(out, "Winner(s): C") {
+		t.Errorf("tally Poll:\n%s", out)
+	}
+	c.ok("election", "set", "Poll", "--allow-edit=true")
+	c.refused(1, "election", "set", "Poll", "--method", "schulze")
+	out = c.ok("tally", "Poll", "--method", "borda")
+	if !strings.Contains(out, "Places:") {
+		t.Errorf("tally Poll --method borda:\n%s", out)
+	}
+	c.refused(1, "tally", "Poll", "--rule", "winnerElectionMode=nonsense")
+}
