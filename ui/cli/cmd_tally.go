@@ -143,4 +143,3 @@ func (c *call) writeResult(contest tally.Contest, rules tally.Rules, res tally.R
 	writeResultText(c.deps.Stdout, contest, res)
 	return nil
 }
-
