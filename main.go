@@ -34,7 +34,8 @@ func openBackend(path string) (*cli.Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cli.Backend{Service: app.NewService(st, nil, nil), Store: st}, nil
+	svc := app.NewService(st, nil, nil, app.WithAttemptLog(st.Attempts()))
+	return &cli.Backend{Service: svc, Store: st}, nil
 }
 
 // runGUI opens the desktop app on the database at path.

@@ -65,8 +65,8 @@ func TestElectionListsAndCounts(t *testing.T) {
 		t.Errorf("elections = %v, want [Draft Open Secret]", names)
 	}
 	c, _ := e.svc.Counts(e.ctx, "observer")
-	if c.Users != 7 || c.Elections != 3 {
-		t.Errorf("counts = %+v, want 7 users, 3 elections", c)
+	if c.Users != 8 || c.Elections != 3 {
+		t.Errorf("counts = %+v, want 8 users, 3 elections", c)
 	}
 	cands, _ := e.svc.Candidates(e.ctx, "observer", "Open")
 	if len(cands) != 3 || cands[0].Name != "A" || cands[2].Name != "C" {

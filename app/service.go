@@ -13,21 +13,27 @@ import (
 // GUI, the CLI, a kiosk or sync: it authorizes, validates, appends the event
 // and applies it, all in one store transaction.
 type Service struct {
-	store Store
-	clock Clock
-	ids   IDSource
+	store    Store
+	clock    Clock
+	ids      IDSource
+	attempts AttemptLog
 }
 
 // NewService builds the domain service over a store. A nil clock means the
-// system clock; nil ids means random UUIDs.
-func NewService(store Store, clock Clock, ids IDSource) *Service {
+// system clock; nil ids means random UUIDs. Failed sign-ins are kept in
+// memory unless an option says otherwise.
+func NewService(store Store, clock Clock, ids IDSource, opts ...Option) *Service {
 	if clock == nil {
 		clock = SystemClock
 	}
 	if ids == nil {
 		ids = RandomIDs{}
 	}
-	return &Service{store: store, clock: clock, ids: ids}
+	s := &Service{store: store, clock: clock, ids: ids, attempts: &MemoryAttempts{}}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // RandomIDs makes random (version 4) UUIDs. Confirmation codes are random, not
