@@ -215,4 +215,3 @@ func TestElectionOwnerManagesOwnElection(t *testing.T) {
 		})
 	}
 }
-
