@@ -134,7 +134,13 @@ func TestCLIContract(t *testing.T) {
 		t.Errorf("user list = %+v", users)
 	}
 
+	if got := c.ok("user", "show", "CARL@example.org"); !strings.Contains(got, "carl <carl@example.org> ADMIN") {
+		t.Errorf("user show by email = %q", got)
+	}
 	c.ok("election", "create", "Mayor 2026", "--description", "City mayor")
+	if got := c.ok("counts"); got != "2 users, 1 elections\n" {
+		t.Errorf("counts = %q", got)
+	}
 	c.ok("election", "set", "Mayor 2026", "--no-voting-before", "2020-01-01T00:00:00Z", "--allow-edit=true", "--secret=false")
 	c.ok("candidate", "add", "Mayor 2026", "Kiss", "Wright", "Montroll", "Smith")
 	c.ok("candidate", "remove", "Mayor 2026", "Smith")
