@@ -15,16 +15,21 @@ import (
 // event can be rolled back if the shared log later places other events before
 // it (see doc.go).
 type tx struct {
-	btx  *bolt.Tx
-	data *bolt.Bucket
-	gsi  *bolt.Bucket
-	log  *bolt.Bucket
-	undo *bolt.Bucket
-	dev  *bolt.Bucket
+	btx   *bolt.Tx
+	data  *bolt.Bucket
+	gsi   *bolt.Bucket
+	log   *bolt.Bucket
+	undo  *bolt.Bucket
+	dev   *bolt.Bucket
+	dirty *bolt.Bucket
 
 	undoSeq  uint64
 	undoBuf  []byte
 	undoLast []byte
+
+	// dirtySeq, while a confirmed event is applied, is its sequence number:
+	// every item it changes is marked in cloud_dirty (see sync.go).
+	dirtySeq uint64
 
 	// head caches the log's last sequence number and hash once known.
 	head     uint64
@@ -34,12 +39,13 @@ type tx struct {
 
 func newTx(btx *bolt.Tx) *tx {
 	t := &tx{
-		btx:  btx,
-		data: btx.Bucket(bucketData),
-		gsi:  btx.Bucket(bucketGSI1),
-		log:  btx.Bucket(bucketLog),
-		undo: btx.Bucket(bucketUndo),
-		dev:  btx.Bucket(bucketDevice),
+		btx:   btx,
+		data:  btx.Bucket(bucketData),
+		gsi:   btx.Bucket(bucketGSI1),
+		log:   btx.Bucket(bucketLog),
+		undo:  btx.Bucket(bucketUndo),
+		dev:   btx.Bucket(bucketDevice),
+		dirty: btx.Bucket(bucketDirty),
 	}
 	if btx.Writable() {
 		// The log and undo records only ever grow at the end, and most items
@@ -83,7 +89,9 @@ func (t *tx) Put(it app.Item) error {
 	}
 	k := itemKey(pk, sk)
 	old := t.data.Get(k)
-	t.remember(k, old)
+	if err := t.remember(k, old); err != nil {
+		return err
+	}
 	if err := t.unindex(k, old); err != nil {
 		return err
 	}
@@ -102,7 +110,9 @@ func (t *tx) Delete(pk, sk string) error {
 	if old == nil {
 		return nil
 	}
-	t.remember(k, old)
+	if err := t.remember(k, old); err != nil {
+		return err
+	}
 	if err := t.unindex(k, old); err != nil {
 		return err
 	}

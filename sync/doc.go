@@ -1,0 +1,2 @@
+// Package cloudsync syncs a VoteDesk database with DynamoDB.
+package cloudsync
