@@ -2,6 +2,8 @@ package cloudsync
 
 import (
 	"context"
+	"errors"
+	"io"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -13,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/logging"
 )
 
@@ -68,9 +71,6 @@ func Connect(ctx context.Context, cfg Config) (*Cloud, error) {
 	if cfg.Credentials != nil {
 		opts = append(opts, config.WithCredentialsProvider(cfg.Credentials))
 	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, config.WithHTTPClient(cfg.HTTPClient))
-	}
 	attempts := cfg.MaxAttempts
 	if attempts == 0 {
 		attempts = 8
@@ -87,6 +87,7 @@ func Connect(ctx context.Context, cfg Config) (*Cloud, error) {
 			o.MaxAttempts = attempts
 			o.Backoff = backoff
 			o.RateLimiter = ratelimit.None
+			o.Retryables = append(o.Retryables, retry.IsErrorRetryableFunc(retryTruncated))
 		})
 	}))
 	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
@@ -108,6 +109,9 @@ func Connect(ctx context.Context, cfg Config) (*Cloud, error) {
 		// Errors reach the caller; the SDK's own warnings (an unread
 		// error body's checksum) would only clutter the command line.
 		o.Logger = logging.Nop{}
+		if cfg.HTTPClient != nil {
+			o.HTTPClient = cfg.HTTPClient
+		}
 		if endpoint != "" {
 			o.BaseEndpoint = aws.String(endpoint)
 		}
@@ -129,6 +133,18 @@ func (c *Cloud) Tables() Tables { return c.tables }
 
 // Endpoint says where requests go, for messages.
 func (c *Cloud) Endpoint() string { return c.endpoint }
+
+// retryTruncated retries a request whose response was cut short. Every
+// request VoteDesk makes is a read or a conditional write, so sending it
+// again is safe: a write that did commit fails its condition the second
+// time, and sync recognises its own events when it next pulls.
+func retryTruncated(err error) aws.Ternary {
+	var de *smithy.DeserializationError
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &de) {
+		return aws.TrueTernary
+	}
+	return aws.UnknownTernary
+}
 
 // jitterBackoff is exponential backoff with full jitter: a random delay
 // between 0 and min(max, base * 2^attempt).

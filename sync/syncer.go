@@ -211,12 +211,16 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 // pull reads the cloud log after the confirmed head and integrates it page
 // by page.
 func (s *Syncer) pull(ctx context.Context, c *Cloud, res *app.SyncResult) error {
-	confirmed, _, _, err := s.local.SyncHead(ctx)
+	confirmed, prev, _, err := s.local.SyncHead(ctx)
 	if err != nil {
 		return err
 	}
 	s.emit("pull")
 	return c.readLog(ctx, confirmed+1, func(page []*app.Event) error {
+		if err := app.CheckRun(prev, page[0].Seq, page); err != nil {
+			return app.Errorf(app.CodeInvalid, "cloud log %s", app.ErrorMessage(err))
+		}
+		prev = page[len(page)-1].Hash
 		rebased, err := s.local.Integrate(ctx, page)
 		if err != nil {
 			return err
