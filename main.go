@@ -10,6 +10,7 @@ import (
 	"votedesk/app"
 	"votedesk/assets"
 	"votedesk/localstore"
+	cloudsync "votedesk/sync"
 	"votedesk/ui"
 	"votedesk/ui/cli"
 )
@@ -31,7 +32,10 @@ func openBackend(path string) (*cli.Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cli.Backend{Service: app.NewService(st, nil, nil), Store: st}, nil
+	cloud := func(o app.CloudOptions) app.Syncer {
+		return cloudsync.New(st, cloudsync.Config{Endpoint: o.Endpoint, TablePrefix: o.TablePrefix})
+	}
+	return &cli.Backend{Service: app.NewService(st, nil, nil), Store: st, Cloud: cloud}, nil
 }
 
 // runGUI opens the desktop app on the database at path.

@@ -3,8 +3,8 @@ package cloudsync
 import (
 	"context"
 	"errors"
-	"io"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"time"
@@ -64,7 +64,7 @@ type Cloud struct {
 // Connect builds a DynamoDB client from cfg and the AWS environment. It does
 // not talk to DynamoDB yet.
 func Connect(ctx context.Context, cfg Config) (*Cloud, error) {
-	var opts []func(*config.LoadOptions) error
+	opts := []func(*config.LoadOptions) error{config.WithLogger(logging.Nop{})}
 	if cfg.Region != "" {
 		opts = append(opts, config.WithRegion(cfg.Region))
 	}

@@ -18,13 +18,13 @@ import (
 type fault int
 
 const (
-	noFault        fault = iota
-	lostResponse         // the request reaches DynamoDB and commits; the answer is lost
-	serverError          // HTTP 500 before DynamoDB sees the request
-	throughput           // ProvisionedThroughputExceededException
-	throttling           // ThrottlingException
-	connectionReset      // the connection drops before the request is sent
-	truncatedBody        // the answer arrives cut in half
+	noFault         fault = iota
+	lostResponse          // the request reaches DynamoDB and commits; the answer is lost
+	serverError           // HTTP 500 before DynamoDB sees the request
+	throughput            // ProvisionedThroughputExceededException
+	throttling            // ThrottlingException
+	connectionReset       // the connection drops before the request is sent
+	truncatedBody         // the answer arrives cut in half
 )
 
 func (f fault) String() string {
