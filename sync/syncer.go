@@ -58,6 +58,9 @@ type Syncer struct {
 	Step func(name string)
 	// Now tells the time for the status; nil means the wall clock.
 	Now func() time.Time
+	// NoProjection leaves the cloud projection to other devices (a kiosk on
+	// a slow link); the log is synced all the same.
+	NoProjection bool
 
 	mu       sync.Mutex
 	progress app.SyncProgress
@@ -203,6 +206,9 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 		return res, err
 	}
 	res.LastEventID = confirmed
+	if s.NoProjection {
+		return res, nil
+	}
 	s.emit("projection")
 	res.Projection, err = s.updateProjection(ctx, c, func() { s.emit("projection") })
 	return res, err
