@@ -9,7 +9,7 @@ func CheckRun(prev string, next uint64, evs []*Event) error {
 		want := next + uint64(i)
 		switch {
 		case ev.Seq != want:
-			return Errorf(CodeInvalid, "event %d: expected sequence %d here (a gap or a repeat in the log)", ev.Seq, want)
+			return Errorf(CodeInvalid, "event %d is missing: event %d is in its place (a gap or a repeat in the log)", want, ev.Seq)
 		case ev.PrevHash != prev:
 			return Errorf(CodeInvalid, "event %d: the hash chain is broken (prev_hash %.12s…, the event before has %.12s…)", want, ev.PrevHash, prev)
 		}
