@@ -358,19 +358,26 @@ func (s *Store) PruneCloudDirty(ctx context.Context, through uint64) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.db.Update(func(btx *bolt.Tx) error {
-		b := btx.Bucket(bucketDirty)
-		var stale [][]byte
-		err := b.ForEach(func(k, v []byte) error {
+	var stale [][]byte
+	err := s.db.View(func(btx *bolt.Tx) error {
+		return btx.Bucket(bucketDirty).ForEach(func(k, v []byte) error {
 			if len(v) != 8 || binary.BigEndian.Uint64(v) <= through {
 				stale = append(stale, append([]byte(nil), k...))
 			}
 			return nil
 		})
-		if err != nil {
-			return err
-		}
+	})
+	if err != nil || len(stale) == 0 {
+		return err
+	}
+	return s.db.Update(func(btx *bolt.Tx) error {
+		b := btx.Bucket(bucketDirty)
 		for _, k := range stale {
+			// A confirmed event may have changed the item again since the
+			// scan; keep it then.
+			if v := b.Get(k); len(v) == 8 && binary.BigEndian.Uint64(v) > through {
+				continue
+			}
 			if err := b.Delete(k); err != nil {
 				return err
 			}
