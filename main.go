@@ -12,6 +12,7 @@ import (
 	"votedesk/app"
 	"votedesk/assets"
 	"votedesk/localstore"
+	cloudsync "votedesk/sync"
 	"votedesk/ui"
 	"votedesk/ui/cli"
 )
@@ -34,8 +35,11 @@ func openBackend(path string) (*cli.Backend, error) {
 	if err != nil {
 		return nil, err
 	}
+	cloud := func(o app.CloudOptions) app.Syncer {
+		return cloudsync.New(st, cloudsync.Config{Endpoint: o.Endpoint, TablePrefix: o.TablePrefix})
+	}
 	svc := app.NewService(st, nil, nil, app.WithAttemptLog(st.Attempts()))
-	return &cli.Backend{Service: svc, Store: st}, nil
+	return &cli.Backend{Service: svc, Store: st, Cloud: cloud}, nil
 }
 
 // runGUI opens the desktop app on the database at path.

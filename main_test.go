@@ -13,10 +13,14 @@ import (
 	"time"
 
 	"votedesk/localstore"
+	"votedesk/sync/ddblocal"
 )
 
 // binary is the votedesk executable built once for the CLI tests.
 var binary string
+
+// ddbEndpoint is the DynamoDB Local the sync commands talk to.
+var ddbEndpoint string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "votedesk-bin-")
@@ -31,7 +35,15 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "build votedesk:", err)
 		os.Exit(1)
 	}
+	srv, err := ddblocal.Start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "start DynamoDB Local:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	ddbEndpoint = srv.Endpoint
 	code := m.Run()
+	srv.Stop()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

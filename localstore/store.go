@@ -84,7 +84,7 @@ func Open(path string) (*Store, error) {
 // layout version of an existing file.
 func (s *Store) init() error {
 	return s.db.Update(func(btx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketData, bucketGSI1, bucketLog, bucketUndo, bucketDevice} {
+		for _, b := range [][]byte{bucketData, bucketGSI1, bucketLog, bucketUndo, bucketDevice, bucketDirty} {
 			if _, err := btx.CreateBucketIfNotExists(b); err != nil {
 				return fmt.Errorf("localstore: create bucket %s: %w", b, err)
 			}

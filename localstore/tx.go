@@ -15,12 +15,13 @@ import (
 // event can be rolled back if the shared log later places other events before
 // it (see doc.go).
 type tx struct {
-	btx  *bolt.Tx
-	data *bolt.Bucket
-	gsi  *bolt.Bucket
-	log  *bolt.Bucket
-	undo *bolt.Bucket
-	dev  *bolt.Bucket
+	btx   *bolt.Tx
+	data  *bolt.Bucket
+	gsi   *bolt.Bucket
+	log   *bolt.Bucket
+	undo  *bolt.Bucket
+	dev   *bolt.Bucket
+	dirty *bolt.Bucket
 
 	undoSeq  uint64
 	undoBuf  []byte
@@ -31,6 +32,10 @@ type tx struct {
 	block   []byte
 	scratch []byte
 
+	// dirtySeq, while a confirmed event is applied, is its sequence number:
+	// every item it changes is marked in cloud_dirty (see sync.go).
+	dirtySeq uint64
+
 	// head caches the log's last sequence number and hash once known.
 	head     uint64
 	headHash string
@@ -39,12 +44,13 @@ type tx struct {
 
 func newTx(btx *bolt.Tx) *tx {
 	t := &tx{
-		btx:  btx,
-		data: btx.Bucket(bucketData),
-		gsi:  btx.Bucket(bucketGSI1),
-		log:  btx.Bucket(bucketLog),
-		undo: btx.Bucket(bucketUndo),
-		dev:  btx.Bucket(bucketDevice),
+		btx:   btx,
+		data:  btx.Bucket(bucketData),
+		gsi:   btx.Bucket(bucketGSI1),
+		log:   btx.Bucket(bucketLog),
+		undo:  btx.Bucket(bucketUndo),
+		dev:   btx.Bucket(bucketDevice),
+		dirty: btx.Bucket(bucketDirty),
 	}
 	if btx.Writable() {
 		// The log and undo records only ever grow at the end, and most items
@@ -89,7 +95,9 @@ func (t *tx) Put(it app.Item) error {
 	t.scratch = append(append(append(t.scratch[:0], pk...), 0), sk...)
 	k := t.keep(t.scratch)
 	old := t.data.Get(k)
-	t.remember(k, old)
+	if err := t.remember(k, old); err != nil {
+		return err
+	}
 	if err := t.unindex(k, old); err != nil {
 		return err
 	}
@@ -128,7 +136,9 @@ func (t *tx) Delete(pk, sk string) error {
 	if old == nil {
 		return nil
 	}
-	t.remember(k, old)
+	if err := t.remember(k, old); err != nil {
+		return err
+	}
 	if err := t.unindex(k, old); err != nil {
 		return err
 	}
