@@ -69,7 +69,12 @@ func (s *Service) RemoveCandidates(ctx context.Context, actor, election string, 
 	return err
 }
 
-// AddVoters adds entries to an election's poll book.
+// VoterBatch is how many poll-book entries one VotersAdded event carries,
+// so that a big poll book travels to the cloud in events of moderate size.
+const VoterBatch = 2000
+
+// AddVoters adds entries to an election's poll book, all or nothing: a long
+// list is recorded as several events in one transaction.
 func (s *Service) AddVoters(ctx context.Context, actor, election string, voters ...VoterEntry) error {
 	clean := make([]VoterEntry, len(voters))
 	for i, v := range voters {
@@ -84,8 +89,22 @@ func (s *Service) AddVoters(ctx context.Context, actor, election string, voters 
 			}
 		}
 	}
-	_, err := s.run(ctx, "add voters to "+election, actor, simple(EvVotersAdded, votersAdded{Election: election, Voters: clean}))
-	return err
+	if len(clean) == 0 {
+		return Errorf(CodeInvalid, "no voters given")
+	}
+	err := s.store.Update(ctx, func(tx Tx) error {
+		for start := 0; start < len(clean); start += VoterBatch {
+			batch := clean[start:min(start+VoterBatch, len(clean))]
+			if _, err := s.record(tx, actor, decision{typ: EvVotersAdded, data: votersAdded{Election: election, Voters: batch}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return wrapOp("add voters to "+election, err)
+	}
+	return nil
 }
 
 // RemoveVoters removes entries from an election's poll book; voters who have
