@@ -65,3 +65,11 @@ type SyncStatus struct {
 	LastPulled    int       `json:"last_pulled"`
 	LastPushed    int       `json:"last_pushed"`
 }
+
+// CloudVerifier checks the cloud's copy of the log (a Syncer may offer it).
+type CloudVerifier interface {
+	// VerifyCloud reads the whole cloud log and checks its hash chain event
+	// by event, and that every event this device holds as confirmed is the
+	// same in the cloud. The report names the first bad sequence number.
+	VerifyCloud(ctx context.Context) (VerifyReport, error)
+}

@@ -410,3 +410,17 @@ func (s *Store) SetSyncSetting(ctx context.Context, name string, value []byte) e
 		return btx.Bucket(bucketDevice).Put([]byte(syncKeyPrefix+name), value)
 	})
 }
+
+// EventHashes calls fn with the sequence number and hash of each event of
+// the log from `from` through `to`, in order (for comparing copies of the
+// log).
+func (s *Store) EventHashes(ctx context.Context, from, to uint64, fn func(seq uint64, hash string) error) error {
+	return s.View(ctx, func(atx app.Tx) error {
+		return atx.Events(from, func(ev *app.Event) (bool, error) {
+			if ev.Seq > to {
+				return false, nil
+			}
+			return true, fn(ev.Seq, ev.Hash)
+		})
+	})
+}
