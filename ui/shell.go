@@ -2,23 +2,67 @@ package ui
 
 import (
 	"context"
-	"fmt"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
 )
 
-// Shell is the main window's frame: it shows the first-run or sign-in screen,
-// then the screens of the signed-in user.
+// The preference keys the app remembers.
+const (
+	prefWidth        = "window.width"
+	prefHeight       = "window.height"
+	prefScreen       = "screen"
+	prefLogin        = "login"
+	prefSyncInterval = "sync.interval"
+)
+
+// The main screens (sections of the navigation).
+const (
+	screenElections = "elections"
+	screenUsers     = "users"
+	screenLog       = "log"
+	screenSync      = "sync"
+)
+
+var sections = []struct {
+	id, label string
+	icon      fyne.Resource
+}{
+	{screenElections, "Elections", theme.DocumentIcon()},
+	{screenUsers, "Users and roles", theme.AccountIcon()},
+	{screenLog, "Audit log", theme.HistoryIcon()},
+	{screenSync, "Sync", theme.StorageIcon()},
+}
+
+// Shell is the main window's frame: the first-run or sign-in screen, then
+// the signed-in user's screens with a navigation column, menus and keyboard
+// shortcuts. It remembers the window size and the last screen.
 type Shell struct {
-	app  fyne.App
-	win  fyne.Window
-	cfg  Config
-	user app.User
+	app   fyne.App
+	win   fyne.Window
+	cfg   Config
+	tasks tasks
+	sess  *session
+
+	FirstRun  *FirstRunScreen
+	SignIn    *SignInScreen
+	Elections *ElectionsScreen
+	Election  *ElectionScreen
+	Users     *UsersScreen
+	Audit     *AuditScreen
+	Sync      *SyncScreen
+	Nav       *widget.List
+	UserLabel *widget.Label
+
+	screen string // the section shown, or "election:NAME"
+	body   *fyne.Container
 }
 
 // NewShell builds the frame over a window.
@@ -26,74 +70,310 @@ func NewShell(a fyne.App, w fyne.Window, cfg Config) *Shell {
 	return &Shell{app: a, win: w, cfg: cfg}
 }
 
-// Show puts the first screen in the window.
-func (s *Shell) Show() {
-	s.win.Resize(fyne.NewSize(1000, 700))
-	has, err := s.cfg.Service.HasUsers(context.Background())
+// Show puts the first screen in the window: first run on an empty
+// database, otherwise sign-in.
+func (sh *Shell) Show() {
+	p := sh.app.Preferences()
+	sh.win.Resize(fyne.NewSize(float32(p.FloatWithFallback(prefWidth, 1100)), float32(p.FloatWithFallback(prefHeight, 720))))
+	sh.win.SetMainMenu(nil)
+	has, err := sh.cfg.Service.HasUsers(context.Background())
 	if err != nil {
-		s.win.SetContent(widget.NewLabel(app.ErrorMessage(err)))
+		sh.win.SetContent(widget.NewLabel(app.ErrorMessage(err)))
 		return
 	}
 	if !has {
-		s.win.SetContent(s.firstRun())
+		sh.FirstRun = newFirstRunScreen(sh.cfg.Service, sh.win, sh.signedIn)
+		sh.win.SetContent(sh.FirstRun.content)
+		sh.win.Canvas().Focus(sh.FirstRun.Name)
 		return
 	}
-	s.win.SetContent(s.signIn())
+	sh.SignIn = newSignInScreen(sh.cfg.Service, sh.win, p.String(prefLogin), sh.signedIn)
+	sh.win.SetContent(sh.SignIn.content)
+	if sh.SignIn.Login.Text == "" {
+		sh.win.Canvas().Focus(sh.SignIn.Login)
+	} else {
+		sh.win.Canvas().Focus(sh.SignIn.Password)
+	}
 }
 
-func (s *Shell) firstRun() fyne.CanvasObject {
-	name, email, pw := widget.NewEntry(), widget.NewEntry(), widget.NewPasswordEntry()
-	form := widget.NewForm(
-		widget.NewFormItem("Name", name),
-		widget.NewFormItem("Email", email),
-		widget.NewFormItem("Password", pw),
-	)
-	form.SubmitText = "Create owner account"
-	form.OnSubmit = func() {
-		ctx := context.Background()
-		if err := s.cfg.Service.RegisterUser(ctx, "", name.Text, email.Text, pw.Text); err != nil {
-			dialog.ShowError(fmt.Errorf("%s", app.ErrorMessage(err)), s.win)
+// Wait blocks until every background task has delivered its result (tests,
+// screenshots and shutdown use it).
+func (sh *Shell) Wait() { sh.tasks.Wait() }
+
+// SaveWindow remembers the window size.
+func (sh *Shell) SaveWindow() {
+	s := sh.win.Canvas().Size()
+	if s.Width > 0 && s.Height > 0 {
+		sh.app.Preferences().SetFloat(prefWidth, float64(s.Width))
+		sh.app.Preferences().SetFloat(prefHeight, float64(s.Height))
+	}
+}
+
+// signedIn builds the user's screens and shows the one they were on last.
+func (sh *Shell) signedIn(u app.User) {
+	sh.app.Preferences().SetString(prefLogin, u.Name)
+	sh.sess = &session{svc: sh.cfg.Service, user: u, win: sh.win, tasks: &sh.tasks, prefs: sh.app.Preferences(), sync: sh.cfg.Sync, changed: sh.roleMayHaveChanged}
+	sh.build()
+	last := sh.app.Preferences().StringWithFallback(prefScreen, screenElections)
+	if name, ok := strings.CutPrefix(last, "election:"); ok {
+		name, tab, _ := strings.Cut(name, "\x1f")
+		sh.ShowScreen(screenElections)
+		sh.OpenElection(name, tab)
+		return
+	}
+	sh.ShowScreen(last)
+}
+
+// build makes the screens of the signed-in user.
+func (sh *Shell) build() {
+	s := sh.sess
+	if sh.Sync != nil {
+		sh.Sync.stop()
+	}
+	sh.Elections = newElectionsScreen(s, sh.OpenElection)
+	sh.Users = newUsersScreen(s)
+	sh.Audit = newAuditScreen(s)
+	sh.Sync = newSyncScreen(s)
+	sh.Sync.schedule(false)
+	sh.Election = nil
+	sh.Nav = widget.NewList(func() int { return len(sections) },
+		func() fyne.CanvasObject {
+			return container.NewHBox(widget.NewIcon(theme.DocumentIcon()), widget.NewLabel("Users and roles"))
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			row := o.(*fyne.Container)
+			row.Objects[0].(*widget.Icon).SetResource(sections[i].icon)
+			row.Objects[1].(*widget.Label).SetText(sections[i].label)
+		})
+	sh.Nav.OnSelected = func(i widget.ListItemID) {
+		if id := sections[i].id; id != sh.section() {
+			sh.ShowScreen(id)
+		}
+	}
+	sh.UserLabel = widget.NewLabel(s.user.Name + " · " + s.user.Role.String())
+	signOut := widget.NewButtonWithIcon("Sign out", theme.LogoutIcon(), sh.SignOut)
+	signOut.Importance = widget.LowImportance
+	brand := widget.NewLabelWithStyle("VoteDesk", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	side := container.NewBorder(brand, container.NewVBox(widget.NewSeparator(), sh.UserLabel, signOut), nil, nil, sh.Nav)
+	sh.body = container.NewStack()
+	split := container.NewHSplit(side, container.NewPadded(sh.body))
+	split.SetOffset(0.17)
+	sh.win.SetContent(split)
+	sh.win.SetMainMenu(sh.menu())
+	sh.shortcuts()
+}
+
+// section is the navigation section of the screen shown.
+func (sh *Shell) section() string {
+	if strings.HasPrefix(sh.screen, "election:") {
+		return screenElections
+	}
+	return sh.screen
+}
+
+// ShowScreen shows one of the main screens and reloads it.
+func (sh *Shell) ShowScreen(id string) {
+	var content fyne.CanvasObject
+	switch id {
+	case screenUsers:
+		content = sh.Users.content
+		sh.Users.refresh()
+	case screenLog:
+		content = sh.Audit.content
+		sh.Audit.refresh()
+	case screenSync:
+		content = sh.Sync.content
+		sh.Sync.refresh()
+	default:
+		id = screenElections
+		content = sh.Elections.content
+		sh.Elections.refresh()
+	}
+	sh.Election = nil
+	sh.setScreen(id, content)
+}
+
+func (sh *Shell) setScreen(id string, content fyne.CanvasObject) {
+	sh.screen = id
+	sh.body.Objects = []fyne.CanvasObject{content}
+	sh.body.Refresh()
+	for i, s := range sections {
+		if s.id == sh.section() {
+			sh.Nav.Select(i)
+		}
+	}
+	sh.remember()
+}
+
+// remember stores the screen shown (and an election's tab).
+func (sh *Shell) remember() {
+	v := sh.screen
+	if sh.Election != nil {
+		v += "\x1f" + sh.Election.tab()
+	}
+	sh.app.Preferences().SetString(prefScreen, v)
+}
+
+// OpenElection shows one election on the given tab ("" for the overview).
+func (sh *Shell) OpenElection(name, tab string) {
+	if name == "" {
+		return
+	}
+	sh.Election = nil
+	e := newElectionScreen(sh.sess, name, func() { sh.ShowScreen(screenElections) }, func(string) {
+		if sh.Election != nil {
+			sh.remember()
+		}
+	})
+	sh.setScreen("election:"+name, e.content)
+	sh.Election = e
+	e.ShowTab(tab)
+	e.refresh()
+	sh.remember()
+}
+
+// Refresh reloads the screen shown (F5).
+func (sh *Shell) Refresh() {
+	if sh.sess == nil {
+		return
+	}
+	if sh.Election != nil {
+		sh.Election.refresh()
+		return
+	}
+	switch sh.screen {
+	case screenUsers:
+		sh.Users.refresh()
+	case screenLog:
+		sh.Audit.refresh()
+	case screenSync:
+		sh.Sync.refresh()
+	default:
+		sh.Elections.refresh()
+	}
+}
+
+// Find puts the cursor in the search field of the screen shown (Ctrl+F).
+func (sh *Shell) Find() {
+	if sh.sess == nil {
+		return
+	}
+	var e *widget.Entry
+	switch {
+	case sh.Election != nil:
+		sh.Election.ShowTab(tabPollBook)
+		e = sh.Election.PollBook.Search
+	case sh.screen == screenLog:
+		e = sh.Audit.Search
+	default:
+		sh.ShowScreen(screenElections)
+		e = sh.Elections.Search
+	}
+	sh.win.Canvas().Focus(e)
+}
+
+// NewElection opens the New election dialog (Ctrl+N).
+func (sh *Shell) NewElection() {
+	if sh.sess == nil {
+		return
+	}
+	if sh.Election != nil || sh.screen != screenElections {
+		sh.ShowScreen(screenElections)
+	}
+	sh.Elections.NewElection()
+}
+
+// ShowResults shows the results of the open or selected election (Ctrl+R).
+func (sh *Shell) ShowResults() {
+	switch {
+	case sh.sess == nil:
+	case sh.Election != nil:
+		sh.Election.ShowTab(tabResults)
+	case sh.screen == screenElections && sh.Elections.selected != "":
+		sh.OpenElection(sh.Elections.selected, tabResults)
+	}
+}
+
+// SignOut forgets the user and shows the sign-in screen.
+func (sh *Shell) SignOut() {
+	if sh.Sync != nil {
+		sh.Sync.stop()
+	}
+	sh.sess, sh.Election = nil, nil
+	sh.Show()
+}
+
+// roleMayHaveChanged re-reads the signed-in user after a command that may
+// change their role (ownership handed over), and rebuilds the screens if it
+// did.
+func (sh *Shell) roleMayHaveChanged() {
+	s := sh.sess
+	if s == nil {
+		return
+	}
+	load(s, "Cannot read your account", func(ctx context.Context) (app.User, error) {
+		return s.svc.User(ctx, s.actor(), s.actor())
+	}, func(u app.User) {
+		if sh.sess != s {
 			return
 		}
-		s.finishSignIn(name.Text, pw.Text)
-	}
-	return container.NewCenter(container.NewVBox(
-		widget.NewLabelWithStyle("Welcome to VoteDesk", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}),
-		widget.NewLabel("Create the owner account of this database."),
-		form))
+		if u.Role == s.user.Role {
+			sh.Refresh()
+			return
+		}
+		s.user = u
+		screen := sh.screen
+		sh.build()
+		sh.ShowScreen(screen)
+		dialog.ShowInformation("Your role changed", "You are now "+u.Role.String()+"; the screens show what that role may do.", sh.win)
+	})
 }
 
-func (s *Shell) signIn() fyne.CanvasObject {
-	login, pw := widget.NewEntry(), widget.NewPasswordEntry()
-	form := widget.NewForm(widget.NewFormItem("Name or email", login), widget.NewFormItem("Password", pw))
-	form.SubmitText = "Sign in"
-	form.OnSubmit = func() { s.finishSignIn(login.Text, pw.Text) }
-	return container.NewCenter(container.NewVBox(
-		widget.NewLabelWithStyle("VoteDesk", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}), form))
+// Shortcuts of the main actions, shown in the menus.
+var (
+	shortcutNew     = &desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutFind    = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutResults = &desktop.CustomShortcut{KeyName: fyne.KeyR, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutRefresh = &desktop.CustomShortcut{KeyName: fyne.KeyF5}
+	shortcutSignOut = &desktop.CustomShortcut{KeyName: fyne.KeyL, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+)
+
+// menu builds the main menu; each item names its shortcut.
+func (sh *Shell) menu() *fyne.MainMenu {
+	item := func(label string, sc fyne.Shortcut, f func()) *fyne.MenuItem {
+		m := fyne.NewMenuItem(label, f)
+		m.Shortcut = sc
+		return m
+	}
+	newItem := item("New election…", shortcutNew, sh.NewElection)
+	newItem.Disabled = !sh.sess.can(app.PermUseApplication)
+	file := fyne.NewMenu("File", newItem, fyne.NewMenuItemSeparator(), item("Sign out", shortcutSignOut, sh.SignOut))
+	edit := fyne.NewMenu("Election", item("Find…", shortcutFind, sh.Find), item("Results", shortcutResults, sh.ShowResults))
+	var views []*fyne.MenuItem
+	for _, s := range sections {
+		id := s.id
+		views = append(views, fyne.NewMenuItem(s.label, func() { sh.ShowScreen(id) }))
+	}
+	views = append(views, fyne.NewMenuItemSeparator(), item("Refresh", shortcutRefresh, sh.Refresh))
+	help := fyne.NewMenu("Help", fyne.NewMenuItem("About VoteDesk", func() {
+		md := sh.app.Metadata()
+		dialog.ShowInformation("About VoteDesk", "VoteDesk "+md.Version+"\nLocal-first election tool for election officials.\nDatabase: "+sh.cfg.DBPath, sh.win)
+	}))
+	return fyne.NewMainMenu(file, edit, fyne.NewMenu("View", views...), help)
 }
 
-func (s *Shell) finishSignIn(login, pw string) {
-	u, err := s.cfg.Service.SignIn(context.Background(), login, pw)
-	if err != nil {
-		dialog.ShowError(fmt.Errorf("%s", app.ErrorMessage(err)), s.win)
-		return
-	}
-	s.user = u
-	s.win.SetContent(s.elections())
-}
-
-func (s *Shell) elections() fyne.CanvasObject {
-	es, err := s.cfg.Service.Elections(context.Background(), s.user.Name)
-	if err != nil {
-		return widget.NewLabel(app.ErrorMessage(err))
-	}
-	now := s.cfg.Service.Now()
-	list := widget.NewList(
-		func() int { return len(es) },
-		func() fyne.CanvasObject { return widget.NewLabel("") },
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			e := es[i]
-			o.(*widget.Label).SetText(fmt.Sprintf("%s  —  %s, %d ballots", e.Name, e.Phase(now), e.Ballots))
-		})
-	return container.NewBorder(widget.NewLabelWithStyle("Elections", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, list)
+// shortcuts binds the keyboard shortcuts on the window's canvas. F5 has no
+// modifier, which Fyne's shortcut handling needs, so the canvas key handler
+// takes it.
+func (sh *Shell) shortcuts() {
+	c := sh.win.Canvas()
+	c.AddShortcut(shortcutNew, func(fyne.Shortcut) { sh.NewElection() })
+	c.AddShortcut(shortcutFind, func(fyne.Shortcut) { sh.Find() })
+	c.AddShortcut(shortcutResults, func(fyne.Shortcut) { sh.ShowResults() })
+	c.AddShortcut(shortcutSignOut, func(fyne.Shortcut) { sh.SignOut() })
+	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if k.Name == fyne.KeyF5 {
+			sh.Refresh()
+		}
+	})
 }
