@@ -21,14 +21,14 @@ type UsersScreen struct {
 	users    []app.User
 	selected int
 
-	Table                     *grid
-	Note                      *widget.Label
-	Add, Transfer, Remove     *widget.Button
-	Password                  *widget.Button
-	Role                      *widget.Select
-	AddForm                   *AddUserForm
-	content                   fyne.CanvasObject
-	settingRole               bool
+	Table                 *grid
+	Note                  *widget.Label
+	Add, Transfer, Remove *widget.Button
+	Password              *widget.Button
+	Role                  *widget.Select
+	AddForm               *AddUserForm
+	content               fyne.CanvasObject
+	settingRole           bool
 }
 
 func newUsersScreen(s *session) *UsersScreen {
@@ -257,6 +257,8 @@ func (sc *UsersScreen) changePassword() {
 		}
 		sc.s.do("Cannot change the password", func(ctx context.Context) error {
 			return sc.s.svc.ChangePassword(ctx, sc.s.actor(), sc.s.actor(), pw.Text)
-		}, func() { dialog.ShowInformation("Password changed", "Use the new password from your next sign-in.", sc.s.win) })
+		}, func() {
+			dialog.ShowInformation("Password changed", "Use the new password from your next sign-in.", sc.s.win)
+		})
 	}, sc.s.win)
 }
