@@ -1,0 +1,75 @@
+package cvr
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// DetectFormat guesses a file's format from its name and its first bytes
+// (512 are plenty). The extension decides where it is unambiguous (.blt,
+// .soi/.toi/.soc/.toc, .xlsx, .xml); JSON is taken for CDF; a CSV is told
+// apart by its first lines: VoteDesk's header or candidates line, Clear
+// Ballot's RowNumber,BoxID,... header, else RCTab's generic CSV.
+func DetectFormat(path string, head []byte) (Format, error) {
+	head = bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF"))
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".blt":
+		return FormatBLT, nil
+	case ".soi", ".toi", ".soc", ".toc":
+		return FormatPrefLib, nil
+	case ".xlsx":
+		return FormatESS, nil
+	case ".xml", ".json":
+		return FormatCDF, nil
+	case ".csv", ".txt":
+		return csvFormat(head), nil
+	}
+	t := bytes.TrimLeft(head, " \t\r\n")
+	switch {
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
+		return FormatESS, nil
+	case len(t) > 0 && (t[0] == '{' || t[0] == '<'):
+		return FormatCDF, nil
+	case bytes.Contains(head, []byte("# DATA TYPE:")) || bytes.Contains(head, []byte("# ALTERNATIVE NAME")):
+		return FormatPrefLib, nil
+	case looksLikeBLT(t):
+		return FormatBLT, nil
+	case bytes.IndexByte(head, ',') >= 0:
+		return csvFormat(head), nil
+	}
+	return "", fmt.Errorf("cvr: cannot tell the format of %s", filepath.Base(path))
+}
+
+// csvFormat tells VoteDesk, Clear Ballot and generic CSV files apart.
+func csvFormat(head []byte) Format {
+	switch {
+	case bytes.HasPrefix(head, []byte(votedeskCandidatesPrefix)), bytes.HasPrefix(head, []byte("ballot_id,rank_1")):
+		return FormatVoteDesk
+	case bytes.HasPrefix(head, []byte("RowNumber,BoxID,BoxPosition,BallotID")):
+		return FormatClearBallot
+	}
+	return FormatGenericCSV
+}
+
+// looksLikeBLT reports whether the first line that is not a comment holds
+// just two numbers, the numbers of candidates and seats.
+func looksLikeBLT(t []byte) bool {
+	for len(t) > 0 {
+		line, rest, _ := bytes.Cut(t, []byte{'\n'})
+		line = bytes.TrimSpace(line)
+		t = rest
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		f := bytes.Fields(line)
+		if len(f) != 2 {
+			return false
+		}
+		_, ok1 := parseUint(f[0], 1<<20)
+		_, ok2 := parseUint(f[1], 1<<20)
+		return ok1 && ok2
+	}
+	return false
+}

@@ -1,0 +1,191 @@
+package cvr
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+
+	"votedesk/tally"
+)
+
+// readESS reads an ES&S cast vote record spreadsheet (xlsx), streaming the
+// first sheet row by row. From firstVoteRowIndex on, each row is a cast vote
+// record; the columns from firstVoteColumnIndex on are its rankings, first
+// choice first, each naming a candidate (several joined by
+// overvoteDelimiter for an overvote), the overvoteLabel, the
+// skippedRankLabel or the undeclaredWriteInLabel. A blank ranking cell is a
+// skipped rank, or an undeclared write-in with treatBlankAsUndeclaredWriteIn.
+// Options.MaxRankings, when set, is the last ranking column read. Rows with
+// no values at all are skipped. The id, precinct and batch columns are
+// never ranking columns.
+func readESS(j *job) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the xlsx file is malformed: %v", r)
+		}
+	}()
+	if err := j.ctx.Err(); err != nil {
+		return err
+	}
+	book, err := excelize.OpenFile(j.src.FilePath)
+	if err != nil {
+		return fmt.Errorf("cannot open the xlsx file: %w", err)
+	}
+	defer book.Close()
+	sheets := book.GetSheetList()
+	if len(sheets) == 0 {
+		return fmt.Errorf("the workbook has no sheet")
+	}
+	lastRow := sheetRows(book, sheets[0])
+	j.total = int64(lastRow)
+	rows, err := book.Rows(sheets[0])
+	if err != nil {
+		return fmt.Errorf("cannot read sheet %q: %w", sheets[0], err)
+	}
+	defer rows.Close()
+	r := essRows{j: j}
+	row := 0
+	for rows.Next() {
+		row++
+		cells, err := rows.Columns()
+		if err != nil {
+			return &ParseError{File: j.file, Row: row, Err: err}
+		}
+		j.done = int64(row)
+		if row < int(j.src.FirstVoteRowIndex) {
+			continue
+		}
+		if err := r.record(row, cells); err != nil {
+			return err
+		}
+	}
+	if err := rows.Error(); err != nil {
+		return &ParseError{File: j.file, Row: row, Err: err}
+	}
+	if row < lastRow {
+		return &ParseError{File: j.file, Row: row, Err: fmt.Errorf("the sheet ends at row %d, but its dimension says it reaches row %d: the file may be damaged", row, lastRow)}
+	}
+	return nil
+}
+
+// sheetRows returns the last row of a sheet's used range, or 0 if the sheet
+// does not say.
+func sheetRows(book *excelize.File, sheet string) int {
+	dim, err := book.GetSheetDimension(sheet)
+	if err != nil {
+		return 0
+	}
+	_, last, ok := strings.Cut(dim, ":")
+	if !ok {
+		last = dim
+	}
+	_, r, err := excelize.CellNameToCoordinates(last)
+	if err != nil {
+		return 0
+	}
+	return r
+}
+
+// essRows turns spreadsheet rows into ballots.
+type essRows struct {
+	j     *job
+	marks []tally.Mark
+	uwi   *uint16
+}
+
+// record reads one cast vote record row.
+func (r *essRows) record(row int, cells []string) error {
+	j := r.j
+	blank := true
+	for _, c := range cells {
+		if strings.TrimSpace(c) != "" {
+			blank = false
+			break
+		}
+	}
+	if blank {
+		j.stats.Skipped++
+		return nil
+	}
+	at := func(col int, err error) error { return &ParseError{File: j.file, Row: row, Column: col + 1, Err: err} }
+	idCol, precinctCol, batchCol := j.src.IDColumnIndex.col(), j.src.PrecinctColumnIndex.col(), j.src.BatchColumnIndex.col()
+	first := j.src.FirstVoteColumnIndex.col()
+	last := len(cells) - 1
+	if j.opts.MaxRankings > 0 {
+		limit := first + j.opts.MaxRankings - 1
+		if j.src.TreatBlankAsUndeclaredWriteIn || last > limit {
+			last = limit
+		}
+	}
+	r.marks = r.marks[:0]
+	for c := first; c <= last; c++ {
+		if c == idCol || c == precinctCol || c == batchCol {
+			continue
+		}
+		rank := c - first + 1
+		if rank > 0xFFFF {
+			return at(c, fmt.Errorf("rank %d is beyond 65535", rank))
+		}
+		cell := ""
+		if c < len(cells) {
+			cell = strings.TrimSpace(cells[c])
+		}
+		if cell == "" {
+			if j.src.TreatBlankAsUndeclaredWriteIn {
+				u, err := r.undeclaredWriteIn()
+				if err != nil {
+					return at(c, err)
+				}
+				r.marks = append(r.marks, tally.Mark{Rank: uint16(rank), Candidate: u})
+			}
+			continue
+		}
+		parts := []string{cell}
+		if d := j.src.OvervoteDelimiter; d != "" {
+			parts = strings.Split(cell, d)
+		}
+		for _, name := range parts {
+			name = strings.TrimSpace(name)
+			if name == "" {
+				return at(c, fmt.Errorf("empty name between the overvote delimiters in %q", cell))
+			}
+			res, err := j.resolve([]byte(name))
+			if err != nil {
+				return at(c, err)
+			}
+			if !res.skip {
+				r.marks = append(r.marks, tally.Mark{Rank: uint16(rank), Candidate: res.cand})
+			}
+		}
+	}
+	var id string
+	if idCol >= 0 {
+		if idCol < len(cells) {
+			id = strings.TrimSpace(cells[idCol])
+		}
+		if id == "" {
+			return at(idCol, fmt.Errorf("the cast vote record id is missing"))
+		}
+	}
+	var precinct string
+	if precinctCol >= 0 && precinctCol < len(cells) {
+		precinct = strings.TrimSpace(cells[precinctCol])
+	}
+	if err := j.add(r.marks, []byte(id), 1, []byte(precinct)); err != nil {
+		return &ParseError{File: j.file, Row: row, Err: err}
+	}
+	return nil
+}
+
+// undeclaredWriteIn returns the contest's undeclared write-in candidate.
+func (r *essRows) undeclaredWriteIn() (uint16, error) {
+	if r.uwi == nil {
+		c, err := r.j.candidate(UndeclaredWriteIn)
+		if err != nil {
+			return 0, fmt.Errorf("blank cells count as undeclared write-ins, but the contest has no %q candidate", UndeclaredWriteIn)
+		}
+		r.uwi = &c
+	}
+	return *r.uwi, nil
+}

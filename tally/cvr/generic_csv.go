@@ -1,0 +1,131 @@
+package cvr
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"votedesk/tally"
+)
+
+// readGenericCSV reads RCTab's generic CSV: row 1 names the candidates in the
+// columns from firstVoteColumnIndex on, and each cast vote record row gives,
+// in a candidate's column, the rank the voter gave that candidate (blank for
+// none). Rows before firstVoteRowIndex are skipped. The id, precinct and
+// batch columns are never candidate columns. A column named like the
+// undeclaredWriteInLabel holds the undeclared write-in's ranks.
+func readGenericCSV(j *job) error {
+	f, err := j.open()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := newCSVScanner(j.counting(f))
+	if !sc.scan() {
+		if sc.err != nil {
+			return j.at(1, sc.col, sc.err)
+		}
+		return j.at(1, 0, errors.New("the file is empty: expected a header row naming the candidates"))
+	}
+	idCol, precinctCol, batchCol := j.src.IDColumnIndex.col(), j.src.PrecinctColumnIndex.col(), j.src.BatchColumnIndex.col()
+	first := j.src.FirstVoteColumnIndex.col()
+	var cols []genericColumn
+	var names []string
+	for c := first; c < len(sc.fields); c++ {
+		if c == idCol || c == precinctCol || c == batchCol {
+			continue
+		}
+		name := strings.TrimSpace(string(sc.fields[c]))
+		if name == "" {
+			return j.at(1, c+1, errors.New("the header names no candidate for this column"))
+		}
+		cols = append(cols, genericColumn{index: c, name: name})
+		names = append(names, name)
+	}
+	if len(cols) == 0 {
+		return j.at(1, 0, fmt.Errorf("no candidate columns from column %d on", first+1))
+	}
+	j.declare(names)
+	width := len(sc.fields)
+	skip := int(j.src.FirstVoteRowIndex) - 2
+	var marks []tally.Mark
+	for sc.scan() {
+		if skip > 0 {
+			skip--
+			continue
+		}
+		if sc.blank() {
+			continue
+		}
+		row := sc.fields
+		if len(row) > width {
+			return j.at(sc.line, width+1, fmt.Errorf("the row has %d fields, the header %d", len(row), width))
+		}
+		marks = marks[:0]
+		for k := range cols {
+			col := &cols[k]
+			if col.index >= len(row) {
+				break
+			}
+			cell := trimSpace(row[col.index])
+			if len(cell) == 0 {
+				continue
+			}
+			rank, err := parseRank(cell)
+			if err != nil {
+				return j.at(sc.line, col.index+1, err)
+			}
+			if !col.resolved {
+				r, err := j.resolve([]byte(col.name))
+				if err != nil {
+					return j.at(sc.line, col.index+1, err)
+				}
+				if r.skip {
+					return j.at(sc.line, col.index+1, fmt.Errorf("column %q is the skipped-rank label, not a candidate", col.name))
+				}
+				col.cand, col.resolved = r.cand, true
+			}
+			marks = append(marks, tally.Mark{Rank: rank, Candidate: col.cand})
+		}
+		if err := j.add(marks, field(row, idCol), 1, field(row, precinctCol)); err != nil {
+			return j.at(sc.line, 0, err)
+		}
+		if j.stats.Records == 1024 {
+			j.reserveRest(sc.lines.used)
+		}
+	}
+	if sc.err != nil {
+		return j.at(sc.line, sc.col, sc.err)
+	}
+	return nil
+}
+
+// genericColumn is one candidate column of a generic CSV; the candidate is
+// resolved when the column first holds a rank, so a candidate nobody ranked
+// need not be known to the contest (as in RCTab).
+type genericColumn struct {
+	index    int
+	name     string
+	cand     uint16
+	resolved bool
+}
+
+// field returns column c of a row, or nil when c is -1 or past the row's end.
+func field(row [][]byte, c int) []byte {
+	if c < 0 || c >= len(row) {
+		return nil
+	}
+	return trimSpace(row[c])
+}
+
+// reserveRest makes room for the records a text file still holds, guessed
+// from how many records and marks the bytes used so far held, so a big file
+// is not copied again and again as the set grows.
+func (j *job) reserveRest(used int64) {
+	if used <= 0 || j.total <= used || j.stats.Records == 0 {
+		return
+	}
+	n := float64(j.stats.Records) * float64(j.total-used) / float64(used) * 1.05
+	k := float64(len(j.out.set.Marks)) / float64(j.stats.Records) * 1.05
+	j.out.reserve(int(n)+1, int(k)+1)
+}

@@ -1,0 +1,193 @@
+package cvr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"votedesk/tally"
+)
+
+// job is the state of one Read: the source, the contest's candidates, the
+// ballots read so far and the counters for progress and stats.
+type job struct {
+	ctx   context.Context
+	src   Source
+	file  string
+	cands Candidates
+	opts  Options
+	out   sink
+	stats Stats
+
+	meta     fileMeta              // what a self-describing file says besides its ballots
+	names    map[string]resolution // names already resolved
+	declared map[string]bool       // the file's own candidate list, when it has one and names are checked against it
+
+	done, total, nextReport int64
+}
+
+// fileMeta is what a BLT or PrefLib file says about its election besides
+// the ballots.
+type fileMeta struct {
+	title     string
+	seats     int
+	withdrawn []string
+}
+
+// resolution is what a name in a file stands for: a candidate (or
+// tally.Overvote), or a skipped rank.
+type resolution struct {
+	cand uint16
+	skip bool
+}
+
+func newJob(ctx context.Context, src Source, cands Candidates, opts Options) *job {
+	return &job{
+		ctx:   ctx,
+		src:   src,
+		file:  baseName(src.FilePath),
+		cands: cands,
+		opts:  opts,
+		out:   sink{maxRank: opts.MaxRankings},
+		names: make(map[string]resolution),
+	}
+}
+
+// resolve returns what a name in the file stands for: the source's skipped
+// rank, overvote and undeclared write-in labels first, then the contest's
+// candidates. It does not allocate for names it has seen before.
+func (j *job) resolve(name []byte) (resolution, error) {
+	if r, ok := j.names[string(name)]; ok {
+		return r, nil
+	}
+	s := string(name)
+	var r resolution
+	switch {
+	case s == "":
+		return r, errors.New("empty candidate name")
+	case s == j.src.skippedRankLabel():
+		r.skip = true
+	case s == j.src.OvervoteLabel:
+		r.cand = tally.Overvote
+	case s == j.src.UndeclaredWriteInLabel:
+		c, err := j.candidate(UndeclaredWriteIn)
+		if err != nil {
+			return r, fmt.Errorf("undeclared write-in %q: the contest has no %q candidate", s, UndeclaredWriteIn)
+		}
+		r.cand = c
+	default:
+		if j.declared != nil && !j.declared[s] {
+			return r, fmt.Errorf("candidate %q is not in the file's candidate list", s)
+		}
+		c, err := j.candidate(s)
+		if err != nil {
+			return r, err
+		}
+		r.cand = c
+	}
+	j.names[s] = r
+	return r, nil
+}
+
+// candidate asks the contest for a candidate's index and checks it.
+func (j *job) candidate(name string) (uint16, error) {
+	c, ok := j.cands.Candidate(name)
+	if !ok {
+		return 0, unknownCandidate(name)
+	}
+	if c >= tally.MaxCandidates && c != tally.Overvote {
+		return 0, fmt.Errorf("candidate %q has index %d, beyond the %d a contest may have", name, c, tally.MaxCandidates)
+	}
+	return c, nil
+}
+
+// declare hands the file's own candidate list to a resolver that wants it
+// (ReadFile's), so candidates without marks are kept in the file's order.
+func (j *job) declare(names []string) {
+	if d, ok := j.cands.(interface{ declare([]string) }); ok {
+		d.declare(names)
+	}
+}
+
+// add appends one ballot and counts it.
+func (j *job) add(marks []tally.Mark, id []byte, count uint32, precinct []byte) error {
+	if err := j.out.add(marks, id, count, precinct); err != nil {
+		return err
+	}
+	j.stats.Records++
+	j.stats.Ballots += uint64(count)
+	if len(marks) == 0 {
+		j.stats.Undervotes++
+	}
+	if j.stats.Records&0xfff == 0 {
+		return j.tick()
+	}
+	return nil
+}
+
+// tick checks for cancellation and reports progress when enough has been read.
+func (j *job) tick() error {
+	if err := j.ctx.Err(); err != nil {
+		return err
+	}
+	j.report(false)
+	return nil
+}
+
+// report calls the progress callback each time another 1/128 of the file has
+// been read (every MiB when the size is not known), and when final.
+func (j *job) report(final bool) {
+	if j.opts.Progress == nil || (!final && j.done < j.nextReport) {
+		return
+	}
+	step := j.total / 128
+	if j.total == 0 {
+		step = 1 << 20
+	}
+	j.nextReport = j.done + max(step, 1)
+	j.opts.Progress(Progress{Done: j.done, Total: j.total, Records: j.stats.Records})
+}
+
+// located turns an error into a *ParseError naming the file, unless it
+// already is one or is a cancellation.
+func (j *job) located(err error) error {
+	var pe *ParseError
+	if errors.As(err, &pe) {
+		return err
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("cvr: read %s: %w", j.file, err)
+	}
+	return &ParseError{File: j.file, Err: err}
+}
+
+// at returns a *ParseError at a line and column (0 for none) of a text file.
+func (j *job) at(line, col int, err error) error {
+	var pe *ParseError
+	if errors.As(err, &pe) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &ParseError{File: j.file, Line: line, Column: col, Err: err}
+}
+
+// counting wraps the file so bytes read feed progress and cancellation.
+func (j *job) counting(r io.Reader) io.Reader { return &countingReader{r: r, j: j} }
+
+// countingReader counts the bytes read from a file and stops reading once the
+// job's context is done.
+type countingReader struct {
+	r io.Reader
+	j *job
+}
+
+// Read reads from the file, counting, unless the read was cancelled.
+func (c *countingReader) Read(p []byte) (int, error) {
+	if err := c.j.ctx.Err(); err != nil {
+		return 0, err
+	}
+	n, err := c.r.Read(p)
+	c.j.done += int64(n)
+	c.j.report(false)
+	return n, err
+}

@@ -1,0 +1,57 @@
+package cvr
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+)
+
+// lineReader reads a text file line by line without copying: a line is a
+// slice of the read buffer, valid until the next call. It counts lines,
+// drops a leading UTF-8 byte order mark and the line ending (\n or \r\n).
+type lineReader struct {
+	r    *bufio.Reader
+	line int    // number of the line returned last
+	long []byte // holds a line longer than the buffer
+	used int64  // bytes of the file consumed
+}
+
+// readBufferSize is big enough that few lines need copying and the file
+// system is asked for big reads.
+const readBufferSize = 1 << 20
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, readBufferSize)}
+}
+
+// next returns the next line; at the end of the file it returns io.EOF.
+func (l *lineReader) next() ([]byte, error) {
+	b, err := l.r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		l.long = append(l.long[:0], b...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			b, err = l.r.ReadSlice('\n')
+			l.long = append(l.long, b...)
+		}
+		b = l.long
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if len(b) == 0 {
+		return nil, io.EOF
+	}
+	l.used += int64(len(b))
+	l.line++
+	if l.line == 1 {
+		b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
+	}
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+		if n := len(b); n > 0 && b[n-1] == '\r' {
+			b = b[:n-1]
+		}
+	}
+	return b, nil
+}

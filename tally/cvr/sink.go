@@ -1,0 +1,149 @@
+package cvr
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"votedesk/tally"
+)
+
+// sink builds the fresh BallotSet of one Read. Ballot ids are gathered in one
+// byte buffer and become strings at the end, and precincts are interned, so a
+// big file costs no allocation per ballot.
+type sink struct {
+	set     tally.BallotSet
+	maxRank int
+
+	idBytes []byte
+	idEnds  []int // end of ballot i's id in idBytes; nil until a ballot has an id
+
+	precinctOf map[string]string
+	precincts  []string // nil until a ballot has a precinct
+}
+
+// add appends one ballot. id and precinct may be empty.
+func (s *sink) add(marks []tally.Mark, id []byte, count uint32, precinct []byte) error {
+	if count == 0 {
+		return errors.New("ballot count is 0")
+	}
+	for _, m := range marks {
+		if m.Rank == 0 {
+			return errors.New("rank 0: ranks count from 1")
+		}
+		if s.maxRank > 0 && int(m.Rank) > s.maxRank {
+			return fmt.Errorf("rank %d is beyond the contest's %d allowed rankings", m.Rank, s.maxRank)
+		}
+	}
+	n := s.set.Len()
+	if err := s.set.Add("", count, marks); err != nil {
+		return err
+	}
+	if len(id) > 0 && s.idEnds == nil {
+		s.idEnds = make([]int, n, max(n, 1024))
+	}
+	if s.idEnds != nil {
+		s.idBytes = append(s.idBytes, id...)
+		s.idEnds = append(s.idEnds, len(s.idBytes))
+	}
+	if len(precinct) > 0 && s.precincts == nil {
+		s.precincts = make([]string, n, max(n, 1024))
+		s.precinctOf = make(map[string]string)
+	}
+	if s.precincts != nil {
+		p, ok := s.precinctOf[string(precinct)]
+		if !ok {
+			p = string(precinct)
+			s.precinctOf[p] = p
+		}
+		s.precincts = append(s.precincts, p)
+	}
+	return nil
+}
+
+// reserve grows the set's storage for about n more ballots of k marks each,
+// so a big file is not copied again and again as it grows.
+func (s *sink) reserve(n, k int) {
+	s.set.Ends = growTo(s.set.Ends, n)
+	s.set.Marks = growTo(s.set.Marks, n*k)
+	if len(s.idEnds) > 0 {
+		s.idEnds = growTo(s.idEnds, n)
+		s.idBytes = growTo(s.idBytes, n*(len(s.idBytes)/len(s.idEnds)+1))
+	}
+	if s.precincts != nil {
+		s.precincts = growTo(s.precincts, n)
+	}
+}
+
+// growTo makes room for n more elements.
+func growTo[T any](v []T, n int) []T {
+	if n <= cap(v)-len(v) {
+		return v
+	}
+	w := make([]T, len(v), len(v)+n)
+	copy(w, v)
+	return w
+}
+
+// finish turns the gathered ids and precincts into the set's columns.
+func (s *sink) finish() error {
+	if len(s.set.Marks) > math.MaxUint32 {
+		return errors.New("too many marks for one ballot set")
+	}
+	if s.idEnds != nil {
+		all := string(s.idBytes)
+		s.idBytes = nil
+		s.set.IDs = make([]string, len(s.idEnds))
+		start := 0
+		for i, end := range s.idEnds {
+			s.set.IDs[i] = all[start:end]
+			start = end
+		}
+		s.idEnds = nil
+	}
+	s.set.Precincts = s.precincts
+	return nil
+}
+
+// appendSet appends the ballots of src to dst, keeping dst's optional
+// columns (Counts, IDs, Precincts) either nil or one entry per ballot.
+func appendSet(dst, src *tally.BallotSet) error {
+	if dst.Len() == 0 {
+		*dst = *src
+		return nil
+	}
+	base := len(dst.Marks)
+	if base+len(src.Marks) > math.MaxUint32 {
+		return errors.New("too many marks for one ballot set")
+	}
+	n0, n1 := dst.Len(), src.Len()
+	dst.Marks = append(dst.Marks, src.Marks...)
+	for _, e := range src.Ends {
+		dst.Ends = append(dst.Ends, uint32(base)+e)
+	}
+	dst.Counts = mergeColumn(dst.Counts, src.Counts, n0, n1, 1)
+	dst.IDs = mergeColumn(dst.IDs, src.IDs, n0, n1, "")
+	dst.Precincts = mergeColumn(dst.Precincts, src.Precincts, n0, n1, "")
+	return nil
+}
+
+// mergeColumn appends column b (n1 ballots) to column a (n0 ballots), where
+// a nil column means every ballot has the zero value z.
+func mergeColumn[T any](a, b []T, n0, n1 int, z T) []T {
+	if a == nil && b == nil {
+		return nil
+	}
+	if a == nil {
+		a = make([]T, n0, n0+n1)
+		for i := range a {
+			a[i] = z
+		}
+	}
+	if b != nil {
+		return append(a, b...)
+	}
+	for range n1 {
+		a = append(a, z)
+	}
+	return a
+}

@@ -1,0 +1,141 @@
+package cvr
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"votedesk/tally"
+)
+
+// votedeskCandidatesPrefix starts the optional first line of a VoteDesk CSV
+// that lists the contest's candidates.
+const votedeskCandidatesPrefix = "# candidates:"
+
+// readVoteDesk reads VoteDesk's ranked-ballot CSV:
+//
+//	# candidates: Alice,Bob,"Smith, Carol"
+//	ballot_id,rank_1,rank_2,rank_3
+//	b-0001,Bob,Alice,
+//	b-0002,Alice|Bob,,"Smith, Carol"
+//
+// The candidates line is optional; when present every name in a cell must be
+// on it. A cell names the candidate at that rank: empty is no mark, and
+// names joined by | are marked at the same rank (a tie, or an overvote).
+func readVoteDesk(j *job) error {
+	f, err := j.open()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := newCSVScanner(j.counting(f))
+	sc.prefix = []byte(votedeskCandidatesPrefix)
+	if !sc.scan() {
+		if sc.err != nil {
+			return j.at(1, sc.col, sc.err)
+		}
+		return j.at(1, 0, errors.New("the file is empty: expected the header ballot_id,rank_1,..."))
+	}
+	if sc.prefixed {
+		names := make([]string, 0, len(sc.fields))
+		j.declared = make(map[string]bool, len(sc.fields))
+		for c, f := range sc.fields {
+			name := string(trimSpace(f))
+			if name == "" {
+				return j.at(1, c+1, errors.New("empty candidate name in the candidates line"))
+			}
+			if j.declared[name] {
+				return j.at(1, c+1, fmt.Errorf("candidate %q is listed twice", name))
+			}
+			j.declared[name] = true
+			names = append(names, name)
+		}
+		j.declare(names)
+		if !sc.scan() {
+			if sc.err != nil {
+				return j.at(sc.line, sc.col, sc.err)
+			}
+			return j.at(1, 0, errors.New("expected the header ballot_id,rank_1,... after the candidates line"))
+		}
+	}
+	if err := checkVoteDeskHeader(sc.fields); err != nil {
+		var ce columnError
+		errors.As(err, &ce)
+		return j.at(sc.line, ce.col, ce.err)
+	}
+	width := len(sc.fields)
+	var marks []tally.Mark
+	for sc.scan() {
+		if sc.blank() {
+			continue
+		}
+		row := sc.fields
+		if len(row) != width {
+			return j.at(sc.line, 0, fmt.Errorf("the row has %d fields, the header %d", len(row), width))
+		}
+		marks = marks[:0]
+		for c := 1; c < len(row); c++ {
+			cell := trimSpace(row[c])
+			if len(cell) == 0 {
+				continue
+			}
+			rank, whole := uint16(c), cell
+			for {
+				name, rest, tied := bytes.Cut(cell, []byte{'|'})
+				name = trimSpace(name)
+				if len(name) == 0 {
+					return j.at(sc.line, c+1, fmt.Errorf("empty name in the tie %q", whole))
+				}
+				r, err := j.resolve(name)
+				if err != nil {
+					return j.at(sc.line, c+1, err)
+				}
+				if !r.skip {
+					marks = append(marks, tally.Mark{Rank: rank, Candidate: r.cand})
+				}
+				if !tied {
+					break
+				}
+				cell = rest
+			}
+		}
+		if err := j.add(marks, row[0], 1, nil); err != nil {
+			return j.at(sc.line, 0, err)
+		}
+		if j.stats.Records == 1024 {
+			j.reserveRest(sc.lines.used)
+		}
+	}
+	if sc.err != nil {
+		return j.at(sc.line, sc.col, sc.err)
+	}
+	return nil
+}
+
+// checkVoteDeskHeader checks the header ballot_id,rank_1,...,rank_n.
+func checkVoteDeskHeader(h [][]byte) error {
+	if string(trimSpace(h[0])) != "ballot_id" {
+		return columnError{1, fmt.Errorf("expected the header ballot_id,rank_1,..., got %q first", h[0])}
+	}
+	if len(h) < 2 {
+		return columnError{0, errors.New("the header has no rank_1 column")}
+	}
+	if len(h)-1 > 0xFFFF {
+		return columnError{0, fmt.Errorf("the header has %d rank columns, more than 65535", len(h)-1)}
+	}
+	for c := 1; c < len(h); c++ {
+		if want := "rank_" + strconv.Itoa(c); string(trimSpace(h[c])) != want {
+			return columnError{c + 1, fmt.Errorf("expected %q, got %q", want, h[c])}
+		}
+	}
+	return nil
+}
+
+// columnError is an error about one column of a line.
+type columnError struct {
+	col int
+	err error
+}
+
+func (e columnError) Error() string { return e.err.Error() }

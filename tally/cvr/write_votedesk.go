@@ -1,0 +1,118 @@
+package cvr
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"votedesk/tally"
+)
+
+// WriteVoteDesk writes ballots as a VoteDesk ranked-ballot CSV (see
+// FormatVoteDesk): the candidates line, the header with as many rank
+// columns as the deepest ranking, and one row per ballot, in which marks at
+// one rank are joined by |. A ballot counted n times is written n times.
+// Names must be non-empty and unique, without | or surrounding spaces; an
+// explicit overvote (tally.Overvote) has no VoteDesk form and is refused.
+func WriteVoteDesk(w io.Writer, candidates []string, set *tally.BallotSet) error {
+	if err := checkVoteDeskNames(candidates); err != nil {
+		return err
+	}
+	ranks := 1
+	for _, m := range set.Marks {
+		ranks = max(ranks, int(m.Rank))
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	line := []byte(votedeskCandidatesPrefix + " ")
+	for i, n := range candidates {
+		if i > 0 {
+			line = append(line, ',')
+		}
+		line = appendCSVField(line, n)
+	}
+	line = append(line, "\nballot_id"...)
+	for r := 1; r <= ranks; r++ {
+		line = append(append(line, ",rank_"...), strconv.Itoa(r)...)
+	}
+	line = append(line, '\n')
+	bw.Write(line) // bufio.Writer errors are sticky: Flush reports them
+	var row []byte
+	for i := range set.Len() {
+		marks, count := set.Ballot(i)
+		var err error
+		if row, err = appendVoteDeskRow(row[:0], set.ID(i), marks, ranks, candidates); err != nil {
+			return fmt.Errorf("cvr: write VoteDesk CSV: ballot %d: %w", i+1, err)
+		}
+		for range count {
+			bw.Write(row)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("cvr: write VoteDesk CSV: %w", err)
+	}
+	return nil
+}
+
+// appendVoteDeskRow appends one ballot's row.
+func appendVoteDeskRow(line []byte, id string, marks []tally.Mark, ranks int, names []string) ([]byte, error) {
+	line = appendCSVField(line, id)
+	k := 0
+	var cell strings.Builder
+	for r := 1; r <= ranks; r++ {
+		line = append(line, ',')
+		cell.Reset()
+		for ; k < len(marks) && int(marks[k].Rank) == r; k++ {
+			c := marks[k].Candidate
+			if c == tally.Overvote {
+				return nil, fmt.Errorf("rank %d is an explicit overvote, which a VoteDesk CSV cannot hold", r)
+			}
+			if int(c) >= len(names) {
+				return nil, fmt.Errorf("candidate %d has no name", c)
+			}
+			if cell.Len() > 0 {
+				cell.WriteByte('|')
+			}
+			cell.WriteString(names[c])
+		}
+		line = appendCSVField(line, cell.String())
+	}
+	return append(line, '\n'), nil
+}
+
+// checkVoteDeskNames checks that names can be written and read back.
+func checkVoteDeskNames(names []string) error {
+	seen := make(map[string]bool, len(names))
+	for _, n := range names {
+		switch {
+		case n == "":
+			return errors.New("cvr: write VoteDesk CSV: a candidate has an empty name")
+		case strings.Contains(n, "|"):
+			return fmt.Errorf("cvr: write VoteDesk CSV: candidate name %q contains |, which joins tied names", n)
+		case strings.TrimSpace(n) != n:
+			return fmt.Errorf("cvr: write VoteDesk CSV: candidate name %q has spaces around it", n)
+		case seen[n]:
+			return fmt.Errorf("cvr: write VoteDesk CSV: candidate name %q appears twice", n)
+		}
+		seen[n] = true
+	}
+	return nil
+}
+
+// appendCSVField appends a CSV field, quoted when it holds a comma, quote,
+// line break or surrounding space.
+func appendCSVField(b []byte, s string) []byte {
+	if !strings.ContainsAny(s, ",\"\r\n") && strings.TrimSpace(s) == s {
+		return append(b, s...)
+	}
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' {
+			b = append(b, '"')
+		}
+		b = append(b, s[i])
+	}
+	return append(b, '"')
+}

@@ -1,0 +1,168 @@
+package rctab
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf16"
+
+	"votedesk/tally"
+	"votedesk/tally/report"
+)
+
+// noPrecinct is the slice RCTab reports ballots without a precinct under.
+const noPrecinct = "no precinct id"
+
+// Count is a finished count of a config's contest, ready to be written.
+type Count struct {
+	Config  *Config
+	Contest tally.Contest
+	Rules   tally.Rules
+	Ballots *tally.BallotSet
+	Result  tally.Result
+}
+
+// Count tabulates the config's contest from its ballots: IRV for the
+// single-winner modes and multi-pass IRV, STV for the multi-seat ones. It
+// keeps the audit trail and, when tabulateByPrecinct is set, the rounds of
+// each precinct.
+func (c *Config) Count(contest tally.Contest, ballots *tally.BallotSet, rules tally.Rules, d tally.Decider) (*Count, error) {
+	method := tally.IRV
+	if rules.NumberOfWinners > 1 && rules.WinnerElectionMode != tally.MultiPassIRV {
+		method = tally.STV
+	}
+	opts := []tally.Option{tally.WithAudit(), tally.WithDecider(d)}
+	if c.OutputSettings.TabulateByPrecinct {
+		g, err := precincts(ballots)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, tally.WithGroups(g))
+	}
+	res, err := tally.Tabulate(contest, ballots, method, rules, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &Count{Config: c, Contest: contest, Rules: rules, Ballots: ballots, Result: res}, nil
+}
+
+// precincts groups ballots by precinct, as RCTab's tabulate by precinct.
+func precincts(b *tally.BallotSet) (tally.Grouping, error) {
+	if b.Precincts == nil {
+		return tally.Grouping{}, fmt.Errorf("rctab: outputSettings.tabulateByPrecinct is set but the CVRs list no precincts")
+	}
+	g := tally.Grouping{Name: "Precinct", Of: make([]uint32, b.Len())}
+	index := map[string]uint32{}
+	for i := range g.Of {
+		p := strings.TrimSpace(b.Precincts[i])
+		if p == "" {
+			p = noPrecinct
+		}
+		k, ok := index[p]
+		if !ok {
+			k = uint32(len(g.Names))
+			index[p] = k
+			g.Names = append(g.Names, p)
+		}
+		g.Of[i] = k
+	}
+	return g, nil
+}
+
+// write puts every report file into dir, each with a .sha256 beside it.
+func (ct *Count) write(dir, generatedBy string) error {
+	o := ct.Config.OutputSettings
+	header := report.Header{GeneratedBy: generatedBy, Contest: o.ContestName, Jurisdiction: o.ContestJurisdiction,
+		Office: o.ContestOffice, Date: o.ContestDate}
+	rules := ct.Rules
+	multi := rules.WinnerElectionMode == tally.MultiPassIRV
+	if multi {
+		rules.NumberOfWinners = 1
+	}
+	for i, pass := range ct.Result.Passes {
+		suffix := ""
+		if multi {
+			suffix = fmt.Sprintf("_%d", i+1)
+		}
+		rep := report.RCTab{Header: header, Contest: ct.Contest, Rules: rules, Pass: pass}
+		if err := writeReports(dir, "", suffix, rep); err != nil {
+			return err
+		}
+		used := map[string]bool{}
+		for _, g := range pass.Groups {
+			slice := rep
+			slice.Slice = &report.Slice{Kind: g.Grouping, ID: g.Group, Rounds: g.Rounds}
+			prefix := uniqueName(sanitize(g.Group)+"_"+strings.ToLower(g.Grouping), used) + "_"
+			if err := writeReports(dir, prefix, suffix, slice); err != nil {
+				return err
+			}
+		}
+	}
+	return writeFile(dir, "audit.log", func(w io.Writer) error {
+		return report.WriteAudit(w, ct.Contest, ct.Ballots, ct.Result)
+	})
+}
+
+// writeReports writes the detailed JSON and CSV and the summary CSV.
+func writeReports(dir, prefix, suffix string, rep report.RCTab) error {
+	files := []struct {
+		name  string
+		write func(io.Writer, report.RCTab) error
+	}{
+		{"detailed_report" + suffix + ".json", report.WriteDetailedJSON},
+		{"detailed_report" + suffix + ".csv", report.WriteDetailedCSV},
+		{"summary_report" + suffix + ".csv", report.WriteSummaryCSV},
+	}
+	for _, f := range files {
+		if err := writeFile(dir, prefix+f.name, func(w io.Writer) error { return f.write(w, rep) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFile writes one output file and its SHA-256 in sha256sum's format.
+func writeFile(dir, name string, write func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return fmt.Errorf("rctab: write %s: %w", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("rctab: write %s: %w", name, err)
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	line := fmt.Sprintf("%x  %s\n", sum, name)
+	if err := os.WriteFile(filepath.Join(dir, name+".sha256"), []byte(line), 0o644); err != nil {
+		return fmt.Errorf("rctab: write %s.sha256: %w", name, err)
+	}
+	return nil
+}
+
+// sanitize makes a name safe in a file name as RCTab does: every UTF-16
+// unit outside [a-zA-Z0-9_.-] becomes "_".
+func sanitize(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r < 0x80 && (r == '_' || r == '-' || r == '.' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')):
+			b.WriteRune(r)
+		default:
+			b.WriteString(strings.Repeat("_", len(utf16.Encode([]rune{r}))))
+		}
+	}
+	return b.String()
+}
+
+// uniqueName appends _2, _3, ... until name is unused.
+func uniqueName(name string, used map[string]bool) string {
+	out := name
+	for n := 2; used[out]; n++ {
+		out = fmt.Sprintf("%s_%d", name, n)
+	}
+	used[out] = true
+	return out
+}

@@ -1,0 +1,152 @@
+package rctab
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"votedesk/tally"
+)
+
+// Setting is one parsed rule, ready to apply to tally.Rules.
+type Setting struct {
+	Name, Value string
+	apply       func(*tally.Rules)
+}
+
+// Apply sets the rule.
+func (s Setting) Apply(r *tally.Rules) { s.apply(r) }
+
+// The bounds RCTab enforces on a config's rules.
+const (
+	minRandomSeed = -140737488355328
+	maxRandomSeed = 140737488355327
+)
+
+// ruleParsers maps each rule name of RCTab's config "rules" section to the
+// parser of its value.
+var ruleParsers = map[string]func(v string) (func(*tally.Rules), error){
+	"tiebreakMode": func(v string) (func(*tally.Rules), error) {
+		m, err := choice(v, tally.TiebreakModes)
+		return func(r *tally.Rules) { r.TiebreakMode = m }, err
+	},
+	"overvoteRule": func(v string) (func(*tally.Rules), error) {
+		m, err := choice(v, tally.OvervoteRules)
+		return func(r *tally.Rules) { r.OvervoteRule = m }, err
+	},
+	"winnerElectionMode": func(v string) (func(*tally.Rules), error) {
+		m, err := choice(v, tally.WinnerElectionModes)
+		return func(r *tally.Rules) { r.WinnerElectionMode = m }, err
+	},
+	"randomSeed": func(v string) (func(*tally.Rules), error) {
+		n, err := integer(v, minRandomSeed, maxRandomSeed, true)
+		return func(r *tally.Rules) { r.RandomSeed = n }, err
+	},
+	"numberOfWinners": intRule(0, 1<<16, false, func(r *tally.Rules, n int64) { r.NumberOfWinners = int(n) }),
+	"multiSeatBottomsUpPercentageThreshold": intRule(1, 100, true, func(r *tally.Rules, n int64) {
+		r.MultiSeatBottomsUpPercentageThreshold = int(n)
+	}),
+	"decimalPlacesForVoteArithmetic": intRule(1, 20, false, func(r *tally.Rules, n int64) { r.DecimalPlacesForVoteArithmetic = int(n) }),
+	"minimumVoteThreshold":           intRule(0, 1000000, true, func(r *tally.Rules, n int64) { r.MinimumVoteThreshold = n }),
+	"stopTabulationEarlyAfterRound":  intRule(1, 1<<31-1, true, func(r *tally.Rules, n int64) { r.StopTabulationEarlyAfterRound = int(n) }),
+	"maxSkippedRanksAllowed": func(v string) (func(*tally.Rules), error) {
+		if strings.EqualFold(strings.TrimSpace(v), "unlimited") {
+			return func(r *tally.Rules) { r.MaxSkippedRanksAllowed = tally.Unlimited }, nil
+		}
+		n, err := integer(v, 0, 1<<31-1, false)
+		if err != nil {
+			err = fmt.Errorf("%q is not \"unlimited\" or an integer from 0", v)
+		}
+		return func(r *tally.Rules) { r.MaxSkippedRanksAllowed = int(n) }, err
+	},
+	"maxRankingsAllowed": func(v string) (func(*tally.Rules), error) {
+		if strings.EqualFold(strings.TrimSpace(v), "max") {
+			return func(r *tally.Rules) { r.MaxRankingsAllowed = tally.MaxRankingsAll }, nil
+		}
+		n, err := integer(v, 1, 1<<31-1, false)
+		if err != nil {
+			err = fmt.Errorf("%q is not \"max\" or an integer from 1", v)
+		}
+		return func(r *tally.Rules) { r.MaxRankingsAllowed = int(n) }, err
+	},
+	"nonIntegerWinningThreshold":       boolRule(func(r *tally.Rules, b bool) { r.NonIntegerWinningThreshold = b }),
+	"doesFirstRoundDetermineThreshold": boolRule(func(r *tally.Rules, b bool) { r.DoesFirstRoundDetermineThreshold = b }),
+	"hareQuota":                        boolRule(func(r *tally.Rules, b bool) { r.HareQuota = b }),
+	"batchElimination":                 boolRule(func(r *tally.Rules, b bool) { r.BatchElimination = b }),
+	"continueUntilTwoCandidatesRemain": boolRule(func(r *tally.Rules, b bool) { r.ContinueUntilTwoCandidatesRemain = b }),
+	"exhaustOnDuplicateCandidate":      boolRule(func(r *tally.Rules, b bool) { r.ExhaustOnDuplicateCandidate = b }),
+}
+
+// RuleNames lists the rule names ParseRule accepts, sorted.
+func RuleNames() []string {
+	names := make([]string, 0, len(ruleParsers))
+	for n := range ruleParsers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ParseRule parses one rule given as RCTab's field name and a value, e.g.
+// ParseRule("overvoteRule", "exhaustIfMultipleContinuing"). The error names
+// the valid rule names or values.
+func ParseRule(name, value string) (Setting, error) {
+	parse, ok := ruleParsers[name]
+	if !ok {
+		return Setting{}, fmt.Errorf("rctab: unknown rule %q; valid rules are %s", name, strings.Join(RuleNames(), ", "))
+	}
+	apply, err := parse(value)
+	if err != nil {
+		return Setting{}, fmt.Errorf("rctab: rule %s: %w", name, err)
+	}
+	return Setting{Name: name, Value: value, apply: apply}, nil
+}
+
+// ParseRuleArg parses "name=value".
+func ParseRuleArg(arg string) (Setting, error) {
+	name, value, ok := strings.Cut(arg, "=")
+	if !ok {
+		return Setting{}, fmt.Errorf("rctab: rule %q is not name=value", arg)
+	}
+	return ParseRule(strings.TrimSpace(name), strings.TrimSpace(value))
+}
+
+func choice[T ~string](v string, valid []T) (T, error) {
+	for _, c := range valid {
+		if string(c) == strings.TrimSpace(v) {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("%q is not one of %v", v, valid)
+}
+
+// integer parses a whole number in [lo, hi]; blank is 0 when allowed.
+func integer(v string, lo, hi int64, blankOK bool) (int64, error) {
+	v = strings.TrimSpace(v)
+	if v == "" && blankOK {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%q is not an integer from %d to %d", v, lo, hi)
+	}
+	return n, nil
+}
+
+func intRule(lo, hi int64, blankOK bool, set func(*tally.Rules, int64)) func(string) (func(*tally.Rules), error) {
+	return func(v string) (func(*tally.Rules), error) {
+		n, err := integer(v, lo, hi, blankOK)
+		return func(r *tally.Rules) { set(r, n) }, err
+	}
+}
+
+func boolRule(set func(*tally.Rules, bool)) func(string) (func(*tally.Rules), error) {
+	return func(v string) (func(*tally.Rules), error) {
+		b, err := strconv.ParseBool(strings.TrimSpace(v))
+		if err != nil {
+			err = fmt.Errorf("%q is not true or false", v)
+		}
+		return func(r *tally.Rules) { set(r, b) }, err
+	}
+}

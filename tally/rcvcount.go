@@ -1,0 +1,373 @@
+package tally
+
+import (
+	"runtime"
+	"sync"
+)
+
+// bucket lists the ballot records counting for one candidate, as segments
+// appended round by round (so moving ballots never copies a bucket).
+type bucket [][]int32
+
+func (b bucket) size() int {
+	n := 0
+	for _, s := range b {
+		n += len(s)
+	}
+	return n
+}
+
+// worker places a share of a round's ballots. Its ledger holds only this
+// round's changes, added to the count's ledger afterwards; integer and exact
+// decimal sums do not depend on the order of addition, so splitting the
+// work changes nothing in the result.
+type worker struct {
+	delta *ledger
+	// incoming[c] lists the worker's ballots that now count for c.
+	incoming [][]int32
+	audit    []AuditEntry
+}
+
+// parallelFrom is the number of ballots from which a round is split
+// between two goroutines.
+const parallelFrom = 1 << 15
+
+// countRound is RCTab's computeTalliesForRound. RCTab looks at every ballot
+// every round; a ballot whose candidate is still continuing simply counts
+// again, so this count only touches the ballots of candidates released at
+// the end of the previous round (all ballots in round 1) and carries every
+// other total forward.
+func (k *counter) countRound(round int, released []int) error {
+	n := len(k.contest.Candidates)
+	k.main.startMoves(len(released), n)
+	for _, g := range k.groups {
+		for _, l := range g.ledgers {
+			l.startMoves(len(released), n)
+		}
+	}
+	var jobs []job
+	total := 0
+	if round == 1 {
+		nb := k.ballots.Len()
+		k.rec = make([]int32, nb)
+		k.grp = make([]uint16, nb)
+		k.bstat = make([]Status, nb)
+		k.buckets = make([]bucket, n)
+		jobs = append(jobs, job{ri: -1, lo: 0, hi: nb})
+		total = nb
+	} else {
+		for ri, s := range released {
+			for _, seg := range k.buckets[s] {
+				jobs = append(jobs, job{ri: ri, seg: seg, hi: len(seg)})
+				total += len(seg)
+			}
+			k.buckets[s] = nil
+			k.main.tally[s] = acc{}
+			for _, g := range k.groups {
+				for _, l := range g.ledgers {
+					l.tally[s] = acc{}
+				}
+			}
+		}
+	}
+	parts := 1
+	if total >= parallelFrom && len(k.groups) == 0 && runtime.GOMAXPROCS(0) > 1 {
+		parts = 2
+	}
+	workers := make([]*worker, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		w := &worker{delta: newDeltaLedger(n, len(released))}
+		workers[p] = w
+		share := splitJobs(jobs, total, p, parts)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k.runJobs(w, round, share)
+		}()
+	}
+	wg.Wait()
+	auditFrom := len(k.audit)
+	for _, w := range workers {
+		k.main.merge(w.delta)
+		for c, in := range w.incoming {
+			if len(in) > 0 {
+				k.buckets[c] = append(k.buckets[c], in)
+			}
+		}
+		k.audit = append(k.audit, w.audit...)
+	}
+	if k.opts.audit {
+		sortAudit(k.audit[auditFrom:])
+	}
+	rd := Round{Number: round}
+	for c := range k.cont {
+		if k.cont[c] {
+			rd.Tally = append(rd.Tally, Votes{Candidate: c, Votes: k.main.tally[c].value()})
+		}
+	}
+	k.rounds = append(k.rounds, rd)
+	return nil
+}
+
+// job is a run of ballots to place: records lo..hi in round 1, or
+// seg[lo:hi] of the ri-th released candidate's bucket.
+type job struct {
+	ri     int
+	seg    []int32
+	lo, hi int
+}
+
+// splitJobs returns part p of parts of the jobs, cut by ballot count.
+func splitJobs(jobs []job, total, p, parts int) []job {
+	from, to := total*p/parts, total*(p+1)/parts
+	var out []job
+	at := 0
+	for _, j := range jobs {
+		size := j.hi - j.lo
+		lo, hi := max(from-at, 0), min(to-at, size)
+		if lo < hi {
+			out = append(out, job{ri: j.ri, seg: j.seg, lo: j.lo + lo, hi: j.lo + hi})
+		}
+		at += size
+	}
+	return out
+}
+
+// runJobs places the ballots of a worker's jobs.
+func (k *counter) runJobs(w *worker, round int, jobs []job) {
+	frs := round > 1 && k.rules.usesSurpluses() && len(k.winners) == k.rules.NumberOfWinners
+	plain := k.val == nil && len(k.groups) == 0 && !k.opts.audit
+	bs := k.ballots
+	size := 0
+	for _, j := range jobs {
+		size += j.hi - j.lo
+	}
+	dest := make([]int32, 0, size) // each placed ballot's candidate, in job order
+	for _, j := range jobs {
+		for i := j.lo; i < j.hi; i++ {
+			b := i
+			if j.seg != nil {
+				b = int(j.seg[i])
+			}
+			start := uint32(0)
+			if b > 0 {
+				start = bs.Ends[b-1]
+			}
+			marks := bs.Marks[start:bs.Ends[b]]
+			c, st, at := -1, FinalRoundSurplus, 0
+			switch {
+			case round == 1 && len(marks) == 0:
+				st = NoRankings
+			case !frs:
+				c, st, at = k.place(marks, int(k.grp[b]))
+			}
+			dest = append(dest, int32(c))
+			if plain {
+				k.settleWhole(w.delta, b, j.ri, c, st, at)
+			} else {
+				k.settle(w, round, b, j.ri, c, st, at)
+			}
+		}
+	}
+	w.incoming = k.gather(jobs, dest)
+}
+
+// settleWhole is settle for the common count: whole votes, no groups, no
+// audit trail.
+func (k *counter) settleWhole(d *ledger, b, ri, c int, st Status, at int) {
+	cnt := int64(1)
+	if k.ballots.Counts != nil {
+		cnt = int64(k.ballots.Counts[b])
+	}
+	to := Exhausted
+	if st == Active {
+		to = c
+		d.tally[c].ones += cnt
+	} else {
+		d.inactive[st].ones += cnt
+	}
+	if ri >= 0 {
+		d.moves[ri][to+2].ones += cnt
+	}
+	k.bstat[b] = st
+	k.rec[b] = int32(c)
+	k.grp[b] = uint16(at)
+}
+
+// gather lists the jobs' ballots that now count for a candidate, by
+// candidate (dest holds each ballot's candidate in job order, -1 for
+// none), with a counting sort into one array.
+func (k *counter) gather(jobs []job, dest []int32) [][]int32 {
+	n := len(k.contest.Candidates)
+	size := make([]int, n+1)
+	for _, c := range dest {
+		if c >= 0 {
+			size[c+1]++
+		}
+	}
+	for c := 1; c <= n; c++ {
+		size[c] += size[c-1]
+	}
+	all := make([]int32, size[n])
+	fill := append([]int(nil), size[:n]...)
+	x := 0
+	for _, j := range jobs {
+		for i := j.lo; i < j.hi; i++ {
+			if c := dest[x]; c >= 0 {
+				b := int32(i)
+				if j.seg != nil {
+					b = j.seg[i]
+				}
+				all[fill[c]] = b
+				fill[c]++
+			}
+			x++
+		}
+	}
+	out := make([][]int32, n)
+	for c := range out {
+		out[c] = all[size[c]:size[c+1]:size[c+1]]
+	}
+	return out
+}
+
+// settle records where ballot b now counts: for candidate c (status Active,
+// rank group at offset at) or inactive with status st. ri is the index of
+// the released candidate it came from, or -1 in round 1.
+func (k *counter) settle(w *worker, round, b, ri, c int, st Status, at int) {
+	cnt := int64(k.count(b))
+	var v *Decimal
+	if k.val != nil {
+		v = &k.val[b]
+	}
+	k.apply(w.delta, v, cnt, ri, c, st)
+	for gi := range k.groups {
+		k.apply(k.groupLedger(gi, b), v, cnt, ri, c, st)
+	}
+	k.bstat[b] = st
+	k.rec[b] = int32(c)
+	k.grp[b] = uint16(at)
+	if k.opts.audit {
+		e := AuditEntry{Round: round, Ballot: b, Status: st, Candidate: c, Value: DecimalInt(1)}
+		if v != nil {
+			e.Value = *v
+		}
+		w.audit = append(w.audit, e)
+	}
+}
+
+// apply adds one ballot's move to a ledger.
+func (k *counter) apply(l *ledger, v *Decimal, cnt int64, ri, c int, st Status) {
+	if ri >= 0 && (v == nil || v.Sign() > 0) {
+		to := Exhausted
+		if st == Active {
+			to = c
+		}
+		l.moves[ri][to+2].add(v, cnt)
+	}
+	if st == Active {
+		l.tally[c].add(v, cnt)
+	} else {
+		l.inactive[st].add(v, cnt)
+	}
+}
+
+// place scans a ballot's marks from the rank group at offset start, as
+// RCTab scans rankings from the top: resuming at the group of the previous
+// candidate gives the same answer because candidates never come back. It
+// returns the candidate the ballot now counts for and the offset of its
+// rank group, or the reason the ballot becomes inactive.
+func (k *counter) place(marks []Mark, start int) (int, Status, int) {
+	r := &k.rules
+	maxSkip := r.MaxSkippedRanksAllowed
+	lastRank := 0
+	if start > 0 {
+		lastRank = int(marks[start-1].Rank)
+	}
+	maxRank := int(marks[len(marks)-1].Rank)
+	for i := start; i < len(marks); {
+		m := marks[i]
+		rank := int(m.Rank)
+		if maxSkip != Unlimited && rank-lastRank > maxSkip+1 {
+			return -1, SkippedRankings, i
+		}
+		lastRank = rank
+		j := i + 1
+		for j < len(marks) && int(marks[j].Rank) == rank {
+			j++
+		}
+		if r.ExhaustOnDuplicateCandidate && repeats(marks, i, j) {
+			return -1, RepeatedRanking, i
+		}
+		if j-i == 1 && m.Candidate != Overvote {
+			if k.cont[m.Candidate] {
+				return int(m.Candidate), Active, i
+			}
+		} else {
+			switch k.overvote(marks[i:j]) {
+			case overvoteExhaust:
+				return -1, Overvoted, i
+			case overvoteSkip:
+				if rank == maxRank {
+					return -1, ExhaustedChoices, i
+				}
+				i = j
+				continue
+			}
+			for _, m := range marks[i:j] {
+				if m.Candidate != Overvote && k.cont[m.Candidate] {
+					return int(m.Candidate), Active, i
+				}
+			}
+		}
+		if rank == maxRank {
+			return -1, ExhaustedChoices, i
+		}
+		i = j
+	}
+	return -1, ExhaustedChoices, len(marks)
+}
+
+// repeats reports whether a mark of the group marks[i:j] repeats a candidate
+// marked earlier on the ballot (or earlier in the same group).
+func repeats(marks []Mark, i, j int) bool {
+	for g := i; g < j; g++ {
+		for _, m := range marks[:g] {
+			if m.Candidate == marks[g].Candidate {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+type overvoteDecision uint8
+
+const (
+	overvoteNone overvoteDecision = iota
+	overvoteExhaust
+	overvoteSkip
+)
+
+// overvote is RCTab's getOvervoteDecision for a rank group holding an
+// explicit overvote label (always alone; checked before counting) or
+// several candidates.
+func (k *counter) overvote(group []Mark) overvoteDecision {
+	switch k.rules.OvervoteRule {
+	case ExhaustImmediately:
+		return overvoteExhaust
+	case AlwaysSkipToNextRank:
+		return overvoteSkip
+	}
+	live := 0
+	for _, m := range group {
+		if m.Candidate != Overvote && k.cont[m.Candidate] {
+			live++
+		}
+	}
+	if live >= 2 {
+		return overvoteExhaust
+	}
+	return overvoteNone
+}

@@ -1,0 +1,326 @@
+package tally
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// Method names a counting method.
+type Method string
+
+// The counting methods. IRV and STV are RCTab's ranked-choice count; the
+// rest are rank-order and pairwise methods that ignore the round rules.
+const (
+	IRV               Method = "irv"
+	STV               Method = "stv"
+	Schulze           Method = "schulze"
+	RankedPairs       Method = "rankedpairs"
+	RankedPairsMargin Method = "rankedpairs-margin"
+	Copeland          Method = "copeland"
+	Minimax           Method = "minimax"
+	MinimaxMargin     Method = "minimax-margin"
+	MinimaxOpposition Method = "minimax-opposition"
+	Kemeny            Method = "kemeny"
+	Borda             Method = "borda"
+	Dowdall           Method = "dowdall"
+	Plurality         Method = "plurality"
+)
+
+// Methods lists every method Tabulate accepts.
+var Methods = []Method{IRV, STV, Schulze, RankedPairs, RankedPairsMargin, Copeland, Minimax,
+	MinimaxMargin, MinimaxOpposition, Kemeny, Borda, Dowdall, Plurality}
+
+// ParseMethod returns the method with the given name.
+func ParseMethod(name string) (Method, error) {
+	m := Method(strings.ToLower(strings.TrimSpace(name)))
+	if !oneOf(m, Methods) {
+		return "", fmt.Errorf("tally: unknown method %q; valid methods are %v", name, Methods)
+	}
+	return m, nil
+}
+
+// Grouping splits the ballots into groups (precincts, batches) so a
+// ranked-choice count can also be reported group by group.
+type Grouping struct {
+	// Name is what the groups are, e.g. "Precinct".
+	Name string
+	// Names are the group names; Of[i] is the index in Names of ballot record i.
+	Names []string
+	Of    []uint32
+}
+
+// Option changes how Tabulate counts.
+type Option func(*options)
+
+type options struct {
+	explicit  bool
+	audit     bool
+	decider   Decider
+	groupings []Grouping
+}
+
+// WithAudit records, for every round, what happened to each ballot record
+// whose count changed (RCTab's audit log). It costs memory on big counts.
+func WithAudit() Option { return func(o *options) { o.audit = true } }
+
+// WithExplicitRanking makes the pairwise methods count a pair only on
+// ballots that rank both candidates. By default (implicit ranking) a
+// candidate left off a ballot ranks below every candidate on it.
+func WithExplicitRanking() Option { return func(o *options) { o.explicit = true } }
+
+// WithDecider sets who decides ties that the rules leave to a person.
+func WithDecider(d Decider) Option { return func(o *options) { o.decider = d } }
+
+// WithGroups also counts the rounds of a ranked-choice count per group.
+func WithGroups(g ...Grouping) Option {
+	return func(o *options) { o.groupings = append(o.groupings, g...) }
+}
+
+// Tabulate counts ballots for a contest with a method. For IRV and STV the
+// rules are RCTab's; the other methods use only the ballots' rank order.
+// Same inputs always give the same Result.
+func Tabulate(c Contest, b *BallotSet, m Method, r Rules, opts ...Option) (Result, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := c.Validate(); err != nil {
+		return Result{}, err
+	}
+	if err := checkBallots(c, b, r, m == IRV || m == STV); err != nil {
+		return Result{}, err
+	}
+	for _, g := range o.groupings {
+		if len(g.Of) != b.Len() {
+			return Result{}, fmt.Errorf("tally: grouping %q has %d entries for %d ballots", g.Name, len(g.Of), b.Len())
+		}
+		for i, gi := range g.Of {
+			if int(gi) >= len(g.Names) {
+				return Result{}, fmt.Errorf("tally: grouping %q: ballot %d is in group %d of %d", g.Name, i+1, gi, len(g.Names))
+			}
+		}
+	}
+	switch m {
+	case IRV, STV:
+		return rankedChoice(c, b, m, r, o)
+	case Plurality:
+		return plurality(c, b), nil
+	case Borda, Dowdall:
+		return borda(c, b, m), nil
+	}
+	if !oneOf(m, Methods) {
+		return Result{}, fmt.Errorf("tally: unknown method %q; valid methods are %v", m, Methods)
+	}
+	return pairwiseMethod(c, b, m, o)
+}
+
+// rankedChoice runs RCTab's count: one pass, or one pass per seat for
+// multiPassIrv with each pass's winner left out of the next.
+func rankedChoice(c Contest, b *BallotSet, m Method, r Rules, o options) (Result, error) {
+	if m == STV && r.WinnerElectionMode == SingleWinnerMajority {
+		r.WinnerElectionMode = MultiWinnerAllowMultipleWinnersPerRound
+	}
+	if err := r.Validate(c.DeclaredCount()); err != nil {
+		return Result{}, err
+	}
+	res := Result{Method: m}
+	if r.WinnerElectionMode != MultiPassIRV {
+		p, ties, err := countPass(c, b, r, o, 1, nil)
+		if err != nil {
+			return Result{}, err
+		}
+		res.Passes, res.Winners, res.TieBreaks = []Pass{p}, p.Winners, ties
+		res.Places = rcvPlaces(c, res)
+		return res, nil
+	}
+	seats := r.NumberOfWinners
+	r.NumberOfWinners = 1
+	for pass := 1; pass <= seats; pass++ {
+		p, ties, err := countPass(c, b, r, o, pass, res.Winners)
+		if err != nil {
+			return Result{}, fmt.Errorf("tally: pass %d: %w", pass, err)
+		}
+		if len(p.Winners) != 1 {
+			return Result{}, abortf("pass %d elected %d candidates instead of one", pass, len(p.Winners))
+		}
+		res.Passes = append(res.Passes, p)
+		res.Winners = append(res.Winners, p.Winners[0])
+		res.TieBreaks = append(res.TieBreaks, ties...)
+	}
+	res.Places = rcvPlaces(c, res)
+	return res, nil
+}
+
+// checkBallots refuses ballot sets that would make the count meaningless:
+// malformed columns, unknown candidates, unsorted ranks, and (for
+// ranked-choice counts) explicit overvotes the rules cannot handle and
+// rankings beyond maxRankingsAllowed. Big sets are checked in two halves
+// at once; the error reported is the one of the earliest ballot.
+func checkBallots(c Contest, b *BallotSet, r Rules, rcv bool) error {
+	if b == nil {
+		return fmt.Errorf("tally: no ballot set")
+	}
+	n := b.Len()
+	if b.Counts != nil && len(b.Counts) != n {
+		return fmt.Errorf("tally: ballot set has %d counts for %d ballots", len(b.Counts), n)
+	}
+	if b.IDs != nil && len(b.IDs) != n {
+		return fmt.Errorf("tally: ballot set has %d ids for %d ballots", len(b.IDs), n)
+	}
+	maxRank := 0xFFFF
+	if rcv {
+		maxRank = r.MaxRankingsAllowed
+		if maxRank == MaxRankingsAll {
+			maxRank = c.DeclaredCount()
+		}
+	}
+	chk := ballotCheck{c: c, b: b, r: r, rcv: rcv, maxRank: maxRank}
+	if n < parallelFrom {
+		return chk.run(0, n)
+	}
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for p := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[p] = chk.run(n*p/2, n*(p+1)/2)
+		}()
+	}
+	wg.Wait()
+	if errs[0] != nil {
+		return errs[0]
+	}
+	return errs[1]
+}
+
+type ballotCheck struct {
+	c       Contest
+	b       *BallotSet
+	r       Rules
+	rcv     bool
+	maxRank int
+}
+
+// run checks ballots lo..hi-1; the usual ballot passes one compound test
+// per mark and only an odd mark gets a closer look.
+func (k ballotCheck) run(lo, hi int) error {
+	b := k.b
+	nc := len(k.c.Candidates)
+	start := uint32(0)
+	if lo > 0 {
+		start = b.Ends[lo-1]
+	}
+	for i := lo; i < hi; i++ {
+		end := b.Ends[i]
+		if end < start || int(end) > len(b.Marks) {
+			return fmt.Errorf("tally: ballot %s: marks end at %d, outside %d..%d", ballotName(b, i), end, start, len(b.Marks))
+		}
+		marks := b.Marks[start:end]
+		start = end
+		if len(marks) > 0xFFFF {
+			return fmt.Errorf("tally: ballot %s has %d marks", ballotName(b, i), len(marks))
+		}
+		if b.Counts != nil && b.Counts[i] == 0 {
+			return fmt.Errorf("tally: ballot %s has count 0", ballotName(b, i))
+		}
+		prev, maxRank := uint16(1), uint16(min(k.maxRank, 0xFFFF))
+		for j, mk := range marks {
+			if mk.Rank < prev || mk.Rank > maxRank || int(mk.Candidate) >= nc {
+				if err := k.mark(i, marks, j); err != nil {
+					return err
+				}
+			}
+			prev = mk.Rank
+		}
+	}
+	return nil
+}
+
+// mark looks closely at mark j of ballot i.
+func (k ballotCheck) mark(i int, marks []Mark, j int) error {
+	b, r, mk := k.b, k.r, marks[j]
+	switch {
+	case mk.Rank == 0:
+		return fmt.Errorf("tally: ballot %s: rank 0 (ranks count from 1)", ballotName(b, i))
+	case j > 0 && mk.Rank < marks[j-1].Rank:
+		return fmt.Errorf("tally: ballot %s: marks are not sorted by rank", ballotName(b, i))
+	case mk.Candidate != Overvote && int(mk.Candidate) >= len(k.c.Candidates):
+		return fmt.Errorf("tally: ballot %s: candidate %d does not exist (contest has %d)", ballotName(b, i), mk.Candidate, len(k.c.Candidates))
+	case int(mk.Rank) > k.maxRank:
+		return fmt.Errorf("tally: ballot %s: ranking %d is beyond maxRankingsAllowed %d", ballotName(b, i), mk.Rank, k.maxRank)
+	case !k.rcv:
+		return nil
+	case mk.Candidate == Overvote && r.OvervoteRule == ExhaustIfMultipleContinuing:
+		return fmt.Errorf("tally: ballot %s: an explicit overvote label needs overvoteRule %s or %s, not %s",
+			ballotName(b, i), ExhaustImmediately, AlwaysSkipToNextRank, r.OvervoteRule)
+	case mk.Candidate == Overvote && sharesRank(marks, j):
+		return fmt.Errorf("tally: ballot %s: rank %d has an explicit overvote label and candidates", ballotName(b, i), mk.Rank)
+	}
+	return nil
+}
+
+func sharesRank(marks []Mark, j int) bool {
+	return (j > 0 && marks[j-1].Rank == marks[j].Rank) || (j+1 < len(marks) && marks[j+1].Rank == marks[j].Rank)
+}
+
+// ballotName names ballot record i for an error: its id, or its position.
+func ballotName(b *BallotSet, i int) string {
+	if id := b.ID(i); id != "" {
+		return fmt.Sprintf("%q (record %d)", id, i+1)
+	}
+	return fmt.Sprintf("record %d", i+1)
+}
+
+// rcvPlaces ranks the candidates of a ranked-choice count: winners by order
+// of election (those elected in the same round share a place), then the
+// candidates still in the count at the end by their last tally, then the
+// eliminated, the last eliminated first (eliminated together, together).
+// Earlier passes' winners come first in multi-pass counts; candidates the
+// contest excludes are not placed.
+func rcvPlaces(c Contest, res Result) []Place {
+	var groups [][]int
+	placed := make([]bool, len(c.Candidates))
+	add := func(g []int) {
+		if len(g) > 0 {
+			groups = append(groups, g)
+			for _, x := range g {
+				placed[x] = true
+			}
+		}
+	}
+	for _, p := range res.Passes[:len(res.Passes)-1] {
+		add(p.Winners)
+	}
+	last := res.Passes[len(res.Passes)-1]
+	for _, rd := range last.Rounds {
+		add(rd.Elected)
+	}
+	final := last.Rounds[len(last.Rounds)-1]
+	var rest []Votes
+	for _, v := range final.Tally {
+		if !placed[v.Candidate] && !oneOf(v.Candidate, final.Eliminated) {
+			rest = append(rest, v)
+		}
+	}
+	for _, g := range placesByRelation(len(rest), func(i, j int) bool { return rest[i].Votes.Cmp(rest[j].Votes) > 0 }) {
+		var cands []int
+		for _, i := range g {
+			cands = append(cands, rest[i].Candidate)
+		}
+		add(cands)
+	}
+	for r := len(last.Rounds) - 1; r >= 0; r-- {
+		add(last.Rounds[r].Eliminated)
+	}
+	return toPlaces(groups, identityList(len(c.Candidates)))
+}
+
+func identityList(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
