@@ -10,6 +10,6 @@
 //
 // Threading: every Fyne callback runs on the one UI goroutine. Work that may
 // take long (loading a big poll book, importing, counting, syncing) runs on a
-// goroutine started by tasks.run, and its result is posted back with
+// goroutine started by run, and its result is posted back with
 // fyne.DoAndWait, so a handler never blocks on disk or a big tally.
 package ui

@@ -44,3 +44,14 @@ func plural[T ~int | ~int64](n T, one, many string) string {
 	}
 	return fmt.Sprintf("%s %s", fmtCount(n), many)
 }
+
+// fmtDuration writes how long something took: "under 1 ms", "42 ms", "1.3 s".
+func fmtDuration(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return "under 1 ms"
+	case d < time.Second:
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	}
+	return fmt.Sprintf("%.1f s", d.Seconds())
+}

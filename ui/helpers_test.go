@@ -104,6 +104,7 @@ func newHarness(t testing.TB, sync Syncer) *harness {
 	h.win = test.NewWindow(nil)
 	t.Cleanup(func() { h.sh.Wait(); h.win.Close() })
 	h.sh = NewShell(h.app, h.win, Config{Service: h.svc, DBPath: st.Path(), Sync: sync})
+	h.sh.tasks.queued = true
 	h.sh.Show()
 	h.win.Resize(fyne.NewSize(1100, 720))
 	return h
@@ -254,10 +255,42 @@ func (h *harness) assertDialog(want ...string) {
 	}
 }
 
+// relayout lays the window out again from the top, as the desktop driver
+// does when a widget's minimum size changes (the test canvas does not).
+func (h *harness) relayout() {
+	c := h.win.Canvas()
+	var lay func(o fyne.CanvasObject)
+	lay = func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *fyne.Container:
+			if x.Layout != nil {
+				x.Layout.Layout(x.Objects, x.Size())
+			}
+			for _, k := range x.Objects {
+				lay(k)
+			}
+		case fyne.Widget:
+			r := test.WidgetRenderer(x)
+			r.Layout(x.Size())
+			for _, k := range r.Objects() {
+				lay(k)
+			}
+		}
+	}
+	if c.Content() != nil {
+		lay(c.Content())
+	}
+	for _, o := range c.Overlays().List() {
+		lay(o)
+	}
+}
+
 // assertGolden compares the window's markup with testdata/name, rewriting it
 // with -update.
 func (h *harness) assertGolden(name string) {
 	h.t.Helper()
+	h.wait()
+	h.relayout()
 	got := test.RenderToMarkup(h.win.Canvas())
 	path := filepath.Join("testdata", name)
 	if *update {

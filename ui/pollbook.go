@@ -260,7 +260,7 @@ func (sc *PollBookScreen) ImportFrom(r io.ReadCloser) {
 				return sum, err
 			}
 			sum.Added = end
-			fyne.Do(func() { sc.Progress.SetValue(float64(end) / float64(len(add))) })
+			sc.s.tasks.post(func() { sc.Progress.SetValue(float64(end) / float64(len(add))) })
 		}
 		return sum, nil
 	}, func(sum ImportSummary, err error) {

@@ -35,8 +35,8 @@ func Run(cfg Config) error {
 			})
 		}
 	}()
+	sh.RestoreWindow()
 	sh.Show()
 	w.ShowAndRun()
-	sh.Wait()
 	return nil
 }

@@ -74,7 +74,6 @@ func NewShell(a fyne.App, w fyne.Window, cfg Config) *Shell {
 // database, otherwise sign-in.
 func (sh *Shell) Show() {
 	p := sh.app.Preferences()
-	sh.win.Resize(fyne.NewSize(float32(p.FloatWithFallback(prefWidth, 1100)), float32(p.FloatWithFallback(prefHeight, 720))))
 	sh.win.SetMainMenu(nil)
 	has, err := sh.cfg.Service.HasUsers(context.Background())
 	if err != nil {
@@ -94,6 +93,12 @@ func (sh *Shell) Show() {
 	} else {
 		sh.win.Canvas().Focus(sh.SignIn.Password)
 	}
+}
+
+// RestoreWindow sizes the window as it was when last closed.
+func (sh *Shell) RestoreWindow() {
+	p := sh.app.Preferences()
+	sh.win.Resize(fyne.NewSize(float32(p.FloatWithFallback(prefWidth, 1180)), float32(p.FloatWithFallback(prefHeight, 760))))
 }
 
 // Wait blocks until every background task has delivered its result (tests,

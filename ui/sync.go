@@ -303,7 +303,7 @@ func (sc *SyncScreen) Sync() {
 	run(sc.s.tasks, func() (SyncReport, error) {
 		return sc.s.sync.Sync(sc.s.ctx(), func(done, total int) {
 			if total > 0 {
-				fyne.Do(func() { sc.Progress.SetValue(float64(done) / float64(total)) })
+				sc.s.tasks.post(func() { sc.Progress.SetValue(float64(done) / float64(total)) })
 			}
 		})
 	}, func(r SyncReport, err error) {
