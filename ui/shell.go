@@ -372,13 +372,28 @@ func (sh *Shell) menu() *fyne.MainMenu {
 // takes it.
 func (sh *Shell) shortcuts() {
 	c := sh.win.Canvas()
-	c.AddShortcut(shortcutNew, func(fyne.Shortcut) { sh.NewElection() })
-	c.AddShortcut(shortcutFind, func(fyne.Shortcut) { sh.Find() })
-	c.AddShortcut(shortcutResults, func(fyne.Shortcut) { sh.ShowResults() })
-	c.AddShortcut(shortcutSignOut, func(fyne.Shortcut) { sh.SignOut() })
+	for _, sc := range []fyne.Shortcut{shortcutNew, shortcutFind, shortcutResults, shortcutSignOut} {
+		c.AddShortcut(sc, sh.TypedShortcut)
+	}
 	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
 		if k.Name == fyne.KeyF5 {
 			sh.Refresh()
 		}
 	})
+}
+
+// TypedShortcut runs the action of a keyboard shortcut.
+func (sh *Shell) TypedShortcut(s fyne.Shortcut) {
+	switch s.ShortcutName() {
+	case shortcutNew.ShortcutName():
+		sh.NewElection()
+	case shortcutFind.ShortcutName():
+		sh.Find()
+	case shortcutResults.ShortcutName():
+		sh.ShowResults()
+	case shortcutSignOut.ShortcutName():
+		sh.SignOut()
+	case shortcutRefresh.ShortcutName():
+		sh.Refresh()
+	}
 }
