@@ -313,3 +313,5 @@ func (h *harness) assertGolden(name string) {
 
 // widgetCell is the first cell of a table row.
 func widgetCell(row int) widget.TableCellID { return widget.TableCellID{Row: row} }
+
+var fyneKeyF5 = fyne.KeyEvent{Name: fyne.KeyF5}
