@@ -4,7 +4,9 @@
 package main
 
 import (
+	"context"
 	"os"
+	"time"
 	"path/filepath"
 
 	"votedesk/app"
@@ -18,6 +20,7 @@ func main() {
 	os.Exit(cli.Main(os.Args[1:], cli.Deps{
 		Open:      openBackend,
 		GUI:       runGUI,
+		Files:     files{},
 		DefaultDB: defaultDB,
 		Stdin:     os.Stdin,
 		Stdout:    os.Stdout,
@@ -41,7 +44,29 @@ func runGUI(path string) error {
 		return err
 	}
 	defer b.Store.Close()
+	if stop, err := b.Store.ServeControl(); err == nil {
+		defer stop()
+	}
 	return ui.Run(ui.Config{Service: b.Service, DBPath: path, Icon: assets.Icon})
+}
+
+// files are the operations on database files that are not open here.
+type files struct{}
+
+func (files) Restore(ctx context.Context, dbPath, from string) (app.RestoreInfo, error) {
+	return localstore.Restore(ctx, dbPath, from, time.Now())
+}
+
+func (files) Compact(ctx context.Context, dbPath string) (int64, int64, error) {
+	return localstore.Compact(ctx, dbPath)
+}
+
+func (files) RequestBackup(ctx context.Context, dbPath, dest string) (app.BackupInfo, error) {
+	return localstore.RequestBackup(ctx, dbPath, dest)
+}
+
+func (files) CheckFile(ctx context.Context, path string) (app.VerifyReport, error) {
+	return localstore.CheckFile(ctx, path)
 }
 
 // defaultDB is votedesk.db in the user's configuration folder.

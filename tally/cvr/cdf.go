@@ -141,6 +141,18 @@ func newCDFContestReader(j *job, elections []cdfElection, gpUnits []cdfGpUnit) (
 		resolved:   map[string]uint16{},
 	}
 	var contest *cdfContest
+	var all []*cdfContest
+	for _, e := range elections {
+		for i := range e.Contest {
+			all = append(all, &e.Contest[i])
+		}
+	}
+	if j.src.ContestID == "" {
+		if len(all) != 1 {
+			return nil, fmt.Errorf("the file has %d contests: the source must name one with contestId", len(all))
+		}
+		contest = all[0]
+	}
 	for _, e := range elections {
 		for i := range e.Contest {
 			if c := &e.Contest[i]; contest == nil && c.Name == j.src.ContestID {

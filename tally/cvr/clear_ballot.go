@@ -44,13 +44,20 @@ func readClearBallot(j *job) error {
 	}
 	var choices []clearBallotChoice
 	var names []string
+	contest := j.src.ContestID
 	seen := map[string]bool{}
 	for c := clearBallotChoices; c < len(sc.fields); c++ {
 		parts := strings.Split(string(sc.fields[c]), ":")
 		if len(parts) != choiceFieldsLen {
 			return j.at(1, c+1, fmt.Errorf("choice header %q has %d fields separated by ':', expected %d", sc.fields[c], len(parts), choiceFieldsLen))
 		}
-		if parts[choiceContest] != j.src.ContestID {
+		if contest == "" {
+			contest = parts[choiceContest]
+		}
+		if parts[choiceContest] != contest {
+			if j.src.ContestID == "" {
+				return j.at(1, c+1, fmt.Errorf("the file has contests %q and %q: the source must name one with contestId", contest, parts[choiceContest]))
+			}
 			continue
 		}
 		rank, err := parseRank([]byte(parts[choiceRank]))
@@ -68,7 +75,7 @@ func readClearBallot(j *job) error {
 		}
 	}
 	if len(choices) == 0 {
-		return j.at(1, 0, fmt.Errorf("no choice column is for contest %q", j.src.ContestID))
+		return j.at(1, 0, fmt.Errorf("no choice column is for contest %q", contest))
 	}
 	j.declare(names)
 	width := len(sc.fields)

@@ -104,10 +104,24 @@ func (j *job) candidate(name string) (uint16, error) {
 
 // declare hands the file's own candidate list to a resolver that wants it
 // (ReadFile's), so candidates without marks are kept in the file's order.
+// Labels are not candidates: the undeclared write-in label stands for
+// UndeclaredWriteIn, and the overvote and skipped-rank labels are dropped.
 func (j *job) declare(names []string) {
-	if d, ok := j.cands.(interface{ declare([]string) }); ok {
-		d.declare(names)
+	d, ok := j.cands.(interface{ declare([]string) })
+	if !ok {
+		return
 	}
+	var list []string
+	for _, n := range names {
+		switch n {
+		case j.src.UndeclaredWriteInLabel:
+			list = append(list, UndeclaredWriteIn)
+		case j.src.OvervoteLabel, j.src.skippedRankLabel():
+		default:
+			list = append(list, n)
+		}
+	}
+	d.declare(list)
 }
 
 // add appends one ballot and counts it.

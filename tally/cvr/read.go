@@ -2,6 +2,7 @@ package cvr
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -51,6 +52,9 @@ var readers = map[Format]func(*job) error{
 // error into is left as it was. Errors about the file's content are
 // *ParseError values naming the file, the line, row or record, and the column.
 func Read(ctx context.Context, src Source, cands Candidates, into *tally.BallotSet, opts Options) (Stats, error) {
+	if cands == nil || into == nil {
+		return Stats{}, errors.New("cvr: Read needs the contest's Candidates and a BallotSet to append to")
+	}
 	j, err := run(ctx, src, cands, opts)
 	if err != nil {
 		return Stats{}, err

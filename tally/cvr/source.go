@@ -30,7 +30,7 @@ const (
 type Source struct {
 	Provider  Format `json:"provider"`
 	FilePath  string `json:"filePath"`
-	ContestID string `json:"contestId"` // CDF: the Contest's Name (or @id); Clear Ballot: the contest name in the choice headers
+	ContestID string `json:"contestId"` // CDF: the Contest's Name (or @id); Clear Ballot: the contest in the choice headers; may be empty when the file has one contest
 
 	FirstVoteColumnIndex Index `json:"firstVoteColumnIndex"` // genericCsv, ess
 	FirstVoteRowIndex    Index `json:"firstVoteRowIndex"`    // genericCsv, ess
@@ -75,11 +75,7 @@ func (s Source) Validate() error {
 		if s.Provider == FormatGenericCSV && s.FirstVoteRowIndex < 2 {
 			return bad("firstVoteRowIndex must be at least 2: row 1 holds the candidate names")
 		}
-	case FormatCDF, FormatClearBallot:
-		if s.ContestID == "" {
-			return bad("contestId is required for provider %s", s.Provider)
-		}
-	case FormatBLT, FormatPrefLib, FormatVoteDesk:
+	case FormatCDF, FormatClearBallot, FormatBLT, FormatPrefLib, FormatVoteDesk:
 	case "":
 		return bad("provider is required")
 	default:

@@ -29,11 +29,25 @@ type Backend struct {
 	Store   Maintenance
 }
 
-// Maintenance is what the command line needs of the database file beyond the
-// domain service.
+// Maintenance is what the command line needs of the open database file
+// beyond the domain service.
 type Maintenance interface {
 	StateHash(ctx context.Context) (string, error)
+	Backup(ctx context.Context, path string) (app.BackupInfo, error)
+	Verify(ctx context.Context) (app.VerifyReport, error)
+	// ServeControl answers other processes' backup requests while a long
+	// command runs.
+	ServeControl() (stop func(), err error)
 	Close() error
+}
+
+// Files are the operations on a database file that is not open here.
+type Files interface {
+	Restore(ctx context.Context, dbPath, from string) (app.RestoreInfo, error)
+	Compact(ctx context.Context, dbPath string) (before, after int64, err error)
+	// RequestBackup asks the process that has the database open for a backup.
+	RequestBackup(ctx context.Context, dbPath, dest string) (app.BackupInfo, error)
+	CheckFile(ctx context.Context, path string) (app.VerifyReport, error)
 }
 
 // Deps are the outside world of the command line, injected by main.
@@ -42,6 +56,8 @@ type Deps struct {
 	Open func(path string) (*Backend, error)
 	// GUI runs the desktop app on the database at path until it is closed.
 	GUI func(path string) error
+	// Files works on database files that are not open.
+	Files Files
 	// DefaultDB returns the database path used when neither --db nor
 	// VOTEDESK_DB is given.
 	DefaultDB func() (string, error)

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -13,8 +15,8 @@ import (
 
 func init() {
 	register(
-		&command{path: "ballot cast", usage: "ballot cast ELECTION --voter NAME RANKING...   (one argument per rank, first choice first; A|B ties A and B)",
-			flags: map[string]flagKind{"voter": valueFlag}, db: true, auth: true, run: ballotCast},
+		&command{path: "ballot cast", usage: "ballot cast ELECTION --voter NAME RANKING...   (one argument per rank, first choice first; A|B ties A and B)\n  votedesk ballot cast ELECTION --stdin   (one CSV line per ballot: voter,first,second,...; prints one confirmation code per line)",
+			flags: map[string]flagKind{"voter": valueFlag, "stdin": boolFlag}, db: true, auth: true, run: ballotCast},
 		&command{path: "ballot list", usage: "ballot list ELECTION", db: true, auth: true, run: ballotList},
 		&command{path: "log", usage: "log [--since SEQ]", flags: map[string]flagKind{"since": valueFlag}, db: true, auth: true, run: logList},
 	)
@@ -45,6 +47,12 @@ type receiptJSON struct {
 func ballotCast(c *call) error {
 	if err := c.args.want(1, -1, "ballot cast ELECTION --voter NAME RANKING..."); err != nil {
 		return err
+	}
+	if c.args.flag("stdin") {
+		if len(c.args.pos) != 1 || c.args.given["voter"] {
+			return usagef("usage: votedesk ballot cast ELECTION --stdin")
+		}
+		return castStream(c, c.args.pos[0])
 	}
 	if c.args.str("voter") == "" {
 		return usagef("ballot cast needs --voter NAME")
@@ -151,4 +159,47 @@ func logList(c *call) error {
 		tw.Flush()
 	}
 	return err
+}
+
+// castStream casts one ballot per CSV line of standard input (voter, then one
+// field per rank), printing each confirmation code as soon as the ballot is
+// durably stored. A refused line is reported with its line number and the
+// others go on; the exit status is 1 if any line was refused.
+func castStream(c *call, election string) error {
+	if stop, err := c.backend.Store.ServeControl(); err == nil {
+		defer stop()
+	}
+	r := csv.NewReader(c.deps.Stdin)
+	r.FieldsPerRecord = -1
+	refused := 0
+	for line := 1; ; line++ {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return app.Errorf(app.CodeInvalid, "standard input, line %d: %v", line, err)
+		}
+		if len(rec) == 0 || strings.TrimSpace(rec[0]) == "" {
+			fmt.Fprintf(c.deps.Stderr, "votedesk: line %d: no voter\n", line)
+			refused++
+			continue
+		}
+		rc, err := c.backend.Service.CastBallot(c.ctx, c.actor, app.Cast{Election: election, Voter: rec[0], Rankings: parseRanking(rec[1:])})
+		if err != nil {
+			fmt.Fprintf(c.deps.Stderr, "votedesk: line %d: %s\n", line, app.ErrorMessage(err))
+			refused++
+			continue
+		}
+		if c.json {
+			b, _ := json.Marshal(receiptJSON{Election: rc.Election, Voter: rc.Voter, Confirmation: rc.Confirmation, WhenCast: rc.WhenCast, Recast: rc.Recast})
+			fmt.Fprintf(c.deps.Stdout, "%s\n", b)
+		} else {
+			fmt.Fprintln(c.deps.Stdout, rc.Confirmation)
+		}
+	}
+	if refused > 0 {
+		return app.Errorf(app.CodeInvalid, "%d ballot(s) refused", refused)
+	}
+	return nil
 }

@@ -1,0 +1,183 @@
+package localstore_test
+
+import (
+	"context"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"votedesk/app"
+	"votedesk/localstore"
+)
+
+// filled opens a database with an owner, an election and a few ballots.
+func filled(t *testing.T) (*localstore.Store, *app.Service) {
+	t.Helper()
+	st, err := localstore.Open(filepath.Join(t.TempDir(), "votedesk.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	svc := app.NewService(st, nil, nil)
+	ctx := context.Background()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(svc.RegisterUser(ctx, "", "owner", "owner@example.org", "owner-password"))
+	must(svc.CreateElection(ctx, "owner", "E", "", true))
+	must(svc.AddCandidates(ctx, "owner", "E", "A", "B", "C"))
+	must(svc.AddVoters(ctx, "owner", "E", app.VoterEntry{Name: "v1"}, app.VoterEntry{Name: "v2"}, app.VoterEntry{Name: "v3"}))
+	must(svc.LaunchElection(ctx, "owner", "E"))
+	for _, v := range []string{"v1", "v2", "v3"} {
+		_, err := svc.CastBallot(ctx, "owner", app.Cast{Election: "E", Voter: v, Rankings: []app.Ranking{{Candidate: "B", Rank: 1}}})
+		must(err)
+	}
+	return st, svc
+}
+
+func TestVerifyPassesOnAHealthyDatabase(t *testing.T) {
+	st, _ := filled(t)
+	r, err := st.Verify(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.OK() || r.Events != 8 || r.HeadHash == "" {
+		t.Errorf("report = %+v; want OK with 8 events", r)
+	}
+}
+
+// tamper closes the store, changes the database file with fn, and returns
+// a check of the file.
+func tamper(t *testing.T, st *localstore.Store, fn func(tx *bolt.Tx) error) app.VerifyReport {
+	t.Helper()
+	path := st.Path()
+	st.Close()
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(fn); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	r, err := localstore.CheckFile(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func seqKey(n uint64) []byte { return binary.BigEndian.AppendUint64(nil, n) }
+
+func TestVerifyFindsTampering(t *testing.T) {
+	t.Run("ErrEventBytesEdited", func(t *testing.T) {
+		st, _ := filled(t)
+		r := tamper(t, st, func(tx *bolt.Tx) error {
+			b := tx.Bucket([]byte("vote_event_log"))
+			v := string(b.Get(seqKey(7)))
+			return b.Put(seqKey(7), []byte(strings.Replace(v, `"B"`, `"C"`, 1)))
+		})
+		if r.OK() || r.FirstBadSeq != 7 || !strings.Contains(r.Problems[0], "changed after it was written") {
+			t.Errorf("report = %+v; want event 7 found changed", r)
+		}
+	})
+	t.Run("ErrEventRemoved", func(t *testing.T) {
+		st, _ := filled(t)
+		r := tamper(t, st, func(tx *bolt.Tx) error { return tx.Bucket([]byte("vote_event_log")).Delete(seqKey(4)) })
+		if r.FirstBadSeq != 5 || !strings.Contains(r.Problems[0], "jumps") {
+			t.Errorf("report = %+v; want a gap found at 5", r)
+		}
+	})
+	t.Run("ErrProjectionEdited", func(t *testing.T) {
+		st, _ := filled(t)
+		r := tamper(t, st, func(tx *bolt.Tx) error {
+			b := tx.Bucket([]byte("vote_data"))
+			c := b.Cursor()
+			prefix := []byte("ELECTION#E\x00BALLOT#v2")
+			k, v := c.Seek(prefix)
+			return b.Put(append([]byte(nil), k...), append(append([]byte(nil), v[:len(v)-1]...), 'x'))
+		})
+		if r.OK() || r.FirstBadSeq != 0 || !strings.Contains(strings.Join(r.Problems, "\n"), "BALLOT#v2") {
+			t.Errorf("report = %+v; want the ballot item of v2 found different from the rebuild", r)
+		}
+	})
+}
+
+func TestBackupRestoreCompact(t *testing.T) {
+	ctx := context.Background()
+	st, svc := filled(t)
+	dir := t.TempDir()
+	backup := filepath.Join(dir, "backup.db")
+	info, err := st.Backup(ctx, backup)
+	if err != nil || info.Events != 8 {
+		t.Fatalf("backup = %+v, %v", info, err)
+	}
+	before, _ := st.StateHash(ctx)
+	e, _ := svc.Election(ctx, "owner", "E")
+	allow := true
+	if err := svc.UpdateElection(ctx, "owner", "E", e.Version, app.ElectionChanges{AllowEdit: &allow}); err != nil {
+		t.Fatal(err)
+	}
+	path := st.Path()
+	t.Run("ErrRestoreWhileOpen", func(t *testing.T) {
+		if _, err := localstore.Restore(ctx, path, backup, time.Now()); !strings.Contains(app.ErrorMessage(err), "already open") {
+			t.Errorf("restore over an open database: %v", err)
+		}
+	})
+	st.Close()
+	t.Run("ErrBackupFailsCheck", func(t *testing.T) {
+		bad := filepath.Join(dir, "bad.db")
+		os.WriteFile(bad, []byte("not a database"), 0o600)
+		if _, err := localstore.Restore(ctx, path, bad, time.Now()); err == nil {
+			t.Error("restored a file that is not a database")
+		}
+	})
+	ri, err := localstore.Restore(ctx, path, backup, time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(ri.Kept); err != nil || !strings.HasSuffix(ri.Kept, ".before-restore-20261103T120000Z") {
+		t.Errorf("replaced database not kept: %q %v", ri.Kept, err)
+	}
+	b, a, err := localstore.Compact(ctx, path)
+	if err != nil || a == 0 || b == 0 {
+		t.Errorf("compact %d -> %d: %v", b, a, err)
+	}
+	st2, err := localstore.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	if after, _ := st2.StateHash(ctx); after != before {
+		t.Error("restored database differs from the backup")
+	}
+	if r, err := st2.Verify(ctx); err != nil || !r.OK() {
+		t.Errorf("restored database does not verify: %+v %v", r, err)
+	}
+}
+
+func TestBackupThroughControlSocket(t *testing.T) {
+	ctx := context.Background()
+	st, _ := filled(t)
+	stop, err := st.ServeControl()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	dest := filepath.Join(t.TempDir(), "via-socket.db")
+	info, err := localstore.RequestBackup(ctx, st.Path(), dest)
+	if err != nil || info.Events != 8 {
+		t.Fatalf("backup through socket = %+v, %v", info, err)
+	}
+	if r, err := localstore.CheckFile(ctx, dest); err != nil || !r.OK() {
+		t.Errorf("backup does not verify: %+v %v", r, err)
+	}
+}

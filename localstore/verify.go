@@ -1,0 +1,212 @@
+package localstore
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+
+	"votedesk/app"
+)
+
+// VerifyReport is app.VerifyReport.
+type VerifyReport = app.VerifyReport
+
+// Verify checks the database: the log's hash chain, event by event; the
+// projection against a rebuild from the log, item by item; and the totals the
+// projection keeps against the items it holds.
+func (s *Store) Verify(ctx context.Context) (VerifyReport, error) {
+	return verifyDB(ctx, s.db)
+}
+
+// CheckFile verifies a database file that is not open (a backup), read-only.
+func CheckFile(ctx context.Context, path string) (VerifyReport, error) {
+	if _, err := os.Stat(path); err != nil {
+		return VerifyReport{}, app.Errorf(app.CodeNotFound, "cannot read %s: %v", path, err)
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: OpenTimeout})
+	if err != nil {
+		return VerifyReport{}, &app.Error{Code: app.CodeInvalid, Message: fmt.Sprintf("%s is not a VoteDesk database", path), Err: err}
+	}
+	defer db.Close()
+	return verifyDB(ctx, db)
+}
+
+func verifyDB(ctx context.Context, db *bolt.DB) (VerifyReport, error) {
+	var r VerifyReport
+	err := db.View(func(btx *bolt.Tx) error {
+		for _, b := range [][]byte{bucketData, bucketGSI1, bucketLog, bucketUndo, bucketDevice} {
+			if btx.Bucket(b) == nil {
+				r.Problem("the file has no %s bucket: it is not a VoteDesk database", b)
+			}
+		}
+		if !r.OK() {
+			return nil
+		}
+		if f := btx.Bucket(bucketDevice).Get(keyFormat); string(f) != formatVersion {
+			r.Problem("layout version %q, want %q", f, formatVersion)
+		}
+		checkChain(ctx, btx.Bucket(bucketLog), &r)
+		if err := checkCounts(newTx(btx), &r); err != nil {
+			return err
+		}
+		return nil
+	})
+	if err != nil || !r.OK() && r.Events == 0 {
+		return r, err
+	}
+	return r, checkRebuild(ctx, db, &r)
+}
+
+// checkChain walks the log: sequence numbers from 1 without gaps, every
+// event decodable, linked to the one before, and hashing to its hash.
+func checkChain(ctx context.Context, log *bolt.Bucket, r *VerifyReport) {
+	prev := ""
+	want := uint64(1)
+	c := log.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if ctx.Err() != nil {
+			r.Problem("verification cancelled")
+			return
+		}
+		seq := getSeq(k)
+		bad := func(format string, a ...any) {
+			if r.FirstBadSeq == 0 {
+				r.FirstBadSeq = seq
+				r.Problem("event %d: %s", seq, fmt.Sprintf(format, a...))
+			}
+		}
+		r.Events = seq
+		if seq != want {
+			bad("sequence jumps from %d to %d", want-1, seq)
+			return
+		}
+		want++
+		ev, err := app.DecodeEvent(v)
+		switch {
+		case err != nil:
+			bad("cannot be read: %s", app.ErrorMessage(err))
+		case ev.Seq != seq:
+			bad("is stored at %d but says it is %d", seq, ev.Seq)
+		case ev.PrevHash != prev:
+			bad("does not link to the event before it (prev_hash %.12s…, want %.12s…)", ev.PrevHash, prev)
+		case ev.Hash != ev.ComputeHash(prev):
+			bad("its content does not match its hash: it was changed after it was written")
+		}
+		if r.FirstBadSeq != 0 {
+			return
+		}
+		prev = ev.Hash
+	}
+	r.HeadHash = prev
+}
+
+// checkCounts compares the totals kept in the projection with the items.
+func checkCounts(t *tx, r *VerifyReport) error {
+	users, elections := 0, 0
+	var perElection []app.Item
+	if err := t.Partitions("USER#", "METADATA", func(app.Item) (bool, error) { users++; return true, nil }); err != nil {
+		return err
+	}
+	err := t.Partitions("ELECTION#", "METADATA", func(it app.Item) (bool, error) {
+		elections++
+		perElection = append(perElection, it)
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	counts, _, err := t.Get("METADATA", "COUNTS")
+	if err != nil {
+		return err
+	}
+	if got := counts.Int("user_count"); got != int64(users) {
+		r.Problem("METADATA/COUNTS says %d users; there are %d", got, users)
+	}
+	if got := counts.Int("election_count"); got != int64(elections) {
+		r.Problem("METADATA/COUNTS says %d elections; there are %d", got, elections)
+	}
+	for _, e := range perElection {
+		for _, c := range []struct{ attr, prefix string }{
+			{"candidate_count", "CANDIDATE#"}, {"voter_count", "VOTER#"}, {"ballot_count", "BALLOT#"},
+		} {
+			n := 0
+			if err := t.QueryAttr(e.PK(), c.prefix, "entity_type", func([]byte) (bool, error) { n++; return true, nil }); err != nil {
+				return err
+			}
+			if got := e.Int(c.attr); got != int64(n) {
+				r.Problem("%s says %s = %d; it holds %d", strings.TrimPrefix(e.PK(), "ELECTION#"), c.attr, got, n)
+			}
+		}
+	}
+	return nil
+}
+
+// checkRebuild replays the log into a scratch database and compares its
+// projection with the live one, item by item.
+func checkRebuild(ctx context.Context, db *bolt.DB, r *VerifyReport) error {
+	dir, err := os.MkdirTemp("", "votedesk-verify-")
+	if err != nil {
+		return fmt.Errorf("localstore: verify: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	scratch, err := Open(dir + "/rebuild.db")
+	if err != nil {
+		return err
+	}
+	defer scratch.Close()
+	err = db.View(func(src *bolt.Tx) error {
+		return scratch.db.Update(func(dst *bolt.Tx) error {
+			log := dst.Bucket(bucketLog)
+			log.FillPercent = 1.0
+			return src.Bucket(bucketLog).ForEach(func(k, v []byte) error { return log.Put(k, v) })
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("localstore: verify: copy log: %w", err)
+	}
+	if _, err := scratch.Rebuild(ctx); err != nil {
+		r.Problem("the log cannot be replayed: %v", err)
+		return nil
+	}
+	return db.View(func(live *bolt.Tx) error {
+		return scratch.db.View(func(rebuilt *bolt.Tx) error {
+			if k, what := firstDifference(live.Bucket(bucketData), rebuilt.Bucket(bucketData)); k != nil {
+				pk, sk, _ := bytes.Cut(k, []byte{0})
+				r.Problem("the projection differs from a rebuild from the log at item %s / %s (%s)", pk, sk, what)
+			}
+			return nil
+		})
+	})
+}
+
+// firstDifference returns the first key at which two buckets differ.
+func firstDifference(a, b *bolt.Bucket) ([]byte, string) {
+	ca, cb := a.Cursor(), b.Cursor()
+	ka, va := ca.First()
+	kb, vb := cb.First()
+	for ka != nil || kb != nil {
+		switch {
+		case kb == nil || ka != nil && bytes.Compare(ka, kb) < 0:
+			return ka, "not in the rebuild"
+		case ka == nil || bytes.Compare(kb, ka) < 0:
+			return kb, "missing from the projection"
+		case !bytes.Equal(va, vb):
+			return ka, "different attributes"
+		}
+		ka, va = ca.Next()
+		kb, vb = cb.Next()
+	}
+	return nil, ""
+}
+
+func getSeq(k []byte) uint64 {
+	if len(k) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(k)
+}

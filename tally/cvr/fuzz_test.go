@@ -1,0 +1,154 @@
+package cvr
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"votedesk/tally"
+)
+
+// Each reader is fuzzed with seeds from the shared test data, read in place,
+// and a few written here. A fuzz run checks that no input panics, that a
+// failed read leaves the set it was given untouched, and that a successful
+// one keeps the BallotSet's invariants.
+
+// fuzzSeed is one seed: a file's bytes and the reader's string argument
+// (the contest, where the format needs one).
+type fuzzSeed struct {
+	data []byte
+	arg  string
+}
+
+// seedFiles loads shared test data files matching a pattern as seeds.
+func seedFiles(f *testing.F, pattern, arg string) []fuzzSeed {
+	f.Helper()
+	paths, _ := filepath.Glob(filepath.Join(sharedTestdata, pattern))
+	if len(paths) == 0 {
+		f.Fatalf("no shared test data matches %s", pattern)
+	}
+	var seeds []fuzzSeed
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		seeds = append(seeds, fuzzSeed{b, arg})
+	}
+	return seeds
+}
+
+// fuzzRead fuzzes the reader of one format: source makes the Source for the
+// file written from the fuzzed bytes and the fuzzed argument.
+func fuzzRead(f *testing.F, name string, source func(path, arg string) Source, seeds ...fuzzSeed) {
+	for _, s := range seeds {
+		f.Add(s.data, s.arg)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, arg string) {
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		set := newSet()
+		mustAdd(t, set, "before", 3, tally.Mark{Rank: 1, Candidate: 0})
+		before := *set
+		cands := &fileCandidates{index: map[string]uint16{}}
+		_, err := Read(context.Background(), source(path, arg), cands, set, Options{MaxRankings: 40})
+		if err != nil {
+			if !reflect.DeepEqual(*set, before) {
+				t.Fatalf("failed read (%v) changed the set", err)
+			}
+			return
+		}
+		checkSet(t, set, len(cands.names))
+	})
+}
+
+// checkSet checks the BallotSet invariants the tally relies on.
+func checkSet(t *testing.T, s *tally.BallotSet, candidates int) {
+	t.Helper()
+	n := s.Len()
+	for _, col := range []int{len(s.Counts), len(s.IDs), len(s.Precincts)} {
+		if col != 0 && col != n {
+			t.Fatalf("optional column has %d entries for %d ballots", col, n)
+		}
+	}
+	start := uint32(0)
+	for i, end := range s.Ends {
+		if end < start || int(end) > len(s.Marks) {
+			t.Fatalf("ballot %d ends at %d after %d", i, end, start)
+		}
+		for k := start; k < end; k++ {
+			m := s.Marks[k]
+			if m.Rank == 0 || k > start && m.Rank < s.Marks[k-1].Rank {
+				t.Fatalf("ballot %d: marks not ranked from 1 in order: %v", i, s.Marks[start:end])
+			}
+			if m.Candidate != tally.Overvote && int(m.Candidate) >= max(candidates, 1) {
+				t.Fatalf("ballot %d: candidate %d of %d", i, m.Candidate, candidates)
+			}
+		}
+		start = end
+	}
+	if s.Counts != nil {
+		for i, c := range s.Counts {
+			if c == 0 {
+				t.Fatalf("ballot %d has count 0", i)
+			}
+		}
+	}
+}
+
+func FuzzReadCDF(f *testing.F) {
+	seeds := []fuzzSeed{{[]byte(cdfXML), "Mayor"}, {[]byte(`{"CVR":[],"Election":[{"Contest":[{"@id":"c","Name":"Mayor"}]}]}`), "Mayor"}}
+	for i, name := range []string{"1_exhaust_at_overvote", "3_skipped_choice_exhaust", "multi_winner_whole_threshold"} {
+		seeds = append(seeds, seedFiles(f, "rctab/test_set_"+name+"/*_cvr.json", []string{"test set 1", "test set 3", "test set multi winner whole"}[i])...)
+	}
+	fuzzRead(f, "report.cdf", func(path, arg string) Source {
+		return Source{Provider: FormatCDF, FilePath: path, ContestID: arg, OvervoteLabel: "overvote"}
+	}, seeds...)
+}
+
+func FuzzReadGenericCSV(f *testing.F) {
+	seeds := append(seedFiles(f, "rctab/generic_csv_test/*_cvr.csv", ""),
+		fuzzSeed{[]byte("id,p,b,A,\"B\",Write-In\n1,p,b,1,\"2\",3\n2,,,\"\n\",,1\n"), ""})
+	fuzzRead(f, "g.csv", func(path, _ string) Source {
+		return Source{Provider: FormatGenericCSV, FilePath: path, FirstVoteColumnIndex: 4, FirstVoteRowIndex: 2,
+			IDColumnIndex: 1, PrecinctColumnIndex: 2, BatchColumnIndex: 3, UndeclaredWriteInLabel: "Write-In"}
+	}, seeds...)
+}
+
+func FuzzReadClearBallot(f *testing.F) {
+	fuzzRead(f, "cb.csv", func(path, arg string) Source {
+		return Source{Provider: FormatClearBallot, FilePath: path, ContestID: arg, UndeclaredWriteInLabel: "UWI"}
+	}, seedFiles(f, "rctab/clear_ballot_kansas_primary/*.cvr.csv", "Democratic Primary")...)
+}
+
+func FuzzReadESS(f *testing.F) {
+	seeds := append(seedFiles(f, "rctab/exhaust_if_multiple_continuing/*.xlsx", "|"),
+		seedFiles(f, "rctab/tiebreak_previous_round_counts_then_random_test/*.xlsx", "")...)
+	fuzzRead(f, "e.xlsx", func(path, arg string) Source {
+		return Source{Provider: FormatESS, FilePath: path, FirstVoteColumnIndex: 2, FirstVoteRowIndex: 2, IDColumnIndex: 1,
+			OvervoteDelimiter: arg, SkippedRankLabel: "undervote", TreatBlankAsUndeclaredWriteIn: arg == ""}
+	}, seeds...)
+}
+
+func FuzzReadBLT(f *testing.F) {
+	seeds := append(seedFiles(f, "real/burlington_2009_mayor/*.blt", ""),
+		fuzzSeed{[]byte("3 1\n-2\n2 1 - 3 0\n(x) 1 2=3 -=- 0\n0\n\"A\" \"B\"\n\"C\"\n\"T\"\n"), ""})
+	fuzzRead(f, "e.blt", func(path, _ string) Source { return Source{Provider: FormatBLT, FilePath: path} }, seeds...)
+}
+
+func FuzzReadPrefLib(f *testing.F) {
+	seeds := append(seedFiles(f, "real/burlington_2009_mayor/*.toi", ""),
+		fuzzSeed{[]byte("# DATA TYPE: toi\n# ALTERNATIVE NAME 1: A\n# ALTERNATIVE NAME 2: B\n2: {1,2}\n1: 2\n"), ""})
+	fuzzRead(f, "e.toi", func(path, _ string) Source { return Source{Provider: FormatPrefLib, FilePath: path} }, seeds...)
+}
+
+func FuzzReadVoteDesk(f *testing.F) {
+	fuzzRead(f, "v.csv", func(path, arg string) Source {
+		return Source{Provider: FormatVoteDesk, FilePath: path, OvervoteLabel: arg}
+	}, fuzzSeed{[]byte("# candidates: A,B,\"C, D\"\nballot_id,rank_1,rank_2\nb1,A|B,\"C, D\"\nb2,,OV\n"), "OV"},
+		fuzzSeed{[]byte("ballot_id,rank_1\n\"x\ny\",A\n"), ""})
+}

@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"votedesk/app"
+)
+
+// The file commands act on the database file itself: whoever can read the
+// file can back it up, verify it, restore or compact it.
+func init() {
+	register(
+		&command{path: "backup", usage: "backup FILE   (a consistent copy, also while VoteDesk runs)", run: backup},
+		&command{path: "restore", usage: "restore FILE   (checks the backup first; keeps the replaced database beside it)", run: restore},
+		&command{path: "compact", usage: "compact", run: compact},
+		&command{path: "verify", usage: "verify [--file BACKUP]   (hash chain, projection = rebuild from the log, counts)",
+			flags: map[string]flagKind{"file": valueFlag}, run: verify},
+	)
+}
+
+type backupJSON struct {
+	Path   string `json:"path"`
+	Events uint64 `json:"events"`
+	Size   int64  `json:"size"`
+	Via    string `json:"via"`
+}
+
+func backup(c *call) error {
+	if err := c.args.want(1, 1, "backup FILE"); err != nil {
+		return err
+	}
+	dest := c.args.pos[0]
+	path, err := c.databasePath()
+	if err != nil {
+		return err
+	}
+	var info app.BackupInfo
+	via := "direct"
+	if err := c.open(); err == nil {
+		defer c.backend.Store.Close()
+		info, err = c.backend.Store.Backup(c.ctx, dest)
+		if err != nil {
+			return err
+		}
+	} else if app.ErrorCode(err) == app.CodeUnavailable && strings.Contains(app.ErrorMessage(err), "already open") {
+		via = "running VoteDesk"
+		if info, err = c.deps.Files.RequestBackup(c.ctx, path, dest); err != nil {
+			return err
+		}
+	} else {
+		return err
+	}
+	return c.out(backupJSON{Path: info.Path, Events: info.Events, Size: info.Size, Via: via}, func(w io.Writer) {
+		fmt.Fprintf(w, "backed up %d events (%d bytes) to %s\n", info.Events, info.Size, info.Path)
+	})
+}
+
+func restore(c *call) error {
+	if err := c.args.want(1, 1, "restore FILE"); err != nil {
+		return err
+	}
+	path, err := c.databasePath()
+	if err != nil {
+		return err
+	}
+	info, err := c.deps.Files.Restore(c.ctx, path, c.args.pos[0])
+	if err != nil {
+		return err
+	}
+	return c.out(map[string]any{"restored": path, "events": info.Report.Events, "kept": info.Kept}, func(w io.Writer) {
+		fmt.Fprintf(w, "restored %d events into %s\n", info.Report.Events, path)
+		if info.Kept != "" {
+			fmt.Fprintf(w, "the database it replaced is kept as %s\n", info.Kept)
+		}
+	})
+}
+
+func compact(c *call) error {
+	if err := c.args.want(0, 0, "compact"); err != nil {
+		return err
+	}
+	path, err := c.databasePath()
+	if err != nil {
+		return err
+	}
+	before, after, err := c.deps.Files.Compact(c.ctx, path)
+	if err != nil {
+		return err
+	}
+	return c.out(map[string]int64{"before": before, "after": after}, func(w io.Writer) {
+		fmt.Fprintf(w, "compacted %s from %d to %d bytes\n", path, before, after)
+	})
+}
+
+type verifyJSON struct {
+	OK          bool     `json:"ok"`
+	Events      uint64   `json:"events"`
+	HeadHash    string   `json:"head_hash"`
+	FirstBadSeq uint64   `json:"first_bad_seq,omitempty"`
+	Problems    []string `json:"problems,omitempty"`
+}
+
+func verify(c *call) error {
+	if err := c.args.want(0, 0, "verify [--file BACKUP]"); err != nil {
+		return err
+	}
+	var r app.VerifyReport
+	var err error
+	if f := c.args.str("file"); f != "" {
+		r, err = c.deps.Files.CheckFile(c.ctx, f)
+	} else {
+		if err := c.open(); err != nil {
+			return err
+		}
+		defer c.backend.Store.Close()
+		r, err = c.backend.Store.Verify(c.ctx)
+	}
+	if err != nil {
+		return err
+	}
+	if err := c.out(verifyJSON{OK: r.OK(), Events: r.Events, HeadHash: r.HeadHash, FirstBadSeq: r.FirstBadSeq, Problems: r.Problems}, func(w io.Writer) {
+		if r.OK() {
+			fmt.Fprintf(w, "verified: %d events, hash chain whole (head %s), projection matches a rebuild from the log, counts agree\n", r.Events, r.HeadHash)
+			return
+		}
+		for _, p := range r.Problems {
+			fmt.Fprintln(w, "problem:", p)
+		}
+	}); err != nil {
+		return err
+	}
+	if !r.OK() {
+		msg := r.Problems[0]
+		if r.FirstBadSeq != 0 {
+			msg = fmt.Sprintf("first bad event: %d (%s)", r.FirstBadSeq, msg)
+		}
+		return app.Errorf(app.CodeConflict, "verification failed: %s", msg)
+	}
+	return nil
+}
