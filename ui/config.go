@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+
 	"fyne.io/fyne/v2"
 
 	"votedesk/app"
@@ -17,4 +19,7 @@ type Config struct {
 	// Sync drives the sync panel; nil means this build has no sync, and the
 	// panel shows only conflicts and rejected events.
 	Sync Syncer
+	// Backup writes a consistent copy of the open database to a file; nil
+	// hides the menu item.
+	Backup func(ctx context.Context, dest string) (app.BackupInfo, error)
 }

@@ -1,17 +1,20 @@
 package ui
 
 import (
-	"os"
-	"os/signal"
-	"syscall"
+	"time"
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
 )
 
-// Run opens the main window and returns when it is closed: by the user, or
-// by SIGTERM or SIGINT, which close the window the same way so the caller
-// closes the database and exits cleanly.
+// Run opens the main window and returns when it is closed, or when the app
+// quits: Fyne's desktop driver turns SIGTERM and SIGINT into a quit, so a
+// session manager's close ends the app the same clean way and the caller
+// closes the database.
+//
+// The window size is remembered while the app runs (checked every second,
+// written when it changed): Fyne runs its stop hooks on another goroutine
+// as it shuts down, so a size saved only then could be lost.
 func Run(cfg Config) error {
 	a := fyneapp.NewWithID(AppID)
 	if cfg.Icon != nil {
@@ -20,23 +23,17 @@ func Run(cfg Config) error {
 	w := a.NewWindow("VoteDesk")
 	w.SetMaster()
 	sh := NewShell(a, w, cfg)
-	w.SetCloseIntercept(func() {
-		sh.SaveWindow()
-		w.Close()
-	})
-	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
-	defer signal.Stop(stop)
-	go func() {
-		if _, ok := <-stop; ok {
-			fyne.Do(func() {
-				sh.SaveWindow()
-				w.Close()
-			})
-		}
-	}()
 	sh.RestoreWindow()
 	sh.Show()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	a.Lifecycle().SetOnStarted(func() {
+		go func() {
+			for range tick.C {
+				fyne.Do(sh.SaveWindow)
+			}
+		}()
+	})
 	w.ShowAndRun()
 	return nil
 }

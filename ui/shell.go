@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -16,8 +17,7 @@ import (
 
 // The preference keys the app remembers.
 const (
-	prefWidth        = "window.width"
-	prefHeight       = "window.height"
+	prefWindow       = "window.size"
 	prefScreen       = "screen"
 	prefLogin        = "login"
 	prefSyncInterval = "sync.interval"
@@ -33,12 +33,12 @@ const (
 
 var sections = []struct {
 	id, label string
-	icon      fyne.Resource
+	icon      func() fyne.Resource // the theme's icon, looked up once an app runs
 }{
-	{screenElections, "Elections", theme.DocumentIcon()},
-	{screenUsers, "Users and roles", theme.AccountIcon()},
-	{screenLog, "Audit log", theme.HistoryIcon()},
-	{screenSync, "Sync", theme.StorageIcon()},
+	{screenElections, "Elections", theme.DocumentIcon},
+	{screenUsers, "Users and roles", theme.AccountIcon},
+	{screenLog, "Audit log", theme.HistoryIcon},
+	{screenSync, "Sync", theme.StorageIcon},
 }
 
 // Shell is the main window's frame: the first-run or sign-in screen, then
@@ -97,20 +97,25 @@ func (sh *Shell) Show() {
 
 // RestoreWindow sizes the window as it was when last closed.
 func (sh *Shell) RestoreWindow() {
-	p := sh.app.Preferences()
-	sh.win.Resize(fyne.NewSize(float32(p.FloatWithFallback(prefWidth, 1180)), float32(p.FloatWithFallback(prefHeight, 760))))
+	w, h := float32(1180), float32(760)
+	if _, err := fmt.Sscanf(sh.app.Preferences().String(prefWindow), "%gx%g", &w, &h); err != nil || w < 400 || h < 300 {
+		w, h = 1180, 760
+	}
+	sh.win.Resize(fyne.NewSize(w, h))
 }
 
 // Wait blocks until every background task has delivered its result (tests,
 // screenshots and shutdown use it).
 func (sh *Shell) Wait() { sh.tasks.Wait() }
 
-// SaveWindow remembers the window size.
+// SaveWindow remembers the window size when it changed, as one preference
+// so that it is written once.
 func (sh *Shell) SaveWindow() {
 	s := sh.win.Canvas().Size()
-	if s.Width > 0 && s.Height > 0 {
-		sh.app.Preferences().SetFloat(prefWidth, float64(s.Width))
-		sh.app.Preferences().SetFloat(prefHeight, float64(s.Height))
+	v := fmt.Sprintf("%gx%g", s.Width, s.Height)
+	p := sh.app.Preferences()
+	if s.Width > 0 && s.Height > 0 && p.String(prefWindow) != v {
+		p.SetString(prefWindow, v)
 	}
 }
 
@@ -147,7 +152,7 @@ func (sh *Shell) build() {
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			row := o.(*fyne.Container)
-			row.Objects[0].(*widget.Icon).SetResource(sections[i].icon)
+			row.Objects[0].(*widget.Icon).SetResource(sections[i].icon())
 			row.Objects[1].(*widget.Label).SetText(sections[i].label)
 		})
 	sh.Nav.OnSelected = func(i widget.ListItemID) {
@@ -334,6 +339,39 @@ func (sh *Shell) roleMayHaveChanged() {
 	})
 }
 
+// chooseBackup asks where to write a backup of the database, then writes it.
+func (sh *Shell) chooseBackup() {
+	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+		if err != nil {
+			sh.sess.fail("Cannot back up", err)
+			return
+		}
+		if wc == nil {
+			return
+		}
+		path := wc.URI().Path()
+		wc.Close()
+		sh.Backup(path)
+	}, sh.win)
+	d.SetFileName("votedesk-backup-" + sh.cfg.Service.Now().Local().Format("2006-01-02-1504") + ".db")
+	d.Show()
+}
+
+// Backup writes a consistent copy of the database to path, off the UI
+// goroutine. A backup holds everything, secret ballots included, so it
+// needs VIEW_SECRETS.
+func (sh *Shell) Backup(path string) {
+	s := sh.sess
+	if s == nil || sh.cfg.Backup == nil || !s.can(app.PermViewSecrets) {
+		return
+	}
+	load(s, "Cannot back up", func(ctx context.Context) (app.BackupInfo, error) {
+		return sh.cfg.Backup(ctx, path)
+	}, func(info app.BackupInfo) {
+		dialog.ShowInformation("Backed up", fmt.Sprintf("%s (%s bytes) written to %s.", plural(int64(info.Events), "event", "events"), fmtCount(info.Size), info.Path), sh.win)
+	})
+}
+
 // Shortcuts of the main actions, shown in the menus.
 var (
 	shortcutNew     = &desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault}
@@ -352,7 +390,9 @@ func (sh *Shell) menu() *fyne.MainMenu {
 	}
 	newItem := item("New election…", shortcutNew, sh.NewElection)
 	newItem.Disabled = !sh.sess.can(app.PermUseApplication)
-	file := fyne.NewMenu("File", newItem, fyne.NewMenuItemSeparator(), item("Sign out", shortcutSignOut, sh.SignOut))
+	backup := fyne.NewMenuItem("Back up database…", sh.chooseBackup)
+	backup.Disabled = sh.cfg.Backup == nil || !sh.sess.can(app.PermViewSecrets)
+	file := fyne.NewMenu("File", newItem, backup, fyne.NewMenuItemSeparator(), item("Sign out", shortcutSignOut, sh.SignOut))
 	edit := fyne.NewMenu("Election", item("Find…", shortcutFind, sh.Find), item("Results", shortcutResults, sh.ShowResults))
 	var views []*fyne.MenuItem
 	for _, s := range sections {

@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 
 	"votedesk/app"
+	"votedesk/localstore"
 )
 
 func TestShellRemembers(t *testing.T) {
@@ -115,4 +118,33 @@ func TestObserverMenus(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestBackupFromMenu(t *testing.T) {
+	h := newHarness(t, nil)
+	h.sh.cfg.Backup = h.store.Backup
+	h.owner()
+	h.addUser("Ursula", app.RoleUser)
+	dest := filepath.Join(t.TempDir(), "copy.db")
+	t.Run("HiddenBelowAuditor", func(t *testing.T) {
+		h.signIn("Ursula")
+		h.sh.Backup(dest)
+		h.wait()
+		if _, err := os.Stat(dest); err == nil {
+			t.Error("a USER wrote a backup")
+		}
+	})
+	t.Run("Written", func(t *testing.T) {
+		h.signIn("Olivia")
+		h.sh.Backup(dest)
+		h.wait()
+		h.assertDialog("Backed up", "2 events")
+		h.closeDialogs()
+		st, err := localstore.Open(dest)
+		h.must(err)
+		defer st.Close()
+		if ok, err := app.NewService(st, nil, nil).HasUsers(h.ctx); !ok || err != nil {
+			t.Errorf("the backup holds no users (%v)", err)
+		}
+	})
 }
