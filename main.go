@@ -6,8 +6,8 @@ package main
 import (
 	"context"
 	"os"
-	"time"
 	"path/filepath"
+	"time"
 
 	"votedesk/app"
 	"votedesk/assets"

@@ -105,6 +105,7 @@ func newHarness(t testing.TB, sync Syncer) *harness {
 	t.Cleanup(func() { h.sh.Wait(); h.win.Close() })
 	h.sh = NewShell(h.app, h.win, Config{Service: h.svc, DBPath: st.Path(), Sync: sync})
 	h.sh.tasks.queued = true
+	h.sh.since = func(time.Time) time.Duration { return 42 * time.Millisecond }
 	h.sh.Show()
 	h.win.Resize(fyne.NewSize(1100, 720))
 	return h

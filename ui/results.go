@@ -278,7 +278,7 @@ func (sc *ResultsScreen) Recount() {
 			sc.s.fail("Cannot count "+sc.name, err)
 			return
 		}
-		sc.show(&c, time.Since(start))
+		sc.show(&c, sc.s.since(start))
 	})
 }
 

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -19,6 +20,8 @@ type session struct {
 	tasks *tasks
 	prefs fyne.Preferences
 	sync  Syncer
+	// since measures how long work took, for status lines (tests fix it).
+	since func(time.Time) time.Duration
 	// changed is called after a command that may change what other screens
 	// show or what the user may do (their role); the shell refreshes.
 	changed func()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -62,12 +63,13 @@ type Shell struct {
 	UserLabel *widget.Label
 
 	screen string // the section shown, or "election:NAME"
+	since  func(time.Time) time.Duration
 	body   *fyne.Container
 }
 
 // NewShell builds the frame over a window.
 func NewShell(a fyne.App, w fyne.Window, cfg Config) *Shell {
-	return &Shell{app: a, win: w, cfg: cfg}
+	return &Shell{app: a, win: w, cfg: cfg, since: time.Since}
 }
 
 // Show puts the first screen in the window: first run on an empty
@@ -122,7 +124,7 @@ func (sh *Shell) SaveWindow() {
 // signedIn builds the user's screens and shows the one they were on last.
 func (sh *Shell) signedIn(u app.User) {
 	sh.app.Preferences().SetString(prefLogin, u.Name)
-	sh.sess = &session{svc: sh.cfg.Service, user: u, win: sh.win, tasks: &sh.tasks, prefs: sh.app.Preferences(), sync: sh.cfg.Sync, changed: sh.roleMayHaveChanged}
+	sh.sess = &session{svc: sh.cfg.Service, user: u, win: sh.win, tasks: &sh.tasks, prefs: sh.app.Preferences(), sync: sh.cfg.Sync, since: sh.since, changed: sh.roleMayHaveChanged}
 	sh.build()
 	last := sh.app.Preferences().StringWithFallback(prefScreen, screenElections)
 	if name, ok := strings.CutPrefix(last, "election:"); ok {
