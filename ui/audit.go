@@ -38,11 +38,14 @@ type AuditScreen struct {
 	Search  *widget.Entry
 	Table   *grid
 	Summary *widget.Label
+	// Detail shows the selected event's details in full.
+	Detail  *widget.Label
 	content fyne.CanvasObject
 }
 
 func newAuditScreen(s *session) *AuditScreen {
-	sc := &AuditScreen{s: s, Search: widget.NewEntry(), Summary: widget.NewLabel("")}
+	sc := &AuditScreen{s: s, Search: widget.NewEntry(), Summary: widget.NewLabel(""), Detail: widget.NewLabel("Select an event to read its details in full.")}
+	sc.Detail.Wrapping = fyne.TextWrapWord
 	sc.Search.SetPlaceHolder("Search the log: actor, type, election, anything in the details")
 	sc.Search.OnChanged = func(string) { sc.filter() }
 	sc.Table = newGrid([]column{
@@ -65,7 +68,14 @@ func newAuditScreen(s *session) *AuditScreen {
 		}
 		return r.details
 	}, nil)
-	sc.content = container.NewBorder(container.NewVBox(title("Audit log"), container.NewBorder(nil, nil, nil, sc.Summary, sc.Search)), nil, nil, nil, sc.Table)
+	sc.Table.OnSelected = func(id widget.TableCellID) {
+		if id.Row >= 0 && id.Row < len(sc.shown) {
+			r := sc.rows[sc.shown[id.Row]]
+			sc.Detail.SetText(fmt.Sprintf("#%d  %s  %s  %s\n%s", r.seq, r.when, r.actor, r.typ, r.details))
+		}
+	}
+	sc.content = container.NewBorder(container.NewVBox(title("Audit log"), container.NewBorder(nil, nil, nil, sc.Summary, sc.Search)),
+		container.NewVBox(widget.NewSeparator(), sc.Detail), nil, nil, sc.Table)
 	return sc
 }
 

@@ -117,6 +117,20 @@ func (h *harness) seedDemo() {
 		h.must(err)
 	}
 
+	// What a sync from a polling-place laptop left to review: a second
+	// ballot from a voter who had voted here, and a change refused because
+	// the election had launched meanwhile.
+	var voted string
+	for _, v := range voters {
+		if e, _ := svc.CheckVoter(ctx, "Olivia", demoElection, v.Name); e.Voted {
+			voted = v.Name
+			break
+		}
+	}
+	h.replay("Olivia", app.EvBallotCast, map[string]any{"election": demoElection, "voter": voted, "confirmation": "5f0c2a4e-91d3-4c55-8d1e-2b7a9c3e6f10",
+		"rankings": [][]string{{"Chen Wei"}, {"Dolores Vega"}}, "source": app.SourceKiosk})
+	h.replay("Ursula", app.EvCandidatesAdded, map[string]any{"election": demoElection, "names": []string{"Gus Moreno"}})
+
 	h.must(svc.CreateElection(ctx, "Ursula", "Library board", "Two seats on the library board; the poll book is still being checked.", true))
 	h.must(svc.AddCandidates(ctx, "Ursula", "Library board", "Grace Hopper", "Alan Kay", "Barbara Liskov", "Ken Thompson"))
 	h.must(svc.AddVoters(ctx, "Ursula", "Library board", demoNames(35, rng)...))

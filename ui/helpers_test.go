@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/assets"
 	"votedesk/localstore"
 )
 
@@ -103,7 +104,7 @@ func newHarness(t testing.TB, sync Syncer) *harness {
 	h.app = test.NewTempApp(t)
 	h.win = test.NewWindow(nil)
 	t.Cleanup(func() { h.sh.Wait(); h.win.Close() })
-	h.sh = NewShell(h.app, h.win, Config{Service: h.svc, DBPath: st.Path(), Sync: sync})
+	h.sh = NewShell(h.app, h.win, Config{Service: h.svc, DBPath: st.Path(), Sync: sync, Icon: assets.Icon})
 	h.sh.tasks.queued = true
 	h.sh.since = func(time.Time) time.Duration { return 42 * time.Millisecond }
 	h.sh.Show()

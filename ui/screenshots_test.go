@@ -83,7 +83,12 @@ func TestScreenshots(t *testing.T) {
 	h.sh.Users.Select("Ursula")
 	h.shot(dir, "12-users")
 	h.sh.ShowScreen(screenLog)
+	h.wait()
+	test.Type(h.sh.Audit.Search, "Gus")
+	h.sh.Audit.Table.Select(widgetCell(0))
 	h.shot(dir, "13-audit-log")
 	h.sh.ShowScreen(screenSync)
+	h.wait()
+	h.sh.Sync.Conflicts.Select(widgetCell(0))
 	h.shot(dir, "14-sync")
 }

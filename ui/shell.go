@@ -83,12 +83,12 @@ func (sh *Shell) Show() {
 		return
 	}
 	if !has {
-		sh.FirstRun = newFirstRunScreen(sh.cfg.Service, sh.win, sh.signedIn)
+		sh.FirstRun = newFirstRunScreen(sh.cfg.Service, sh.win, sh.cfg.Icon, sh.signedIn)
 		sh.win.SetContent(sh.FirstRun.content)
 		sh.win.Canvas().Focus(sh.FirstRun.Name)
 		return
 	}
-	sh.SignIn = newSignInScreen(sh.cfg.Service, sh.win, p.String(prefLogin), sh.signedIn)
+	sh.SignIn = newSignInScreen(sh.cfg.Service, sh.win, sh.cfg.Icon, p.String(prefLogin), sh.signedIn)
 	sh.win.SetContent(sh.SignIn.content)
 	if sh.SignIn.Login.Text == "" {
 		sh.win.Canvas().Focus(sh.SignIn.Login)

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
@@ -22,7 +23,7 @@ type FirstRunScreen struct {
 
 // newFirstRunScreen builds the screen; done is called with the new owner,
 // already signed in.
-func newFirstRunScreen(svc *app.Service, w fyne.Window, done func(app.User)) *FirstRunScreen {
+func newFirstRunScreen(svc *app.Service, w fyne.Window, icon fyne.Resource, done func(app.User)) *FirstRunScreen {
 	s := &FirstRunScreen{Name: widget.NewEntry(), Email: widget.NewEntry(), Password: widget.NewPasswordEntry(), Repeat: widget.NewPasswordEntry()}
 	s.Name.SetPlaceHolder("Your name")
 	s.Email.SetPlaceHolder("name@example.org")
@@ -51,7 +52,7 @@ func newFirstRunScreen(svc *app.Service, w fyne.Window, done func(app.User)) *Fi
 		widget.NewFormItem("Repeat password", s.Repeat),
 	)
 	s.Repeat.OnSubmitted = func(string) { s.Create.OnTapped() }
-	s.content = centered(
+	s.content = centered(logo(icon),
 		widget.NewLabelWithStyle("Welcome to VoteDesk", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}),
 		widget.NewLabelWithStyle("This database is new. Create the owner account: the owner manages users\nand hands ownership over; every later user is added by an administrator.", fyne.TextAlignCenter, fyne.TextStyle{}),
 		form, s.Create)
@@ -66,7 +67,7 @@ type SignInScreen struct {
 }
 
 // newSignInScreen builds the screen; done is called with the signed-in user.
-func newSignInScreen(svc *app.Service, w fyne.Window, lastLogin string, done func(app.User)) *SignInScreen {
+func newSignInScreen(svc *app.Service, w fyne.Window, icon fyne.Resource, lastLogin string, done func(app.User)) *SignInScreen {
 	s := &SignInScreen{Login: widget.NewEntry(), Password: widget.NewPasswordEntry()}
 	s.Login.SetPlaceHolder("Name or email")
 	s.Login.SetText(lastLogin)
@@ -83,10 +84,21 @@ func newSignInScreen(svc *app.Service, w fyne.Window, lastLogin string, done fun
 	s.Password.OnSubmitted = func(string) { s.SignIn.OnTapped() }
 	s.Login.OnSubmitted = func(string) { w.Canvas().Focus(s.Password) }
 	form := widget.NewForm(widget.NewFormItem("Name or email", s.Login), widget.NewFormItem("Password", s.Password))
-	s.content = centered(
+	s.content = centered(logo(icon),
 		widget.NewLabelWithStyle("Sign in to VoteDesk", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}),
 		form, s.SignIn)
 	return s
+}
+
+// logo is the app icon, 72 units square, centred (nothing without an icon).
+func logo(icon fyne.Resource) fyne.CanvasObject {
+	if icon == nil {
+		return layout.NewSpacer()
+	}
+	img := canvas.NewImageFromResource(icon)
+	img.FillMode = canvas.ImageFillContain
+	img.SetMinSize(fyne.NewSize(72, 72))
+	return container.NewCenter(img)
 }
 
 // centered stacks objects in a column at least 460 wide in the middle of

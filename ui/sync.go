@@ -85,7 +85,7 @@ func newSyncScreen(s *session) *SyncScreen {
 	sc := &SyncScreen{s: s, selected: -1,
 		Endpoint: widget.NewEntry(), Profile: widget.NewEntry(), Region: widget.NewEntry(),
 		Progress: widget.NewProgressBar(), LastSuccess: widget.NewLabel("—"), Pending: widget.NewLabel("—"), Report: widget.NewLabel("")}
-	sc.Endpoint.SetPlaceHolder("https://dynamodb.eu-west-1.amazonaws.com (empty: the region's)")
+	sc.Endpoint.SetPlaceHolder("empty: the region's DynamoDB endpoint")
 	sc.Profile.SetPlaceHolder("default")
 	sc.Region.SetPlaceHolder("eu-west-1")
 	sc.Save = widget.NewButtonWithIcon("Save connection", theme.DocumentSaveIcon(), sc.saveSettings)
@@ -145,6 +145,7 @@ func newSyncScreen(s *session) *SyncScreen {
 		sc.Report.SetText("Cloud sync is not part of this build: everything stays on this computer. Conflicts and rejected events from earlier syncs are still listed here.")
 	}
 	sc.Interval.SetSelected(labels[sc.intervalIndex()])
+	sc.Progress.Hide()
 	sc.updateButtons()
 	return sc
 }
@@ -298,6 +299,7 @@ func (sc *SyncScreen) Sync() {
 	}
 	sc.syncing = true
 	sc.Progress.SetValue(0)
+	sc.Progress.Show()
 	sc.Report.SetText("Syncing…")
 	sc.updateButtons()
 	run(sc.s.tasks, func() (SyncReport, error) {
