@@ -109,19 +109,21 @@ func (sc *ElectionScreen) tabSelected() {
 	}
 }
 
-// refresh reloads the election and the selected tab.
+// refresh reloads the election, then what the selected tab shows.
 func (sc *ElectionScreen) refresh() {
 	load(sc.s, "Cannot show "+sc.name, func(ctx context.Context) (app.Election, error) {
 		return sc.s.svc.Election(ctx, sc.s.actor(), sc.name)
-	}, sc.show)
-	switch sc.tab() {
-	case tabCandidates:
-		sc.Candidates.refresh()
-	case tabPollBook:
-		sc.PollBook.refresh()
-	case tabResults:
-		sc.Results.refresh()
-	}
+	}, func(e app.Election) {
+		sc.show(e)
+		switch sc.tab() {
+		case tabCandidates:
+			sc.Candidates.refresh()
+		case tabPollBook:
+			sc.PollBook.refresh()
+		case tabResults:
+			sc.Results.refresh()
+		}
+	})
 }
 
 // show fills the overview with e.

@@ -194,7 +194,8 @@ func boldLabel(s string) *widget.Label {
 }
 
 // setElection tells the screen the election's current state; the first
-// time, the method and rules start as the election's own.
+// time, the method and rules start as the election's own. The election
+// screen then calls refresh, which counts if the tab is open.
 func (sc *ResultsScreen) setElection(e app.Election) {
 	first := sc.election.Name == ""
 	sc.election = e
@@ -207,9 +208,6 @@ func (sc *ResultsScreen) setElection(e app.Election) {
 		}
 		sc.Rules.Set(e.Rules)
 		sc.Method.SetSelected(methodLabel(m))
-		if sc.opened {
-			sc.Recount()
-		}
 	}
 	sc.updateButtons()
 }
@@ -221,15 +219,47 @@ func (sc *ResultsScreen) open() {
 	}
 	sc.opened = true
 	if sc.election.Name != "" {
-		sc.Recount()
+		sc.autoCount()
 	}
 }
 
 // refresh counts again (F5 on the tab).
 func (sc *ResultsScreen) refresh() {
 	if sc.opened && sc.election.Name != "" {
-		sc.Recount()
+		sc.autoCount()
 	}
+}
+
+// autoCount counts when the tab opens or is refreshed: only when there is
+// something to count, and a refusal is said in the status line rather than
+// in a dialog nobody asked for.
+func (sc *ResultsScreen) autoCount() {
+	switch e := sc.election; {
+	case e.Candidates == 0:
+		sc.clear("No candidates yet: add them on the Candidates tab; the results appear once ballots are cast.")
+	case e.Ballots == 0:
+		sc.clear("No ballots yet: the results appear here once ballots are cast (or imported).")
+	default:
+		sc.count1(false)
+	}
+}
+
+// clear shows no result, with a note why.
+func (sc *ResultsScreen) clear(why string) {
+	sc.gen++
+	sc.count = nil
+	sc.Status.SetText(why)
+	sc.bannerBox.Hide()
+	sc.rounds = roundsTable{}
+	sc.Rounds.setColumns(nil)
+	sc.Rounds.Refresh()
+	sc.ChartRound.SetOptions(nil)
+	sc.Chart.Set(nil, 0, "")
+	sc.Flow.Set(flowModel{})
+	sc.showPairwise()
+	sc.Places.SetText("")
+	sc.content.Refresh()
+	sc.updateButtons()
 }
 
 // methodChanged shows the seats field filled sensibly for the method.
@@ -251,12 +281,19 @@ func (sc *ResultsScreen) updateButtons() {
 }
 
 // Recount counts the election off the UI goroutine with the method and
-// rules chosen, showing activity meanwhile.
-func (sc *ResultsScreen) Recount() {
+// rules chosen, showing activity meanwhile (the Count button).
+func (sc *ResultsScreen) Recount() { sc.count1(true) }
+
+// count1 counts; asked says whether the user asked (a refusal is then shown
+// as a dialog too).
+func (sc *ResultsScreen) count1(asked bool) {
 	method := methodByLabel(sc.Method.Selected)
 	rules, err := sc.Rules.Rules()
 	if err != nil {
-		sc.s.fail("Cannot count: the rules are not valid", err)
+		sc.Status.SetText("The counting rules are not valid: " + app.ErrorMessage(err))
+		if asked {
+			sc.s.fail("Cannot count: the rules are not valid", err)
+		}
 		return
 	}
 	sc.gen++
@@ -275,7 +312,9 @@ func (sc *ResultsScreen) Recount() {
 		sc.Activity.Hide()
 		if err != nil {
 			sc.Status.SetText(app.ErrorMessage(err))
-			sc.s.fail("Cannot count "+sc.name, err)
+			if asked {
+				sc.s.fail("Cannot count "+sc.name, err)
+			}
 			return
 		}
 		sc.show(&c, sc.s.since(start))

@@ -255,3 +255,19 @@ func TestResultsSecretBallots(t *testing.T) {
 		})
 	}
 }
+
+func TestResultsNothingToCount(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	h.must(h.svc.CreateElection(h.ctx, "Olivia", "Mayor", "", false))
+	r := openResults(h, "Olivia")
+	if r.count != nil || len(h.overlays()) != 0 || !strings.HasPrefix(r.Status.Text, "No candidates yet") {
+		t.Errorf("no candidates: counted %v, dialogs %q, status %q", r.count != nil, h.dialogText(), r.Status.Text)
+	}
+	h.must(h.svc.AddCandidates(h.ctx, "Olivia", "Mayor", "Ann", "Bob"))
+	h.sh.Refresh()
+	h.wait()
+	if r.count != nil || r.bannerBox.Visible() || !strings.HasPrefix(r.Status.Text, "No ballots yet") {
+		t.Errorf("no ballots: counted %v, banner %q, status %q", r.count != nil, r.Banner.Text, r.Status.Text)
+	}
+}
