@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/tally"
 )
 
 // The tabs of an open election, as remembered in preferences.
@@ -134,9 +135,9 @@ func (sc *ElectionScreen) show(e app.Election) {
 	sc.Results.setElection(e)
 	now := sc.s.svc.Now()
 	sc.Status.SetText(statusLine(e, now))
-	method := methodLabels[e.Method]
-	if method == "" {
-		method = methodLabels["irv"] + " (default)"
+	method := methodLabel(tally.Method(e.Method))
+	if e.Method == "" {
+		method = methodLabel(tally.IRV) + " (default)"
 	}
 	if rules := e.RuleList(); len(rules) > 0 {
 		method += "; rules " + strings.Join(rules, ", ")

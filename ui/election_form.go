@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/tally"
 )
 
 // CreateForm is the New election dialog.
@@ -37,27 +38,20 @@ func newCreateForm() *CreateForm {
 	return f
 }
 
-// methodLabels names the counting methods an election may use, in the order
-// app.Methods lists them.
-var methodLabels = map[string]string{
-	"irv": "Instant runoff (IRV)", "stv": "Single transferable vote (STV)", "schulze": "Schulze",
-	"rankedpairs": "Ranked Pairs", "copeland": "Copeland", "minimax": "Minimax", "kemeny": "Kemeny-Young",
-	"borda": "Borda count", "plurality": "Plurality (first choices)",
-}
-
-// methodOptions lists the labels of app.Methods.
+// methodOptions lists the names in words of the methods an election may
+// store (app.Methods).
 func methodOptions() []string {
 	out := make([]string, len(app.Methods))
 	for i, m := range app.Methods {
-		out[i] = methodLabels[m]
+		out[i] = methodLabel(tally.Method(m))
 	}
 	return out
 }
 
-// methodOf returns the method name of a label ("" for none).
+// methodOf returns the stored method name of a label ("" for none).
 func methodOf(label string) string {
-	for m, l := range methodLabels {
-		if l == label {
+	for _, m := range app.Methods {
+		if methodLabel(tally.Method(m)) == label {
 			return m
 		}
 	}
@@ -128,7 +122,7 @@ func (f *ElectionForm) fill(e app.Election) {
 	f.Closes.set(e.NoVotingAfter)
 	f.Method.ClearSelected()
 	if e.Method != "" {
-		f.Method.SetSelected(methodLabels[e.Method])
+		f.Method.SetSelected(methodLabel(tally.Method(e.Method)))
 	}
 	draft := e.Status == app.StatusDraft
 	for _, w := range []fyne.Disableable{f.Description, f.Secret, f.Recast, f.Method} {

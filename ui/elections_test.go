@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"votedesk/app"
+	"votedesk/tally"
 )
 
 func TestElectionLifecycle(t *testing.T) {
@@ -154,7 +155,7 @@ func TestEditElection(t *testing.T) {
 		closes := time.Date(2026, 11, 12, 0, 0, 0, 0, time.UTC)
 		f.Closes.Date.SetDate(&closes)
 		test.Type(f.Closes.Time, "20:00")
-		f.Method.SetSelected(methodLabels["schulze"])
+		f.Method.SetSelected(methodLabel(tally.Schulze))
 		h.assertGolden("edit_election.xml")
 		test.Tap(f.Save)
 		h.wait()
