@@ -11,5 +11,15 @@
 // Threading: every Fyne callback runs on the one UI goroutine. Work that may
 // take long (loading a big poll book, importing, counting, syncing) runs on a
 // goroutine started by run, and its result is posted back with
-// fyne.DoAndWait, so a handler never blocks on disk or a big tally.
+// fyne.DoAndWait, so a handler never blocks on disk or a big tally. Tests
+// queue those results and deliver them on the test's goroutine (Shell.Wait).
+//
+// What the screens need beyond app.Service comes in Config: the sync panel
+// drives a Syncer (the sync package's), and the File menu's backup calls
+// Config.Backup (localstore's).
+//
+// Tests drive the screens with Fyne's test driver on a real bbolt file;
+// golden markup lives in testdata/ (go test -update rewrites it), and
+// go test -run TestScreenshots -screenshots DIR (make screenshots) renders
+// the main screens of a demo database to PNG files.
 package ui
