@@ -52,7 +52,8 @@ func runGUI(path string) error {
 	if stop, err := b.Store.ServeControl(); err == nil {
 		defer stop()
 	}
-	return ui.Run(ui.Config{Service: b.Service, DBPath: path, Icon: assets.Icon})
+	return ui.Run(ui.Config{Service: b.Service, DBPath: path, Icon: assets.Icon, Backup: b.Store.Backup,
+		Sync: ui.NewCloudSyncer(b.Cloud)})
 }
 
 // files are the operations on database files that are not open here.

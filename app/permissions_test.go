@@ -110,7 +110,7 @@ func gateCases() []gateCase {
 		{name: "CountElection", minimum: app.RoleObserver,
 			setup: func(e *env) { e.must(cast(e, "user", "Open", "v1", "A")) },
 			run: func(e *env, a string) error {
-				_, err := e.svc.Count(e.ctx, a, "Open", "", nil, nil)
+				_, _, err := e.svc.CountStored(e.ctx, a, "Open", "", nil, nil)
 				return err
 			}},
 	}

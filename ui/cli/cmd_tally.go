@@ -131,14 +131,14 @@ func tallyElection(c *call) error {
 			return err
 		}
 	}
-	counted, err := c.backend.Service.Count(c.ctx, c.actor, c.args.pos[0], c.args.str("method"), rules, nil)
+	counted, _, err := c.backend.Service.CountStored(c.ctx, c.actor, c.args.pos[0], c.args.str("method"), rules, nil)
 	if err != nil {
 		return err
 	}
 	if !c.json {
 		fmt.Fprintf(c.deps.Stdout, "%d ballots, counted from log position %d (head %s)\n", counted.Ballots.Total(), counted.HeadSeq, counted.HeadHash)
 	}
-	return c.writeResult(counted.Contest, counted.Tally, counted.Result)
+	return c.writeResult(counted.Contest, counted.Rules, counted.Result)
 }
 
 // writeResult prints a count: RCTab's JSON or the ranking JSON with --json,
