@@ -25,6 +25,8 @@ type ballotScreen struct {
 	rows   []*rankRow
 	none   *widget.Label
 
+	candScroll, rankScroll *container.Scroll
+
 	clearAll, review, cancel *button
 	confirm                  *fyne.Container
 	leave, stay              *button
@@ -49,20 +51,26 @@ func newBallotScreen(k *Kiosk, s *session) *ballotScreen {
 		b.recast.Hide()
 	}
 	left := container.NewVBox(widget.NewLabelWithStyle("Candidates", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	b.candScroll = container.NewVScroll(left)
 	for i := range k.candidates {
 		btn := newButton(k, "", theme.ContentAddIcon(), func() { b.rankFromButton(i) })
 		btn.Alignment = widget.ButtonAlignLeading
+		btn.onFocus = func() { scrollIntoView(b.candScroll, btn) }
 		b.cands = append(b.cands, btn)
 		left.Add(btn)
 	}
 	right := container.NewVBox(widget.NewLabelWithStyle("Your ranking", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), b.none)
+	b.rankScroll = container.NewVScroll(right)
 	for p := range k.candidates {
 		r := &rankRow{name: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
-		r.name.Truncation = fyne.TextTruncateEllipsis
+		r.name.Wrapping = fyne.TextWrapWord
 		r.up = newButton(k, "Up", theme.MoveUpIcon(), func() { b.move(p, -1) })
 		r.down = newButton(k, "Down", theme.MoveDownIcon(), func() { b.move(p, +1) })
 		r.remove = newButton(k, "Remove", theme.DeleteIcon(), func() { b.removeFromButton(p) })
-		r.box = container.NewBorder(nil, nil, nil, container.NewHBox(r.up, r.down, r.remove), r.name)
+		r.box = container.NewVBox(r.name, container.NewHBox(r.up, r.down, r.remove))
+		for _, btn := range []*button{r.up, r.down, r.remove} {
+			btn.onFocus = func() { scrollIntoView(b.rankScroll, r.box) }
+		}
 		b.rows = append(b.rows, r)
 		right.Add(r.box)
 	}
@@ -77,7 +85,7 @@ func newBallotScreen(k *Kiosk, s *session) *ballotScreen {
 	b.confirm.Hide()
 
 	body := container.NewBorder(container.NewVBox(b.recast, b.prompt), b.status, nil, nil,
-		container.NewGridWithColumns(2, container.NewVScroll(left), container.NewVScroll(right)))
+		container.NewGridWithColumns(2, b.candScroll, b.rankScroll))
 	bottom := container.NewVBox(widget.NewSeparator(), b.confirm,
 		container.NewHBox(b.cancel, layout.NewSpacer(), b.clearAll, b.review))
 	b.obj = container.NewPadded(container.NewBorder(heading("Rank the candidates"), bottom, nil, nil, body))
@@ -90,8 +98,8 @@ func (b *ballotScreen) voterFacing() bool       { return true }
 
 // first is the first candidate not yet ranked, or Review.
 func (b *ballotScreen) first() fyne.Focusable {
-	for _, c := range b.cands {
-		if !c.Disabled() {
+	for i, c := range b.cands {
+		if b.s.rankOf(i) < 0 {
 			return c
 		}
 	}
@@ -116,7 +124,7 @@ func (b *ballotScreen) typedKey(ev *fyne.KeyEvent) {
 func (b *ballotScreen) rank(c int) {
 	name := b.k.candidates[c].Name
 	if p := b.s.rankOf(c); p >= 0 {
-		b.status.SetText(fmt.Sprintf("%s is already your %s choice.", name, ordinal(p+1)))
+		b.status.SetText(fmt.Sprintf("%s is already your %s choice. To change that, use Up, Down or Remove under Your ranking.", name, ordinal(p+1)))
 		return
 	}
 	b.s.rankNext(c)
@@ -127,9 +135,13 @@ func (b *ballotScreen) rank(c int) {
 // rankFromButton ranks candidate c and moves the focus to the next
 // candidate still unranked, or to Review when none is left.
 func (b *ballotScreen) rankFromButton(c int) {
+	if b.s.rankOf(c) >= 0 {
+		b.rank(c) // says where c is
+		return
+	}
 	b.rank(c)
 	for i := 1; i <= len(b.cands); i++ {
-		if n := (c + i) % len(b.cands); !b.cands[n].Disabled() {
+		if n := (c + i) % len(b.cands); b.s.rankOf(n) < 0 {
 			b.focus(b.cands[n])
 			return
 		}
@@ -197,37 +209,39 @@ func (b *ballotScreen) keepVoting() {
 	b.focus(b.cancel)
 }
 
-// update shows the session's ranking.
+// update shows the session's ranking. It changes only what differs:
+// refreshing a button redraws its icon, which is not free.
 func (b *ballotScreen) update() {
 	n := len(b.s.ranking)
 	for i, btn := range b.cands {
 		name := b.k.candidates[i].Name
 		if p := b.s.rankOf(i); p >= 0 {
-			btn.SetText(fmt.Sprintf("%d   %s   (your %s choice)", i+1, name, ordinal(p+1)))
-			btn.Disable()
+			setButton(btn, fmt.Sprintf("%d   %s   (your %s choice)", i+1, name, ordinal(p+1)), true)
+			setIcon(btn, theme.ConfirmIcon())
 		} else {
-			btn.SetText(fmt.Sprintf("%d   %s", i+1, name))
-			btn.Enable()
+			setButton(btn, fmt.Sprintf("%d   %s", i+1, name), true)
+			setIcon(btn, theme.ContentAddIcon())
 		}
 	}
 	for p, r := range b.rows {
 		if p >= n {
-			r.name.SetText("")
-			r.box.Hide()
+			if r.box.Visible() {
+				r.name.SetText("")
+				r.box.Hide()
+			}
 			continue
 		}
 		r.name.SetText(fmt.Sprintf("%s choice: %s", ordinal(p+1), b.k.candidates[b.s.ranking[p]].Name))
-		setEnabled(r.up, p > 0)
-		setEnabled(r.down, p < n-1)
+		setButton(r.up, r.up.Text, p > 0)
+		setButton(r.down, r.down.Text, p < n-1)
 		r.box.Show()
 	}
 	if n == 0 {
 		b.none.Show()
-		b.clearAll.Disable()
 	} else {
 		b.none.Hide()
-		b.clearAll.Enable()
 	}
+	setButton(b.clearAll, b.clearAll.Text, n > 0)
 	if n < len(b.cands) {
 		b.prompt.SetText(fmt.Sprintf("Press a candidate, or type their number, to make them your %s choice. "+
 			"Rank as many as you like; you do not have to rank them all.", ordinal(n+1)))
@@ -239,13 +253,16 @@ func (b *ballotScreen) update() {
 // focus moves the keyboard focus to f.
 func (b *ballotScreen) focus(f fyne.Focusable) { b.k.win.Canvas().Focus(f) }
 
-// fixFocus moves the focus to the first candidate when a key removed the
-// focused control (a disabled candidate, a hidden ranking row).
+// fixFocus moves the focus on after a key changed the ranking: from a
+// candidate the key just ranked, or from a ranking row it hid, to the first
+// candidate not yet ranked.
 func (b *ballotScreen) fixFocus() {
 	f := b.k.win.Canvas().Focused()
-	if btn, ok := f.(*button); ok && btn.Disabled() {
-		b.focus(b.first())
-		return
+	for i, c := range b.cands {
+		if f == c && b.s.rankOf(i) >= 0 {
+			b.focus(b.first())
+			return
+		}
 	}
 	for p := len(b.s.ranking); p < len(b.rows); p++ {
 		if r := b.rows[p]; f == r.up || f == r.down || f == r.remove {
@@ -263,10 +280,37 @@ func (b *ballotScreen) wipe() {
 	b.recast.SetText("")
 }
 
-func setEnabled(b *button, on bool) {
-	if on {
+func setEnabled(b *button, on bool) { setButton(b, b.Text, on) }
+
+// setIcon sets a button's icon, refreshing it only when it changes.
+func setIcon(b *button, icon fyne.Resource) {
+	if b.Icon != icon {
+		b.SetIcon(icon)
+	}
+}
+
+// scrollIntoView scrolls s so that o, a child of its content, is in view.
+func scrollIntoView(s *container.Scroll, o fyne.CanvasObject) {
+	top, bottom := o.Position().Y, o.Position().Y+o.Size().Height
+	view := s.Size().Height
+	switch {
+	case top < s.Offset.Y:
+		s.ScrollToOffset(fyne.NewPos(s.Offset.X, top))
+	case bottom > s.Offset.Y+view:
+		s.ScrollToOffset(fyne.NewPos(s.Offset.X, bottom-view))
+	}
+}
+
+// setButton sets a button's text and state, refreshing it only when they
+// change.
+func setButton(b *button, text string, enabled bool) {
+	if b.Text != text {
+		b.SetText(text)
+	}
+	switch {
+	case enabled && b.Disabled():
 		b.Enable()
-	} else {
+	case !enabled && !b.Disabled():
 		b.Disable()
 	}
 }

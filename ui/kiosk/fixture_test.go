@@ -149,9 +149,15 @@ func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "votedesk.db")
 	copyFile(t, template(t), path)
+	return openFixture(t, path)
+}
+
+// openFixture opens a database made from the template.
+func openFixture(t testing.TB, path string) *fixture {
+	t.Helper()
 	st, err := localstore.Open(path)
 	if err != nil {
-		t.Fatalf("open copy of template: %v", err)
+		t.Fatalf("open %s: %v", path, err)
 	}
 	t.Cleanup(func() { st.Close() })
 	clock := &testClock{t: testStart}
@@ -389,4 +395,34 @@ func (h *harness) vote(name string, choices string) string {
 		h.t.Fatalf("after Cast: screen %T, want the receipt", h.k.screen)
 	}
 	return h.k.receipt.code.Text
+}
+
+// relayout lays the whole window out again from the top, as the desktop
+// driver does every frame for containers whose content changed size (the
+// test canvas does not).
+func (h *harness) relayout() {
+	c := h.win.Canvas()
+	h.win.Resize(kioskSize)
+	layoutTree(c.Content())
+}
+
+func layoutTree(o fyne.CanvasObject) {
+	if o == nil || !o.Visible() {
+		return
+	}
+	switch x := o.(type) {
+	case *fyne.Container:
+		if x.Layout != nil {
+			x.Layout.Layout(x.Objects, x.Size())
+		}
+		for _, c := range x.Objects {
+			layoutTree(c)
+		}
+	case fyne.Widget:
+		r := test.WidgetRenderer(x)
+		r.Layout(x.Size())
+		for _, c := range r.Objects() {
+			layoutTree(c)
+		}
+	}
 }

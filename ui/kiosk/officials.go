@@ -109,6 +109,7 @@ type menuScreen struct {
 
 func newMenuScreen(k *Kiosk) *menuScreen {
 	m := &menuScreen{k: k, info: label(""), pending: label(""), syncMsg: message(widget.MediumImportance)}
+	m.syncMsg.Hide()
 	m.resume = newButton(k, "Back to voting", theme.MediaPlayIcon(), k.resume)
 	m.resume.Importance = widget.HighImportance
 	m.paper = newButton(k, "Paper ballot entry", theme.DocumentCreateIcon(), k.openPaper)
@@ -158,6 +159,7 @@ func (m *menuScreen) sync() {
 	m.syncNow.Disable()
 	m.syncMsg.Importance = widget.MediumImportance
 	m.syncMsg.SetText("Syncing…")
+	m.syncMsg.Show()
 	k.background(func() func() {
 		err := k.cfg.Sync.SyncNow(k.ctx)
 		return func() {

@@ -113,10 +113,12 @@ func (p *paperScreen) update() {
 	setEnabled(p.mode, !p.inProgress())
 	p.settleBox.Hide()
 	p.finish.Show()
+	p.undo.Show()
 	switch {
 	case !p.double:
-		p.stepText.SetText("Single entry: each ballot is recorded when you press Enter.")
+		p.stepText.SetText("Single entry: each ballot is recorded when you press Enter; the list shows its id.")
 		p.finish.Hide()
+		p.undo.Hide()
 	case p.step == keyingFirst:
 		p.stepText.SetText(fmt.Sprintf("Double entry, first pass: %d ballots keyed. Press F9 when the batch is keyed.", len(p.pass1)))
 		p.finish.SetText("Finish first pass (F9)")
@@ -145,11 +147,20 @@ func (p *paperScreen) update() {
 	}
 }
 
+// row is one line of the list: the ballot's number, its id once recorded
+// (or what is happening to it), and what was keyed.
+func (p *paperScreen) row(n int, status string, k *keyed) string {
+	if k == nil {
+		return fmt.Sprintf("%3d.  %-36s", n, status)
+	}
+	return fmt.Sprintf("%3d.  %-36s  %-10s  %s", n, status, k.String(), k.words(p.candidates))
+}
+
 func (p *paperScreen) describe(k *keyed) string {
 	if k == nil {
 		return "(no ballot)"
 	}
-	return fmt.Sprintf("%-12s %s", k.String(), k.words(p.candidates))
+	return k.String() + "   (" + k.words(p.candidates) + ")"
 }
 
 // inProgress reports whether a double-entry batch holds unrecorded ballots.
@@ -184,11 +195,11 @@ func (p *paperScreen) enter() {
 		p.recordOne(k)
 	case p.step == keyingFirst:
 		p.pass1 = append(p.pass1, k)
-		p.rows = append(p.rows, fmt.Sprintf("%3d.  %s", len(p.pass1), p.describe(&k)))
+		p.rows = append(p.rows, p.row(len(p.pass1), "keyed", &k))
 		p.say(widget.MediumImportance, "")
 	case p.step == keyingSecond:
 		p.pass2 = append(p.pass2, k)
-		p.rows = append(p.rows, fmt.Sprintf("%3d.  %s", len(p.pass2), p.describe(&k)))
+		p.rows = append(p.rows, p.row(len(p.pass2), "keyed", &k))
 		p.say(widget.MediumImportance, "")
 	case p.step == adjudicating:
 		p.settle(&k)
@@ -201,14 +212,14 @@ func (p *paperScreen) enter() {
 
 // recordOne records one ballot of single entry off the UI goroutine.
 func (p *paperScreen) recordOne(k keyed) {
-	p.rows = append(p.rows, fmt.Sprintf("%3d.  %s   saving…", len(p.rows)+1, p.describe(&k)))
+	p.rows = append(p.rows, p.row(len(p.rows)+1, "saving…", &k))
 	row := len(p.rows) - 1
 	p.cast([]keyed{k}, func(codes []string, err error) {
 		if err != nil {
-			p.rows[row] = fmt.Sprintf("%3d.  %s   NOT RECORDED: %s", row+1, p.describe(&k), app.ErrorMessage(err))
+			p.rows[row] = p.row(row+1, "NOT RECORDED", &k)
 			p.say(widget.DangerImportance, fmt.Sprintf("Ballot %d was not recorded: %s", row+1, sentence(app.ErrorMessage(err))))
 		} else {
-			p.rows[row] = fmt.Sprintf("%3d.  %s   recorded, id %s", row+1, p.describe(&k), codes[0])
+			p.rows[row] = p.row(row+1, codes[0], &k)
 		}
 		p.update()
 	})
@@ -322,10 +333,10 @@ func (p *paperScreen) settle(k *keyed) {
 	m := p.mismatches[p.at]
 	if k == nil {
 		p.skip[m.place] = true
-		p.rows = append(p.rows, fmt.Sprintf("%3d.  settled: no ballot", m.place+1))
+		p.rows = append(p.rows, p.row(m.place+1, "settled: no ballot", nil))
 	} else {
 		p.settled[m.place] = *k
-		p.rows = append(p.rows, fmt.Sprintf("%3d.  settled: %s", m.place+1, p.describe(k)))
+		p.rows = append(p.rows, p.row(m.place+1, "settled", k))
 	}
 	p.at++
 	if p.at == len(p.mismatches) {
@@ -361,7 +372,7 @@ func (p *paperScreen) save() {
 		p.saving = false
 		p.rows = nil
 		for i, c := range codes {
-			p.rows = append(p.rows, fmt.Sprintf("%3d.  %s   recorded, id %s", p.recorded+i+1, p.describe(&batch[i]), c))
+			p.rows = append(p.rows, p.row(p.recorded+i+1, c, &batch[i]))
 		}
 		p.recorded += len(codes)
 		if err != nil {

@@ -48,6 +48,8 @@ func (t kioskTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Colo
 			return color.NRGBA{R: 0x1b, G: 0x5e, B: 0x20, A: 0xff} // 7.9:1
 		case theme.ColorNamePrimary:
 			return focusRingLight // 7.1:1 with white text
+		case theme.ColorNameDisabled:
+			return color.NRGBA{R: 0x5c, G: 0x5c, B: 0x5c, A: 0xff} // 5.3:1 on a disabled button
 		}
 		return theme.DefaultTheme().Color(n, theme.VariantLight)
 	}
@@ -64,7 +66,7 @@ func (t kioskTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Colo
 	case theme.ColorNameDisabledButton:
 		return color.NRGBA{R: 0x1a, G: 0x1a, B: 0x1a, A: 0xff}
 	case theme.ColorNameDisabled, theme.ColorNamePlaceHolder:
-		return hcDisabled // 7.7:1 on black
+		return hcDisabled // 7.7:1 on black, 6.5:1 on a disabled button
 	case theme.ColorNameError:
 		return color.NRGBA{R: 0xd3, G: 0x2f, B: 0x2f, A: 0xff}
 	case theme.ColorNameSuccess:

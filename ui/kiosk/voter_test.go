@@ -52,8 +52,12 @@ func TestVoterSessionByKeyboard(t *testing.T) {
 	if got := k.session.rankings(k.candidates); !sameRanking(got, "Kiss", "Montroll", "Wright") {
 		t.Fatalf("ranking = %v", got)
 	}
-	if got := b.cands[0].Text; got != "1   Kiss   (your 1st choice)" || !b.cands[0].Disabled() {
-		t.Errorf("candidate 1 button = %q, disabled %v", got, b.cands[0].Disabled())
+	if got := b.cands[0].Text; got != "1   Kiss   (your 1st choice)" {
+		t.Errorf("candidate 1 button = %q", got)
+	}
+	h.press(b.cands[0]) // a ranked candidate stays readable and says where it is
+	if !strings.Contains(b.status.Text, "Kiss is already your 1st choice") || len(k.session.ranking) != 3 {
+		t.Errorf("pressing a ranked candidate: %q, ranking %v", b.status.Text, k.session.ranking)
 	}
 
 	h.press(b.review)

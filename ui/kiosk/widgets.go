@@ -23,6 +23,9 @@ type button struct {
 	widget.Button
 	keys    keyRouter
 	focused bool
+	// onFocus, when set, runs when the button gains the focus (to scroll it
+	// into view).
+	onFocus func()
 }
 
 func newButton(keys keyRouter, text string, icon fyne.Resource, tapped func()) *button {
@@ -63,6 +66,9 @@ func (b *button) TypedRune(r rune) {
 func (b *button) FocusGained() {
 	b.focused = true
 	b.Button.FocusGained()
+	if b.onFocus != nil {
+		b.onFocus()
+	}
 }
 
 func (b *button) FocusLost() {
