@@ -14,12 +14,14 @@ import (
 	"votedesk/localstore"
 	"votedesk/ui"
 	"votedesk/ui/cli"
+	"votedesk/ui/kiosk"
 )
 
 func main() {
 	os.Exit(cli.Main(os.Args[1:], cli.Deps{
 		Open:      openBackend,
 		GUI:       runGUI,
+		Kiosk:     runKiosk,
 		Files:     files{},
 		DefaultDB: defaultDB,
 		Stdin:     os.Stdin,
@@ -49,6 +51,11 @@ func runGUI(path string) error {
 		defer stop()
 	}
 	return ui.Run(ui.Config{Service: b.Service, DBPath: path, Icon: assets.Icon})
+}
+
+// runKiosk opens a kiosk window on the database the command opened.
+func runKiosk(k cli.KioskStart) error {
+	return kiosk.Run(kiosk.Config{Service: k.Service, Official: k.Official, Election: k.Election, PasscodeHash: k.PasscodeHash}, ui.AppID, assets.Icon)
 }
 
 // files are the operations on database files that are not open here.
