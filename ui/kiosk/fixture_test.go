@@ -236,7 +236,7 @@ type harness struct {
 	win    fyne.Window
 	k      *Kiosk
 	timers *fakeTimers
-	posted postQueue
+	posted *postQueue
 	exited bool
 }
 
@@ -274,7 +274,7 @@ func startHarness(t testing.TB, f *fixture, election string, opts ...func(*Confi
 	a := test.NewTempApp(t)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(kioskSize)
-	h := &harness{fixture: f, app: a, win: w, timers: &fakeTimers{}}
+	h := &harness{fixture: f, app: a, win: w, timers: &fakeTimers{}, posted: &postQueue{}}
 	cfg := Config{Service: f.svc, Official: official, Election: election, PasscodeHash: passcodeHash, Clock: f.clock,
 		OnExit: func() { h.exited = true }}
 	for _, o := range opts {

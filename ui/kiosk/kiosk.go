@@ -52,7 +52,9 @@ type Config struct {
 	// Clock times passcode lockouts (the system clock if nil).
 	Clock app.Clock
 	// OnExit is called on the UI goroutine after an official closed the
-	// kiosk and the window is unlocked again; when nil, the window is closed.
+	// kiosk and the window is unlocked again (not full screen, closable, the
+	// app's theme back); when nil, the window is closed. Fyne has no call to
+	// undo RequestAlwaysOnTop, so a window given back stays on top.
 	OnExit func()
 }
 

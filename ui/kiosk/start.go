@@ -37,6 +37,8 @@ type StartRequest struct {
 	Sync     Syncer
 	// OnExit is Config.OnExit: it gets the window back after the kiosk.
 	OnExit func()
+	// OnStart, when set, is given the kiosk just before it starts.
+	OnStart func(*Kiosk)
 }
 
 // ShowStartDialog asks an official for the election (name or join code) and
@@ -61,19 +63,29 @@ func ShowStartDialog(a fyne.App, win fyne.Window, req StartRequest) {
 		nameOrCode, passcode, repeat := election.Text, pass.Text, again.Text
 		pass.SetText("")
 		again.SetText("")
-		go func() {
+		startOffUI(func() func() {
 			cfg, err := prepare(context.Background(), req, nameOrCode, passcode, repeat)
-			fyne.Do(func() {
+			return func() {
 				if err != nil {
 					dialog.ShowError(errors.New(app.ErrorMessage(err)), win)
 					return
 				}
-				New(a, win, cfg).Start()
-			})
-		}()
+				k := New(a, win, cfg)
+				if req.OnStart != nil {
+					req.OnStart(k)
+				}
+				k.Start()
+			}
+		})
 	}, win)
 	d.Resize(fyne.NewSize(560, 0))
 	d.Show()
+}
+
+// startOffUI runs work off the UI goroutine and what it returns on it; tests
+// replace it to run both in order.
+var startOffUI = func(work func() (onUI func())) {
+	go func() { fyne.Do(work()) }()
 }
 
 // prepare checks a start request and hashes the passcode.
