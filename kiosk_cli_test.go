@@ -71,6 +71,7 @@ func TestCLIKiosk(t *testing.T) {
 		}
 		c.refused(2, "kiosk")
 		c.refused(2, "kiosk", "Mayor 2026", "extra")
+		c.refused(2, "kiosk", "Mayor 2026", "--return-after", "soon")
 	})
 }
 
@@ -95,7 +96,7 @@ func TestCLIKioskWindow(t *testing.T) {
 	}
 	defer func() { xvfb.Process.Kill(); xvfb.Wait() }()
 
-	cmd := exec.Command(binary, "--db", c.db, "kiosk", code)
+	cmd := exec.Command(binary, "--db", c.db, "kiosk", code, "--return-after", "10s", "--large-text")
 	cmd.Env = append(os.Environ(), append(c.env, "DISPLAY="+display, "VOTEDESK_KIOSK_PASSCODE=kiosk-passcode", "HOME="+t.TempDir())...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -55,7 +55,8 @@ func runGUI(path string) error {
 
 // runKiosk opens a kiosk window on the database the command opened.
 func runKiosk(k cli.KioskStart) error {
-	return kiosk.Run(kiosk.Config{Service: k.Service, Official: k.Official, Election: k.Election, PasscodeHash: k.PasscodeHash}, ui.AppID, assets.Icon)
+	return kiosk.Run(kiosk.Config{Service: k.Service, Official: k.Official, Election: k.Election, PasscodeHash: k.PasscodeHash,
+		ReturnAfter: k.ReturnAfter, LargeText: k.LargeText}, ui.AppID, assets.Icon)
 }
 
 // files are the operations on database files that are not open here.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"golang.org/x/term"
 
@@ -14,9 +15,9 @@ import (
 
 func init() {
 	register(&command{path: "kiosk",
-		usage: "kiosk ELECTION   (ELECTION: its name or join code; the officer passcode comes from VOTEDESK_KIOSK_PASSCODE or a prompt)\n" +
+		usage: "kiosk ELECTION [--return-after 20s] [--large-text]   (ELECTION: its name or join code; the officer passcode comes from VOTEDESK_KIOSK_PASSCODE or a prompt)\n" +
 			"  votedesk kiosk ELECTION --join-code   (print the election's join code)",
-		flags: map[string]flagKind{"join-code": boolFlag}, db: true, auth: true, run: kioskCmd})
+		flags: map[string]flagKind{"join-code": boolFlag, "return-after": valueFlag, "large-text": boolFlag}, db: true, auth: true, run: kioskCmd})
 }
 
 // KioskStart is what `votedesk kiosk` hands to the kiosk window once the
@@ -27,6 +28,10 @@ type KioskStart struct {
 	Official     string
 	Election     string
 	PasscodeHash string
+	// ReturnAfter is how long the receipt shows (0: the kiosk's default).
+	ReturnAfter time.Duration
+	// LargeText starts every voter in large text.
+	LargeText bool
 }
 
 type joinCodeJSON struct {
@@ -48,6 +53,14 @@ func kioskCmd(c *call) error {
 		}
 		code := app.JoinCode(e)
 		return c.out(joinCodeJSON{Election: e.Name, JoinCode: code}, func(w io.Writer) { fmt.Fprintln(w, code) })
+	}
+	var returnAfter time.Duration
+	if v := c.args.str("return-after"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second || d > time.Hour {
+			return usagef("--return-after takes a duration from 1s to 1h, like 20s, not %q", v)
+		}
+		returnAfter = d
 	}
 	e, _, err := svc.KioskElection(c.ctx, c.actor, c.args.pos[0])
 	if err != nil {
@@ -73,7 +86,8 @@ func kioskCmd(c *call) error {
 		defer stop()
 	}
 	fmt.Fprintf(c.deps.Stderr, "Kiosk for %q (join code %s), casting as %s. Officials leave it with the passcode.\n", e.Name, app.JoinCode(e), c.actor)
-	return c.deps.Kiosk(KioskStart{Service: svc, Official: c.actor, Election: e.Name, PasscodeHash: hash})
+	return c.deps.Kiosk(KioskStart{Service: svc, Official: c.actor, Election: e.Name, PasscodeHash: hash,
+		ReturnAfter: returnAfter, LargeText: c.args.flag("large-text")})
 }
 
 // promptPasscode asks for a new officer passcode: twice, without echo, on a
