@@ -243,3 +243,21 @@ func walkVisible(o fyne.CanvasObject, fn func(fyne.CanvasObject)) {
 		}
 	}
 }
+
+// TestReceiptEndsUnderThePasscodeScreen: the receipt time passing while an
+// official types the passcode empties the receipt and leaves the typing be;
+// Back then goes to a new check-in.
+func TestReceiptEndsUnderThePasscodeScreen(t *testing.T) {
+	h := newHarness(t, "Mayor")
+	h.vote("Ann Lee", "1")
+	h.press(h.k.bar.officials)
+	h.typ("kiosk-")
+	h.timers.fire(DefaultReturnAfter)
+	if h.k.receipt != nil || h.win.Canvas().Focused() != h.k.passcode.entry || h.k.passcode.entry.Text != "kiosk-" {
+		t.Fatalf("receipt %v, focus %v, typed %q", h.k.receipt, h.win.Canvas().Focused(), h.k.passcode.entry.Text)
+	}
+	h.key(fyne.KeyEscape)
+	if h.k.screen != h.k.checkIn {
+		t.Errorf("Back after the receipt ended: screen %T", h.k.screen)
+	}
+}

@@ -132,8 +132,8 @@ func (k *Kiosk) showReceipt(code string) {
 	k.stopReturn = k.after(k.cfg.ReturnAfter, func() { k.receiptDone(r) })
 }
 
-// receiptDone ends receipt r: back to check-in, or, if an official's screen
-// covers it, just forgets it.
+// receiptDone ends receipt r: back to check-in, or, if the passcode screen
+// covers it, just empties and drops it (leaving the official's typing be).
 func (k *Kiosk) receiptDone(r *receiptScreen) {
 	if k.receipt != r {
 		return
@@ -142,7 +142,12 @@ func (k *Kiosk) receiptDone(r *receiptScreen) {
 		k.nextVoter()
 		return
 	}
-	k.forgetVoter()
+	if k.stopReturn != nil {
+		k.stopReturn()
+		k.stopReturn = nil
+	}
+	r.wipe()
+	k.receipt = nil
 }
 
 // live reports whether s may be shown again: it is still the kiosk's.
