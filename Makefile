@@ -18,7 +18,7 @@ export VOTEDESK_DYNAMODB_LOCAL := $(DDB_DIR)
 APT_PKGS := gcc pkg-config libgl1-mesa-dev xorg-dev libwayland-dev libxkbcommon-dev xvfb x11-utils imagemagick
 PC_MODS  := gl x11 xcursor xrandr xinerama xi xxf86vm wayland-client xkbcommon
 
-.PHONY: run build test lint bench deps system-deps go-deps dynamodb-local screenshots package clean
+.PHONY: run build test lint bench deps system-deps go-deps dynamodb-local screenshots screenshots-kiosk package clean
 
 run: build
 	./$(BIN)
@@ -35,6 +35,11 @@ lint: go-deps
 
 bench: deps dynamodb-local
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 60m ./... | tee bench.txt
+
+# screenshots-kiosk renders every kiosk screen with Fyne's headless test
+# driver into screenshots/kiosk-*.png.
+screenshots-kiosk: deps
+	VOTEDESK_SCREENSHOTS=$(CURDIR)/screenshots $(GO) test -count=1 -run '^TestScreenshots$$' ./ui/kiosk
 
 deps: system-deps go-deps
 

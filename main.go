@@ -15,12 +15,14 @@ import (
 	cloudsync "votedesk/sync"
 	"votedesk/ui"
 	"votedesk/ui/cli"
+	"votedesk/ui/kiosk"
 )
 
 func main() {
 	os.Exit(cli.Main(os.Args[1:], cli.Deps{
 		Open:      openBackend,
 		GUI:       runGUI,
+		Kiosk:     runKiosk,
 		Files:     files{},
 		DefaultDB: defaultDB,
 		Stdin:     os.Stdin,
@@ -54,6 +56,12 @@ func runGUI(path string) error {
 	}
 	return ui.Run(ui.Config{Service: b.Service, DBPath: path, Icon: assets.Icon, Backup: b.Store.Backup,
 		Sync: ui.NewCloudSyncer(b.Cloud)})
+}
+
+// runKiosk opens a kiosk window on the database the command opened.
+func runKiosk(k cli.KioskStart) error {
+	return kiosk.Run(kiosk.Config{Service: k.Service, Official: k.Official, Election: k.Election, PasscodeHash: k.PasscodeHash,
+		ReturnAfter: k.ReturnAfter, LargeText: k.LargeText, Sync: kiosk.CloudSync(k.Sync)}, ui.AppID, assets.Icon)
 }
 
 // files are the operations on database files that are not open here.

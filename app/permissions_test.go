@@ -95,6 +95,17 @@ func gateCases() []gateCase {
 			run: func(e *env, a string) error { _, err := e.svc.Voters(e.ctx, a, "Open"); return err }},
 		{name: "CheckVoter", minimum: app.RoleVoter,
 			run: func(e *env, a string) error { _, err := e.svc.CheckVoter(e.ctx, a, "Open", "v1"); return err }},
+		{name: "FindElectionByJoinCode", minimum: app.RoleObserver,
+			run: func(e *env, a string) error {
+				open, err := e.svc.Election(e.ctx, "owner", "Open")
+				e.must(err)
+				_, err = e.svc.FindElection(e.ctx, a, app.JoinCode(open))
+				return err
+			}},
+		{name: "StartKiosk", minimum: app.RoleUser,
+			run: func(e *env, a string) error { _, _, err := e.svc.KioskElection(e.ctx, a, "Open"); return err }},
+		{name: "KioskCheckIn", minimum: app.RoleUser,
+			run: func(e *env, a string) error { _, err := e.svc.CheckInVoter(e.ctx, a, "Open", "v1"); return err }},
 		{name: "ListBallots", minimum: app.RoleObserver,
 			run: func(e *env, a string) error { _, err := e.svc.Ballots(e.ctx, a, "Open"); return err }},
 		{name: "ListUsers", minimum: app.RoleObserver,

@@ -69,6 +69,10 @@ func (c *CloudSyncer) syncer() app.Syncer {
 	return c.open(app.CloudOptions{Endpoint: c.Settings().Endpoint})
 }
 
+// AppSyncer is the app's cloud sync with the panel's settings (the kiosk
+// uses it).
+func (c *CloudSyncer) AppSyncer() app.Syncer { return c.syncer() }
+
 // Status says how sync stands on this device.
 func (c *CloudSyncer) Status(ctx context.Context) (SyncStatus, error) {
 	st, err := c.syncer().Status(ctx)

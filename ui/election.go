@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/ui/kiosk"
 	"votedesk/tally"
 )
 
@@ -35,6 +36,8 @@ type ElectionScreen struct {
 	Status                               *widget.Label
 	Settings                             *widget.Form
 	Back, Edit, Launch, Finalize, Delete *widget.Button
+	// StartKiosk turns this window into a kiosk for the election.
+	StartKiosk *widget.Button
 	Tabs                                 *container.AppTabs
 	Candidates                           *CandidatesScreen
 	PollBook                             *PollBookScreen
@@ -58,12 +61,13 @@ func newElectionScreen(s *session, name string, back func(), onTab func(string))
 	sc.Launch = widget.NewButtonWithIcon("Launch", theme.MediaPlayIcon(), func() { launchElection(s, sc.election, sc.refresh) })
 	sc.Finalize = widget.NewButtonWithIcon("Finalize", theme.ConfirmIcon(), func() { finalizeElection(s, sc.election, sc.refresh) })
 	sc.Delete = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), func() { deleteElection(s, sc.election, back) })
+	sc.StartKiosk = widget.NewButtonWithIcon("Start kiosk", theme.ComputerIcon(), sc.startKiosk)
 	sc.Candidates = newCandidatesScreen(s, name, sc.refresh)
 	sc.PollBook = newPollBookScreen(s, name, sc.refresh)
 	sc.Results = newResultsScreen(s, name)
 	overview := container.NewVScroll(container.NewVBox(
 		sc.Status,
-		container.NewHBox(sc.Edit, sc.Launch, sc.Finalize, sc.Delete),
+		container.NewHBox(sc.Edit, sc.Launch, sc.Finalize, sc.Delete, sc.StartKiosk),
 		widget.NewSeparator(),
 		sc.settingsBox))
 	sc.Tabs = container.NewAppTabs(
@@ -157,6 +161,7 @@ func (sc *ElectionScreen) show(e app.Election) {
 		{"Voters", fmtCount(e.Voters)},
 		{"Ballots", fmtCount(e.Ballots)},
 		{"Conflicts", fmtCount(e.Conflicts)},
+		{"Kiosk join code", app.JoinCode(e)},
 		{"Created", fmtTime(e.Created)},
 		{"Last change", fmtTime(e.LastChanged)},
 	}
@@ -192,6 +197,22 @@ func (sc *ElectionScreen) updateButtons() {
 	enable(sc.Launch, m && e.Status == app.StatusDraft)
 	enable(sc.Finalize, m && e.Status == app.StatusLaunched)
 	enable(sc.Delete, m)
+	enable(sc.StartKiosk, e.Name != "" && e.Status == app.StatusLaunched && sc.s.can(app.PermUseApplication))
+}
+
+// startKiosk asks for the officer passcode and hands the window to a kiosk
+// for this election; when an official leaves the kiosk, sign-in is asked
+// again.
+func (sc *ElectionScreen) startKiosk() {
+	var syncer kiosk.Syncer
+	if cs, ok := sc.s.sync.(*CloudSyncer); ok {
+		syncer = kiosk.CloudSync(cs.AppSyncer())
+	}
+	kiosk.ShowStartDialog(fyne.CurrentApp(), sc.s.win, kiosk.StartRequest{
+		Service: sc.s.svc, Official: sc.s.actor(), Election: sc.election.Name, Sync: syncer, OnExit: sc.s.kioskDone,
+		// Nothing of the officials' app may stay reachable: its menu bar goes.
+		OnStart: func(*kiosk.Kiosk) { sc.s.win.SetMainMenu(nil) },
+	})
 }
 
 func orDash(s string) string { return orText(s, "—") }

@@ -25,6 +25,9 @@ type session struct {
 	// changed is called after a command that may change what other screens
 	// show or what the user may do (their role); the shell refreshes.
 	changed func()
+	// kioskDone is called when a kiosk started from this session gives the
+	// window back: the shell asks for sign-in again.
+	kioskDone func()
 }
 
 // ctx is the context of the session's commands and queries.

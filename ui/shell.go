@@ -124,7 +124,7 @@ func (sh *Shell) SaveWindow() {
 // signedIn builds the user's screens and shows the one they were on last.
 func (sh *Shell) signedIn(u app.User) {
 	sh.app.Preferences().SetString(prefLogin, u.Name)
-	sh.sess = &session{svc: sh.cfg.Service, user: u, win: sh.win, tasks: &sh.tasks, prefs: sh.app.Preferences(), sync: sh.cfg.Sync, since: sh.since, changed: sh.roleMayHaveChanged}
+	sh.sess = &session{svc: sh.cfg.Service, user: u, win: sh.win, tasks: &sh.tasks, prefs: sh.app.Preferences(), sync: sh.cfg.Sync, since: sh.since, changed: sh.roleMayHaveChanged, kioskDone: sh.afterKiosk}
 	sh.build()
 	last := sh.app.Preferences().StringWithFallback(prefScreen, screenElections)
 	if name, ok := strings.CutPrefix(last, "election:"); ok {
@@ -304,6 +304,13 @@ func (sh *Shell) ShowResults() {
 	case sh.screen == screenElections && sh.Elections.selected != "":
 		sh.OpenElection(sh.Elections.selected, tabResults)
 	}
+}
+
+// afterKiosk gets the window back from a kiosk (which has left full screen)
+// and asks for sign-in again: the kiosk's passcode is known to poll
+// workers, so the official's session must not outlive the kiosk.
+func (sh *Shell) afterKiosk() {
+	sh.SignOut()
 }
 
 // SignOut forgets the user and shows the sign-in screen.

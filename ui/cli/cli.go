@@ -59,6 +59,8 @@ type Deps struct {
 	Open func(path string) (*Backend, error)
 	// GUI runs the desktop app on the database at path until it is closed.
 	GUI func(path string) error
+	// Kiosk runs a kiosk window (votedesk kiosk) until an official closes it.
+	Kiosk func(KioskStart) error
 	// Files works on database files that are not open.
 	Files Files
 	// DefaultDB returns the database path used when neither --db nor

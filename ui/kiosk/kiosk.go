@@ -1,0 +1,352 @@
+package kiosk
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+
+	"votedesk/app"
+)
+
+// DefaultReturnAfter is how long the receipt stays before the kiosk returns
+// to check-in by itself.
+const DefaultReturnAfter = 20 * time.Second
+
+// pendingEvery is how often the count of ballots not yet synced is refreshed
+// (it is also refreshed after every cast and sync).
+const pendingEvery = 30 * time.Second
+
+// Syncer is what the kiosk needs of sync: how much recorded here has not yet
+// reached the cloud, and a way for an official to push it now.
+type Syncer interface {
+	// Pending returns how many ballots (and other changes) recorded on this
+	// device are not yet synced.
+	Pending(ctx context.Context) (int, error)
+	// SyncNow syncs once and returns when done.
+	SyncNow(ctx context.Context) error
+}
+
+// Config is what a kiosk is started with.
+type Config struct {
+	// Service is the domain service over the open database.
+	Service *app.Service
+	// Official is the signed-in official (USE_APPLICATION or higher) the
+	// kiosk acts as: ballots are cast in their name for poll-book voters.
+	Official string
+	// Election is the election's name or join code.
+	Election string
+	// PasscodeHash is the officer passcode hashed with app.HashSecret.
+	PasscodeHash string
+	// Sync, when set, lets the kiosk show what is not yet synced and lets an
+	// official sync from behind the passcode.
+	Sync Syncer
+	// ReturnAfter is how long the receipt shows (DefaultReturnAfter if 0).
+	ReturnAfter time.Duration
+	// LargeText starts every voter in the large-text, high-contrast theme.
+	LargeText bool
+	// Clock times passcode lockouts (the system clock if nil).
+	Clock app.Clock
+	// OnExit is called on the UI goroutine after an official closed the
+	// kiosk and the window is unlocked again (not full screen, closable, the
+	// app's theme back); when nil, the window is closed. Fyne has no call to
+	// undo RequestAlwaysOnTop, so a window given back stays on top.
+	OnExit func()
+}
+
+// Kiosk is a voting station for one election in one window. Its fields
+// that belong to one voter (session and the voter screens) are nil between
+// voters.
+type Kiosk struct {
+	app fyne.App
+	win fyne.Window
+	cfg Config
+	ctx context.Context
+
+	lock       *app.PasscodeLock
+	election   app.Election
+	candidates []app.Candidate
+	joinCode   string
+
+	bar    *topBar
+	body   *fyne.Container
+	screen screen
+
+	// One voter: nil between voters.
+	session *session
+	checkIn *checkInScreen
+	ballot  *ballotScreen
+	review  *reviewScreen
+	receipt *receiptScreen
+
+	// Officials' screens.
+	passcode *passcodeScreen
+	menu     *menuScreen
+	paper    *paperScreen
+
+	large     bool
+	prevTheme fyne.Theme
+	started   bool
+	closed    bool
+	// busy is set while a cast is being recorded: nothing else may take the
+	// screen until its receipt shows.
+	busy  bool
+	casts int
+
+	// after runs f on the UI goroutine after d, unless stopped, and post
+	// runs f on the UI goroutine (fyne.Do); tests replace them to run time
+	// forward without sleeping and to run results on the test's goroutine.
+	after        func(d time.Duration, f func()) (stop func())
+	post         func(f func())
+	stopReturn   func()
+	stopPending  func()
+	jobs         sync.WaitGroup
+	pendingCount int
+	pendingErr   error
+}
+
+// New prepares a kiosk in win; Start shows it.
+func New(a fyne.App, win fyne.Window, cfg Config) *Kiosk {
+	if cfg.ReturnAfter <= 0 {
+		cfg.ReturnAfter = DefaultReturnAfter
+	}
+	return &Kiosk{app: a, win: win, cfg: cfg, ctx: context.Background(),
+		lock: app.NewPasscodeLock(cfg.PasscodeHash, cfg.Clock), after: afterOnUI, post: fyne.Do}
+}
+
+// afterOnUI runs f on the UI goroutine after d.
+func afterOnUI(d time.Duration, f func()) func() {
+	t := time.AfterFunc(d, func() { fyne.Do(f) })
+	return func() { t.Stop() }
+}
+
+// Start locks the window (full screen, on top where the platform allows,
+// closing it needs the passcode), then loads the election off the UI
+// goroutine and shows check-in, or why the kiosk cannot start.
+func (k *Kiosk) Start() {
+	if k.started {
+		return
+	}
+	k.started = true
+	k.prevTheme = k.app.Settings().Theme()
+	k.large = k.cfg.LargeText
+	k.app.Settings().SetTheme(kioskTheme{large: k.large})
+	if dw, ok := k.win.(desktop.Window); ok {
+		dw.RequestAlwaysOnTop()
+	}
+	k.win.SetFullScreen(true)
+	k.win.SetCloseIntercept(k.closeRequested)
+	c := k.win.Canvas()
+	c.SetOnTypedRune(k.typedRune)
+	c.SetOnTypedKey(k.typedKey)
+
+	k.bar = newTopBar(k)
+	k.body = container.NewStack(container.NewCenter(heading("Starting the kiosk…")))
+	k.win.SetContent(container.NewBorder(container.NewVBox(k.bar.view(), widget.NewSeparator()), nil, nil, nil, k.body))
+
+	official, election := k.cfg.Official, k.cfg.Election
+	k.background(func() func() {
+		e, cands, err := k.cfg.Service.KioskElection(k.ctx, official, election)
+		return func() {
+			if err != nil {
+				k.show(newFailedScreen(k, err))
+				return
+			}
+			k.election, k.candidates, k.joinCode = e, cands, app.JoinCode(e)
+			k.bar.update()
+			k.nextVoter()
+			k.schedulePending()
+		}
+	})
+}
+
+// JoinCode is the election's join code, once the kiosk has loaded it.
+func (k *Kiosk) JoinCode() string { return k.joinCode }
+
+// background runs work off the UI goroutine, then the function it returns
+// on the UI goroutine.
+func (k *Kiosk) background(work func() (onUI func())) {
+	k.jobs.Add(1)
+	go func() {
+		defer k.jobs.Done()
+		onUI := work()
+		k.post(onUI)
+	}()
+}
+
+// show puts a screen in the window and focuses its first control.
+func (k *Kiosk) show(s screen) {
+	if k.closed {
+		return
+	}
+	k.screen = s
+	k.body.Objects = []fyne.CanvasObject{s.view()}
+	k.body.Refresh()
+	k.bar.update()
+	c := k.win.Canvas()
+	c.Unfocus()
+	if f := s.first(); f != nil {
+		c.Focus(f)
+	}
+}
+
+// nextVoter forgets the voter before and shows an empty check-in.
+func (k *Kiosk) nextVoter() {
+	k.forgetVoter()
+	k.passcode, k.menu, k.paper = nil, nil, nil
+	if k.large != k.cfg.LargeText {
+		k.setLarge(k.cfg.LargeText)
+	}
+	k.checkIn = newCheckInScreen(k)
+	k.show(k.checkIn)
+}
+
+// forgetVoter wipes and drops everything the kiosk holds of the current
+// voter: their session (name, ranking), the check-in field, the ballot and
+// review screens, and the receipt with its confirmation code. Wiping first
+// empties the widgets' texts, so that nothing survives in a renderer that
+// Fyne has not yet let go of.
+func (k *Kiosk) forgetVoter() {
+	if k.stopReturn != nil {
+		k.stopReturn()
+		k.stopReturn = nil
+	}
+	if k.checkIn != nil {
+		k.checkIn.wipe()
+	}
+	if k.ballot != nil {
+		k.ballot.wipe()
+	}
+	if k.review != nil {
+		k.review.wipe()
+	}
+	if k.receipt != nil {
+		k.receipt.wipe()
+	}
+	if k.session != nil {
+		k.session.wipe()
+	}
+	k.session, k.checkIn, k.ballot, k.review, k.receipt = nil, nil, nil, nil, nil
+	k.win.Canvas().Unfocus()
+}
+
+// setLarge switches the large-text, high-contrast theme on or off.
+func (k *Kiosk) setLarge(on bool) {
+	k.large = on
+	k.app.Settings().SetTheme(kioskTheme{large: on})
+	k.bar.update()
+}
+
+// typedRune takes characters no focused control used.
+func (k *Kiosk) typedRune(r rune) {
+	if k.screen != nil {
+		k.screen.typedRune(r)
+	}
+}
+
+// typedKey takes keys no focused control used: arrows move the focus like
+// Tab and Shift+Tab, the rest goes to the screen.
+func (k *Kiosk) typedKey(ev *fyne.KeyEvent) {
+	c := k.win.Canvas()
+	switch ev.Name {
+	case fyne.KeyUp, fyne.KeyLeft:
+		c.FocusPrevious()
+	case fyne.KeyDown, fyne.KeyRight:
+		c.FocusNext()
+	default:
+		if k.screen != nil {
+			k.screen.typedKey(ev)
+		}
+	}
+}
+
+// closeRequested is the window's close button: it needs the passcode.
+func (k *Kiosk) closeRequested() {
+	if k.closed || k.busy {
+		return
+	}
+	if k.election.Name == "" {
+		k.exit()
+		return
+	}
+	k.askPasscode("Close the kiosk", k.exit)
+}
+
+// officials opens the officials' menu behind the passcode.
+func (k *Kiosk) officials() {
+	if k.busy {
+		return
+	}
+	k.askPasscode("Officials' menu", k.openMenu)
+}
+
+// askPasscode shows the passcode screen; then runs once it is entered.
+func (k *Kiosk) askPasscode(purpose string, then func()) {
+	if _, already := k.screen.(*passcodeScreen); already {
+		return
+	}
+	k.passcode = newPasscodeScreen(k, purpose, k.screen, then)
+	k.show(k.passcode)
+}
+
+// openMenu drops any voter's session and shows the officials' menu.
+func (k *Kiosk) openMenu() {
+	k.forgetVoter()
+	k.passcode, k.paper = nil, nil
+	k.menu = newMenuScreen(k)
+	k.show(k.menu)
+	k.refreshPending()
+}
+
+// exit unlocks the window and leaves the kiosk.
+func (k *Kiosk) exit() {
+	k.forgetVoter()
+	k.passcode, k.menu, k.paper = nil, nil, nil
+	if k.stopPending != nil {
+		k.stopPending()
+	}
+	k.closed = true
+	c := k.win.Canvas()
+	c.SetOnTypedRune(nil)
+	c.SetOnTypedKey(nil)
+	k.win.SetCloseIntercept(nil)
+	k.win.SetFullScreen(false)
+	k.app.Settings().SetTheme(k.prevTheme)
+	if k.cfg.OnExit != nil {
+		k.cfg.OnExit()
+		return
+	}
+	k.win.Close()
+}
+
+// schedulePending refreshes the count of ballots not yet synced now and
+// every pendingEvery.
+func (k *Kiosk) schedulePending() {
+	if k.cfg.Sync == nil || k.closed {
+		return
+	}
+	k.refreshPending()
+	k.stopPending = k.after(pendingEvery, k.schedulePending)
+}
+
+// refreshPending asks the syncer, off the UI goroutine, how much is not yet
+// synced.
+func (k *Kiosk) refreshPending() {
+	if k.cfg.Sync == nil {
+		return
+	}
+	k.background(func() func() {
+		n, err := k.cfg.Sync.Pending(k.ctx)
+		return func() {
+			k.pendingCount, k.pendingErr = n, err
+			k.bar.update()
+			if k.menu != nil {
+				k.menu.update()
+			}
+		}
+	})
+}

@@ -1,0 +1,133 @@
+package kiosk
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"votedesk/app"
+)
+
+// screen is one of the kiosk's screens.
+type screen interface {
+	keyRouter
+	// view is what the screen shows.
+	view() fyne.CanvasObject
+	// first is the control that has the focus when the screen appears.
+	first() fyne.Focusable
+	// voterFacing is true for the screens a voter may see, where the
+	// officials' button is offered.
+	voterFacing() bool
+}
+
+// noKeys is a screen that uses no keys of its own.
+type noKeys struct{}
+
+func (noKeys) typedRune(rune)          {}
+func (noKeys) typedKey(*fyne.KeyEvent) {}
+func (noKeys) voterFacing() bool       { return false }
+
+// page lays a screen out: a heading, the body, and a row of buttons at the
+// bottom, with room around it.
+func page(title *widget.Label, body fyne.CanvasObject, buttons ...fyne.CanvasObject) fyne.CanvasObject {
+	var bottom fyne.CanvasObject
+	if len(buttons) > 0 {
+		bottom = container.NewVBox(widget.NewSeparator(), container.NewHBox(append([]fyne.CanvasObject{layout.NewSpacer()}, buttons...)...))
+	}
+	return container.NewPadded(container.NewBorder(title, bottom, nil, nil, body))
+}
+
+// topBar is the strip above every screen: the election, what is not yet
+// synced, the text-size switch and the officials' button.
+type topBar struct {
+	k         *Kiosk
+	title     *widget.Label
+	pending   *widget.Label
+	textSize  *button
+	officials *button
+}
+
+func newTopBar(k *Kiosk) *topBar {
+	b := &topBar{k: k, title: widget.NewLabelWithStyle("VoteDesk kiosk", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), pending: widget.NewLabel("")}
+	b.title.Truncation = fyne.TextTruncateEllipsis
+	b.textSize = newButton(k, "Larger text", theme.ZoomInIcon(), func() { k.setLarge(!k.large) })
+	b.officials = newButton(k, "Officials", theme.AccountIcon(), k.officials)
+	b.officials.Importance = widget.LowImportance
+	b.pending.Hide()
+	return b
+}
+
+func (b *topBar) view() fyne.CanvasObject {
+	return container.NewBorder(nil, nil, nil, container.NewHBox(b.pending, b.textSize, b.officials), b.title)
+}
+
+// update shows the kiosk's current state.
+func (b *topBar) update() {
+	k := b.k
+	if k.election.Name != "" {
+		b.title.SetText(k.election.Name)
+	}
+	if k.large {
+		b.textSize.SetText("Normal text")
+		b.textSize.SetIcon(theme.ZoomOutIcon())
+	} else {
+		b.textSize.SetText("Larger text")
+		b.textSize.SetIcon(theme.ZoomInIcon())
+	}
+	if k.screen != nil && k.screen.voterFacing() {
+		b.officials.Show()
+	} else {
+		b.officials.Hide()
+	}
+	if k.cfg.Sync == nil {
+		return
+	}
+	switch {
+	case k.pendingErr != nil:
+		b.pending.SetText("Sync status unknown")
+	default:
+		b.pending.SetText(fmt.Sprintf("Not yet synced: %d", k.pendingCount))
+	}
+	b.pending.Show()
+}
+
+// failedScreen says why the kiosk could not start.
+type failedScreen struct {
+	noKeys
+	obj   fyne.CanvasObject
+	close *button
+}
+
+func newFailedScreen(k *Kiosk, err error) *failedScreen {
+	s := &failedScreen{}
+	s.close = newButton(k, "Close", theme.CancelIcon(), k.exit)
+	msg := message(widget.DangerImportance)
+	msg.SetText(app.ErrorMessage(err))
+	s.obj = page(heading("The kiosk cannot start"), container.NewVBox(msg), s.close)
+	return s
+}
+
+func (s *failedScreen) view() fyne.CanvasObject { return s.obj }
+func (s *failedScreen) first() fyne.Focusable   { return s.close }
+
+// sentence makes a message a sentence: a capital first letter and a full
+// stop.
+func sentence(msg string) string {
+	msg = strings.TrimSpace(msg)
+	if msg == "" {
+		return msg
+	}
+	r, n := utf8.DecodeRuneInString(msg)
+	msg = string(unicode.ToUpper(r)) + msg[n:]
+	if !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	return msg
+}

@@ -1,0 +1,108 @@
+package kiosk
+
+import (
+	"context"
+	"errors"
+
+	"fyne.io/fyne/v2"
+	fyneapp "fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"votedesk/app"
+)
+
+// Run opens a kiosk in a window of its own and returns when an official
+// closes it (votedesk kiosk).
+func Run(cfg Config, appID string, icon fyne.Resource) error {
+	a := fyneapp.NewWithID(appID)
+	if icon != nil {
+		a.SetIcon(icon)
+	}
+	w := a.NewWindow("VoteDesk kiosk")
+	w.Resize(fyne.NewSize(1024, 768))
+	New(a, w, cfg).Start()
+	w.ShowAndRun()
+	return nil
+}
+
+// StartRequest is what the officials' app knows when an official asks for a
+// kiosk.
+type StartRequest struct {
+	Service  *app.Service
+	Official string
+	// Election pre-fills the dialog's election field (a name or a join
+	// code); the official may change it.
+	Election string
+	Sync     Syncer
+	// OnExit is Config.OnExit: it gets the window back after the kiosk.
+	OnExit func()
+	// OnStart, when set, is given the kiosk just before it starts.
+	OnStart func(*Kiosk)
+}
+
+// ShowStartDialog asks an official for the election (name or join code) and
+// a new officer passcode, twice, then turns win into a kiosk. Checking the
+// election and hashing the passcode run off the UI goroutine; refusals are
+// shown in a dialog and start nothing.
+func ShowStartDialog(a fyne.App, win fyne.Window, req StartRequest) {
+	election := widget.NewEntry()
+	election.SetText(req.Election)
+	election.SetPlaceHolder("Election name or join code (ABC-DEF-12345)")
+	pass, again := widget.NewPasswordEntry(), widget.NewPasswordEntry()
+	items := []*widget.FormItem{
+		widget.NewFormItem("Election", election),
+		widget.NewFormItem("Officer passcode", pass),
+		widget.NewFormItem("Passcode again", again),
+	}
+	items[1].HintText = "Needed to leave the kiosk or reach any other screen"
+	d := dialog.NewForm("Start a kiosk", "Start kiosk", "Cancel", items, func(ok bool) {
+		if !ok {
+			return
+		}
+		nameOrCode, passcode, repeat := election.Text, pass.Text, again.Text
+		pass.SetText("")
+		again.SetText("")
+		startOffUI(func() func() {
+			cfg, err := prepare(context.Background(), req, nameOrCode, passcode, repeat)
+			return func() {
+				if err != nil {
+					dialog.ShowError(errors.New(app.ErrorMessage(err)), win)
+					return
+				}
+				k := New(a, win, cfg)
+				if req.OnStart != nil {
+					req.OnStart(k)
+				}
+				k.Start()
+			}
+		})
+	}, win)
+	d.Resize(fyne.NewSize(560, 0))
+	d.Show()
+}
+
+// startOffUI runs work off the UI goroutine and what it returns on it; tests
+// replace it to run both in order.
+var startOffUI = func(work func() (onUI func())) {
+	go func() { fyne.Do(work()) }()
+}
+
+// prepare checks a start request and hashes the passcode.
+func prepare(ctx context.Context, req StartRequest, nameOrCode, passcode, repeat string) (Config, error) {
+	e, _, err := req.Service.KioskElection(ctx, req.Official, nameOrCode)
+	if err != nil {
+		return Config{}, err
+	}
+	if err := app.CheckPasscode(passcode); err != nil {
+		return Config{}, err
+	}
+	if passcode != repeat {
+		return Config{}, app.Errorf(app.CodeInvalid, "the two passcodes differ")
+	}
+	hash, err := app.HashSecret(passcode)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{Service: req.Service, Official: req.Official, Election: e.Name, PasscodeHash: hash, Sync: req.Sync, OnExit: req.OnExit}, nil
+}
