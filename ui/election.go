@@ -12,8 +12,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
-	"votedesk/ui/kiosk"
 	"votedesk/tally"
+	"votedesk/ui/kiosk"
 )
 
 // The tabs of an open election, as remembered in preferences.
@@ -38,11 +38,11 @@ type ElectionScreen struct {
 	Back, Edit, Launch, Finalize, Delete *widget.Button
 	// StartKiosk turns this window into a kiosk for the election.
 	StartKiosk *widget.Button
-	Tabs                                 *container.AppTabs
-	Candidates                           *CandidatesScreen
-	PollBook                             *PollBookScreen
-	Results                              *ResultsScreen
-	EditForm                             *ElectionForm
+	Tabs       *container.AppTabs
+	Candidates *CandidatesScreen
+	PollBook   *PollBookScreen
+	Results    *ResultsScreen
+	EditForm   *ElectionForm
 
 	settingsBox *fyne.Container
 	back        func()
