@@ -96,7 +96,10 @@ func (s *Service) ImportBallots(ctx context.Context, actor, election, source str
 		return 0, Errorf(CodeInvalid, "there are no ballots to import")
 	}
 	err := s.store.Update(ctx, func(tx Tx) error {
-		if _, err := mustElection(tx, election); err != nil {
+		// Applying each batch authorizes it; checking first keeps the
+		// source-id check below from answering someone who may not import.
+		gate := &applier{tx: tx, ev: &Event{Actor: actor, Type: EvBallotsImported}}
+		if _, _, err := gate.manager(election); err != nil {
 			return err
 		}
 		if err := checkSourceIDs(tx, election, ballots); err != nil {
