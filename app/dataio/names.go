@@ -9,7 +9,7 @@ import (
 
 // How a name in a file was matched to a candidate.
 const (
-	MatchAlias  = "alias"             // an alias given with the import
+	MatchAlias  = "alias"            // an alias given with the import
 	MatchFolded = "case and spacing" // the same name but for letter case and spaces
 )
 
