@@ -71,21 +71,41 @@ func (s *Service) RemoveCandidates(ctx context.Context, actor, election string, 
 
 // AddVoters adds entries to an election's poll book.
 func (s *Service) AddVoters(ctx context.Context, actor, election string, voters ...VoterEntry) error {
+	d, err := votersToAdd(election, voters)
+	if err != nil {
+		return err
+	}
+	_, err = s.run(ctx, "add voters to "+election, actor, simple(EvVotersAdded, d))
+	return err
+}
+
+// CheckVoters answers whether AddVoters would accept the entries, checking
+// everything it checks (the actor's rights, the election's state, each
+// entry), and writes nothing: a poll-book import's dry run.
+func (s *Service) CheckVoters(ctx context.Context, actor, election string, voters ...VoterEntry) error {
+	d, err := votersToAdd(election, voters)
+	if err != nil {
+		return err
+	}
+	return s.dryRun(ctx, "add voters to "+election, actor, simple(EvVotersAdded, d))
+}
+
+// votersToAdd cleans poll-book entries into the event that adds them.
+func votersToAdd(election string, voters []VoterEntry) (votersAdded, error) {
 	clean := make([]VoterEntry, len(voters))
 	for i, v := range voters {
 		n, err := CleanName("voter name", v.Name)
 		if err != nil {
-			return err
+			return votersAdded{}, err
 		}
 		clean[i] = VoterEntry{Name: n}
 		if v.Email != "" {
 			if clean[i].Email, err = CleanEmail(v.Email); err != nil {
-				return Errorf(CodeInvalid, "voter %q: %s", n, ErrorMessage(err))
+				return votersAdded{}, Errorf(CodeInvalid, "voter %q: %s", n, ErrorMessage(err))
 			}
 		}
 	}
-	_, err := s.run(ctx, "add voters to "+election, actor, simple(EvVotersAdded, votersAdded{Election: election, Voters: clean}))
-	return err
+	return votersAdded{Election: election, Voters: clean}, nil
 }
 
 // RemoveVoters removes entries from an election's poll book; voters who have

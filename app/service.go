@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -70,6 +71,31 @@ func (s *Service) run(ctx context.Context, op, actor string, decide func(tx Tx) 
 		return nil, wrapOp(op, err)
 	}
 	return out, nil
+}
+
+// errDryRun rolls back a command that was only to be checked.
+var errDryRun = errors.New("dry run")
+
+// dryRun decides and records a command as run does, then rolls the
+// transaction back: it says whether run would succeed, and writes nothing.
+func (s *Service) dryRun(ctx context.Context, op, actor string, decide func(tx Tx) (decision, error)) error {
+	err := s.store.Update(ctx, func(tx Tx) error {
+		d, err := decide(tx)
+		if err != nil {
+			return err
+		}
+		if d.as != "" {
+			actor = d.as
+		}
+		if _, err := s.record(tx, actor, d); err != nil {
+			return err
+		}
+		return errDryRun
+	})
+	if err != nil && !errors.Is(err, errDryRun) {
+		return wrapOp(op, err)
+	}
+	return nil
 }
 
 // record appends and applies one event inside tx.
