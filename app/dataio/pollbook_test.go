@@ -71,7 +71,6 @@ func TestReadPollBook(t *testing.T) {
 	})
 }
 
-
 func TestImportPollBook(t *testing.T) {
 	e := newEnv(t)
 	e.election("Council", false, "A", "B")
