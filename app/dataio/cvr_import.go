@@ -46,9 +46,9 @@ type CVROptions struct {
 // CVRImport is cast vote records read from files and checked against an
 // election's candidates, ready to be recorded.
 type CVRImport struct {
-	Files   []CVRFileSummary
-	Matches []NameMatch // names taken for a candidate other than by their exact name
-	Ballots int         // ballots to import (records weighted by their counts)
+	Files   []CVRFileSummary `json:"files"`
+	Matches []NameMatch      `json:"matches"` // names taken for a candidate other than by their exact name
+	Ballots int              `json:"ballots"` // ballots to import (records weighted by their counts)
 
 	ballots []app.ImportedBallot
 	spans   []span
@@ -56,19 +56,19 @@ type CVRImport struct {
 
 // CVRFileSummary says what was read from one file.
 type CVRFileSummary struct {
-	Name       string // base name
-	Path       string
-	Format     cvr.Format
-	Records    int // cast vote records
-	Ballots    int // ballots (records weighted by their counts)
-	Undervotes int // records with no marks at all
-	Skipped    int // records with no ballot for the contest (CDF), blank spreadsheet rows
-	Repeated   int // records that ranked a candidate more than once (CVROptions.DropRepeated)
+	Name       string     `json:"name"` // base name
+	Path       string     `json:"path"`
+	Format     cvr.Format `json:"format"`
+	Records    int        `json:"records"`    // cast vote records
+	Ballots    int        `json:"ballots"`    // ballots (records weighted by their counts)
+	Undervotes int        `json:"undervotes"` // records with no marks at all
+	Skipped    int        `json:"skipped"`    // records with no ballot for the contest (CDF), blank spreadsheet rows
+	Repeated   int        `json:"repeated"`   // records that ranked a candidate more than once (CVROptions.DropRepeated)
 	// WithoutIDs counts records the file gives no id; their source ids are
 	// made from the file's SHA-256 and the record's place (FileID/record),
 	// so importing the same file again is refused like any repeated id.
-	WithoutIDs int
-	FileID     string // the first 12 hex digits of the file's SHA-256, when WithoutIDs > 0
+	WithoutIDs int    `json:"without_ids"`
+	FileID     string `json:"file_id,omitempty"` // the first 12 hex digits of the file's SHA-256, when WithoutIDs > 0
 }
 
 // span is where one file's ballots sit in the import: from start, with the

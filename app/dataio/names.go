@@ -16,9 +16,9 @@ const (
 // NameMatch is a name in a file that is not a candidate's exact name but was
 // taken for one.
 type NameMatch struct {
-	InFile    string
-	Candidate string
-	How       string
+	InFile    string `json:"in_file"`
+	Candidate string `json:"candidate"`
+	How       string `json:"how"`
 }
 
 // candidateMatcher resolves the names a file uses to an election's

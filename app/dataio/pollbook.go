@@ -25,14 +25,14 @@ type PollBookFile struct {
 // PollBookEntry is one voter to add and the line it came from.
 type PollBookEntry struct {
 	app.VoterEntry
-	Line int
+	Line int `json:"line"`
 }
 
 // PollBookRow is a row left out, with its line, its text and why.
 type PollBookRow struct {
-	Line   int
-	Text   string
-	Reason string
+	Line   int    `json:"line"`
+	Text   string `json:"text"`
+	Reason string `json:"reason"`
 }
 
 // MaxPollBookLine is the longest line a poll-book file may have.

@@ -12,10 +12,10 @@ import (
 // dry run: the entries added, the rows skipped (already in the poll book,
 // or repeated in the file) and the invalid rows, each with its line.
 type PollBookImport struct {
-	DryRun  bool
-	Added   []PollBookEntry
-	Skipped []PollBookRow
-	Invalid []PollBookRow
+	DryRun  bool            `json:"dry_run"`
+	Added   []PollBookEntry `json:"added"`
+	Skipped []PollBookRow   `json:"skipped"`
+	Invalid []PollBookRow   `json:"invalid"`
 }
 
 // PollBookOptions tune a poll-book import.
