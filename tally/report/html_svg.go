@@ -5,6 +5,7 @@ import (
 	"html"
 	"html/template"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -40,7 +41,7 @@ func px(f float64) string {
 // roundChart draws one round as horizontal bars on a scale shared by every
 // round of the pass, with the threshold as a dashed line.
 func roundChart(c tally.Contest, rd tally.Round, order []int, scale float64) template.HTML {
-	const width, labelW, valueW, barH, gap, top = 480.0, 150.0, 96.0, 18.0, 7.0, 26.0
+	const width, labelW, valueW, barH, gap, top = 480.0, 146.0, 104.0, 18.0, 7.0, 26.0
 	barMax := width - labelW - valueW
 	var rows []int
 	for _, cand := range order {
@@ -83,7 +84,7 @@ func roundChart(c tally.Contest, rd tally.Round, order []int, scale float64) tem
 		fmt.Fprintf(&b, `<text class="label" x="%s" y="%s" text-anchor="end">%s</text>`, px(labelW-8), px(y+barH-5), esc(short(name, 22)))
 		fmt.Fprintf(&b, `<rect x="%s" y="%s" width="%s" height="%s" rx="2" fill="%s"/>`, px(labelW), px(y), px(max(w, 1)), px(barH), colorOf(pos[cand]))
 		fmt.Fprintf(&b, `<text class="value" x="%s" y="%s">%s <tspan class="share">%s</tspan></text></g>`,
-			px(labelW+w+6), px(y+barH-5), esc(votesText(votes)), esc(shareText(f, active)))
+			px(labelW+w+6), px(y+barH-5), esc(chartVotes(votes)), esc(shareText(f, active)))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
@@ -280,4 +281,12 @@ func trimFloat(f float64) string {
 	s := fmt.Sprintf("%.4f", f)
 	s = strings.TrimRight(s, "0")
 	return strings.TrimSuffix(s, ".")
+}
+
+// chartVotes writes a tally for a chart label: at most two decimals.
+func chartVotes(d tally.Decimal) string {
+	if d.Scale() <= 2 {
+		return votesText(d)
+	}
+	return thousands(strconv.FormatFloat(toFloat(d), 'f', 2, 64))
 }
