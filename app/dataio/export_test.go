@@ -292,4 +292,3 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Errorf("write into a missing folder: %v", err)
 	}
 }
-
