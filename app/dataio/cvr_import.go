@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -120,6 +121,7 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 	if err != nil {
 		return nil, err
 	}
+	sources = slices.Clone(sources)
 	sizes := make([]int64, len(sources))
 	var total int64
 	for i := range sources {
