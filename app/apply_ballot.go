@@ -168,24 +168,29 @@ func applyBallotsImported(a *applier) error {
 	}
 	order := orderOf(cands)
 	ballots := make([]Ballot, len(d.Ballots))
+	keys := make([]string, len(d.Ballots))
 	for i, ib := range d.Ballots {
 		r, err := normalizeRankings(ib.Rankings, order)
 		if err != nil {
 			return Errorf(CodeInvalid, "imported ballot %d (%s): %s", i+1, ib.SourceID, ErrorMessage(err))
 		}
-		ballots[i] = Ballot{Election: e.Name, Confirmation: importedID(a.ev.ID, i), WhenCast: a.ev.When, Rankings: r, Source: d.Source, SourceID: ib.SourceID}
+		keys[i] = importedSK(a.ev.ID, i)
+		ballots[i] = Ballot{Election: e.Name, Confirmation: keys[i][len(prefixUnlisted):], WhenCast: a.ev.When, Rankings: r, Source: d.Source, SourceID: ib.SourceID}
 	}
+	pk := electionPK(e.Name)
 	// The ids come from the event id, so one lookup tells whether this
 	// event's ballots are already there.
-	if _, ok, err := a.tx.Get(electionPK(e.Name), ballots[0].key()); err != nil || ok {
+	if _, ok, err := a.tx.Get(pk, keys[0]); err != nil || ok {
 		if err != nil {
 			return err
 		}
 		return Errorf(CodeConflict, "the ballots of import %s are already in %q", a.ev.ID, e.Name)
 	}
 	when := FormatTime(a.ev.When)
-	for _, b := range ballots {
-		if err := a.tx.Put(b.itemAt(when)); err != nil {
+	var it Item
+	for i, b := range ballots {
+		it = b.fill(it, pk, keys[i], when)
+		if err := a.tx.Put(it); err != nil {
 			return err
 		}
 	}
@@ -197,9 +202,17 @@ func applyBallotsImported(a *applier) error {
 // maxImportBatch is the most ballots one BallotsImported event may carry.
 const maxImportBatch = 100_000
 
-// importedID is the id of ballot i of the import event with id eventID.
-func importedID(eventID string, i int) string {
-	return fmt.Sprintf("%s.%06d", eventID, i)
+// importedSK is the sort key of ballot i of the import event with id
+// eventID: BALLOT## and the ballot's id, "{event id}.{i, six digits}".
+func importedSK(eventID string, i int) string {
+	b := make([]byte, 0, len(prefixUnlisted)+len(eventID)+7)
+	b = append(append(append(b, prefixUnlisted...), eventID...), '.')
+	var d [6]byte
+	for j := 5; j >= 0; j-- {
+		d[j] = byte('0' + i%10)
+		i /= 10
+	}
+	return string(append(b, d[:]...))
 }
 
 func applyConflictResolved(a *applier) error {

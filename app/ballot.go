@@ -41,12 +41,18 @@ func (b Ballot) key() string {
 	return ballotSK(b.Voter)
 }
 
-func (b Ballot) item() Item { return b.itemAt(FormatTime(b.WhenCast)) }
+func (b Ballot) item() Item {
+	return b.fill(make(Item, 0, 10), electionPK(b.Election), b.key(), FormatTime(b.WhenCast))
+}
 
-// itemAt is item with when_cast already formatted (an import batch formats
-// its one time once).
-func (b Ballot) itemAt(whenCast string) Item {
-	it := newItem(electionPK(b.Election), b.key(), "BALLOT")
+// fill writes the ballot's item into it (reusing its storage) with the keys
+// and when_cast already made: an import batch makes its partition key and
+// time once, and reuses one item for all its ballots.
+func (b Ballot) fill(it Item, pk, sk, whenCast string) Item {
+	it = it[:0]
+	it.Set(AttrPK, S(pk))
+	it.Set(AttrSK, S(sk))
+	it.Set("entity_type", S("BALLOT"))
 	it.Set("election_name", S(b.Election))
 	if b.Voter != "" {
 		it.Set("voter_name", S(b.Voter))

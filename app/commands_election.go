@@ -1,6 +1,9 @@
 package app
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // CreateElection creates a draft election owned by the actor.
 func (s *Service) CreateElection(ctx context.Context, actor, name, description string, secret bool) error {
@@ -69,43 +72,58 @@ func (s *Service) RemoveCandidates(ctx context.Context, actor, election string, 
 	return err
 }
 
-// AddVoters adds entries to an election's poll book.
+// VoterBatch is how many poll-book entries one VotersAdded event carries,
+// so that a big poll book travels to the cloud in events of moderate size.
+const VoterBatch = 2000
+
+// AddVoters adds entries to an election's poll book, all or nothing: a long
+// list is recorded as several events in one transaction.
 func (s *Service) AddVoters(ctx context.Context, actor, election string, voters ...VoterEntry) error {
-	d, err := votersToAdd(election, voters)
-	if err != nil {
-		return err
-	}
-	_, err = s.run(ctx, "add voters to "+election, actor, simple(EvVotersAdded, d))
-	return err
+	return s.addVoters(ctx, actor, election, voters, false)
 }
 
 // CheckVoters answers whether AddVoters would accept the entries, checking
 // everything it checks (the actor's rights, the election's state, each
 // entry), and writes nothing: a poll-book import's dry run.
 func (s *Service) CheckVoters(ctx context.Context, actor, election string, voters ...VoterEntry) error {
-	d, err := votersToAdd(election, voters)
-	if err != nil {
-		return err
-	}
-	return s.dryRun(ctx, "add voters to "+election, actor, simple(EvVotersAdded, d))
+	return s.addVoters(ctx, actor, election, voters, true)
 }
 
-// votersToAdd cleans poll-book entries into the event that adds them.
-func votersToAdd(election string, voters []VoterEntry) (votersAdded, error) {
+// addVoters records the events that add voters; a dry run records them in a
+// transaction it then rolls back.
+func (s *Service) addVoters(ctx context.Context, actor, election string, voters []VoterEntry, dryRun bool) error {
 	clean := make([]VoterEntry, len(voters))
 	for i, v := range voters {
 		n, err := CleanName("voter name", v.Name)
 		if err != nil {
-			return votersAdded{}, err
+			return err
 		}
 		clean[i] = VoterEntry{Name: n}
 		if v.Email != "" {
 			if clean[i].Email, err = CleanEmail(v.Email); err != nil {
-				return votersAdded{}, Errorf(CodeInvalid, "voter %q: %s", n, ErrorMessage(err))
+				return Errorf(CodeInvalid, "voter %q: %s", n, ErrorMessage(err))
 			}
 		}
 	}
-	return votersAdded{Election: election, Voters: clean}, nil
+	if len(clean) == 0 {
+		return Errorf(CodeInvalid, "no voters given")
+	}
+	err := s.store.Update(ctx, func(tx Tx) error {
+		for start := 0; start < len(clean); start += VoterBatch {
+			batch := clean[start:min(start+VoterBatch, len(clean))]
+			if _, err := s.record(tx, actor, decision{typ: EvVotersAdded, data: votersAdded{Election: election, Voters: batch}}); err != nil {
+				return err
+			}
+		}
+		if dryRun {
+			return errDryRun
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errDryRun) {
+		return wrapOp("add voters to "+election, err)
+	}
+	return nil
 }
 
 // RemoveVoters removes entries from an election's poll book; voters who have

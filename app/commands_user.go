@@ -1,6 +1,9 @@
 package app
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // RegisterUser adds a user. On an empty database anyone may register, and the
 // first user becomes the OWNER (the actor is then ignored); later users are
@@ -34,8 +37,40 @@ func (s *Service) RegisterUser(ctx context.Context, actor, name, email, password
 	return err
 }
 
-// SignIn checks a name (or email) and password and returns the user.
+// SignIn checks a name (or email) and password and returns the user. After
+// FreeAttempts failures in a row for a login, further tries are refused until
+// a growing wait has passed, without checking the password.
 func (s *Service) SignIn(ctx context.Context, login, password string) (User, error) {
+	key := attemptKey(login)
+	n, last, err := s.attempts.Failures(key)
+	if err != nil {
+		return User{}, err
+	}
+	if wait := lockout(n) - s.clock.Now().Sub(last); wait > 0 {
+		return User{}, Errorf(CodeForbidden, "too many failed sign-ins for %q; try again in %s", login, wait.Round(time.Second))
+	}
+	u, err := s.checkPassword(ctx, login, password)
+	if err != nil {
+		if IsCode(err, CodeForbidden) {
+			if rerr := s.attempts.RecordFailure(key, s.clock.Now()); rerr != nil {
+				return User{}, rerr
+			}
+		}
+		return User{}, err
+	}
+	if n > 0 {
+		if err := s.attempts.ClearFailures(key); err != nil {
+			return User{}, err
+		}
+	}
+	if u.Role == RoleNoAccess {
+		return User{}, Errorf(CodeForbidden, "%s has no access (role NO_ACCESS)", u.Name)
+	}
+	return u, nil
+}
+
+// checkPassword finds the user by name or email and checks the password.
+func (s *Service) checkPassword(ctx context.Context, login, password string) (User, error) {
 	var u User
 	err := s.store.View(ctx, func(tx Tx) error {
 		var ok bool
@@ -55,9 +90,6 @@ func (s *Service) SignIn(ctx context.Context, login, password string) (User, err
 	}
 	if !VerifySecret(u.PasswordHash, password) {
 		return User{}, Errorf(CodeForbidden, "wrong name or password")
-	}
-	if u.Role == RoleNoAccess {
-		return User{}, Errorf(CodeForbidden, "%s has no access (role NO_ACCESS)", u.Name)
 	}
 	return u, nil
 }

@@ -1,6 +1,8 @@
 package app_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"votedesk/app"
@@ -44,4 +46,60 @@ func TestCountInputReadsEveryBallot(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestCount(t *testing.T) {
+	e := newEnv(t)
+	e.must(e.svc.CreateElection(e.ctx, "user", "Mayor", "", false))
+	e.must(e.svc.AddCandidates(e.ctx, "user", "Mayor", "Ann", "Bob", "Cid"))
+	var voters []app.VoterEntry
+	for i := range 9 {
+		voters = append(voters, app.VoterEntry{Name: fmt.Sprintf("v%d", i)})
+	}
+	e.must(e.svc.AddVoters(e.ctx, "user", "Mayor", voters...))
+	e.must(e.svc.LaunchElection(e.ctx, "user", "Mayor"))
+	// First choices Ann 4, Bob 3, Cid 2; Cid's voters prefer Bob, who wins
+	// in round 2.
+	ballots := [][]string{{"Ann"}, {"Ann"}, {"Ann"}, {"Ann", "Bob"}, {"Bob"}, {"Bob"}, {"Bob"}, {"Cid", "Bob"}, {"Cid", "Bob"}}
+	for i, b := range ballots {
+		var r []app.Ranking
+		for j, c := range b {
+			r = append(r, app.Ranking{Candidate: c, Rank: j + 1})
+		}
+		_, err := e.svc.CastBallot(e.ctx, "user", app.Cast{Election: "Mayor", Voter: voters[i].Name, Rankings: r})
+		e.must(err)
+	}
+	t.Run("IRVTransfers", func(t *testing.T) {
+		c, err := e.svc.Count(e.ctx, "observer", "Mayor", tally.IRV, tally.DefaultRules())
+		e.must(err)
+		if got := c.Contest.Names(); len(got) != 3 || got[0] != "Ann" || got[2] != "Cid" {
+			t.Errorf("contest candidates %v", got)
+		}
+		if len(c.Result.Winners) != 1 || c.Result.Winners[0] != 1 {
+			t.Errorf("winners %v, want [1] (Bob)", c.Result.Winners)
+		}
+		if n := len(c.Result.Passes[0].Rounds); n != 2 {
+			t.Errorf("%d rounds, want 2", n)
+		}
+	})
+	t.Run("Schulze", func(t *testing.T) {
+		c, err := e.svc.Count(e.ctx, "observer", "Mayor", tally.Schulze, tally.DefaultRules())
+		e.must(err)
+		if c.Result.Pairwise == nil || len(c.Result.Places) == 0 {
+			t.Fatal("no pairwise result")
+		}
+	})
+	t.Run("ErrRulesContradict", func(t *testing.T) {
+		r := tally.DefaultRules()
+		r.NumberOfWinners = 2
+		_, err := e.svc.Count(e.ctx, "observer", "Mayor", tally.IRV, r)
+		if app.ErrorCode(err) != app.CodeInvalid || !strings.Contains(app.ErrorMessage(err), "winnerElectionMode") {
+			t.Errorf("err = %v, want an invalid-rules message", err)
+		}
+	})
+	t.Run("ErrNotSignedIn", func(t *testing.T) {
+		if _, err := e.svc.Count(e.ctx, "nobody", "Mayor", tally.IRV, tally.DefaultRules()); app.ErrorCode(err) != app.CodeForbidden {
+			t.Errorf("err = %v, want forbidden", err)
+		}
+	})
 }

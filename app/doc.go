@@ -66,4 +66,12 @@
 // METADATA/COUNTS and METADATA/SYNC items. An Item is an attribute-value list
 // that converts losslessly to DynamoDB's attribute-value map. Store and Tx are
 // the interfaces localstore implements over bbolt.
+//
+// # Sync
+//
+// Syncer (sync.go) is what the GUI and the command line use to sync with the
+// cloud; package sync implements it over DynamoDB. Pulled events pass through
+// Replay like any other, so the rules above decide them again at their place
+// in the shared log; CheckRun checks that a run of events continues a log
+// (sequence, hash chain, whole envelopes).
 package app

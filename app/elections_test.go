@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -65,8 +66,8 @@ func TestElectionListsAndCounts(t *testing.T) {
 		t.Errorf("elections = %v, want [Draft Open Secret]", names)
 	}
 	c, _ := e.svc.Counts(e.ctx, "observer")
-	if c.Users != 7 || c.Elections != 3 {
-		t.Errorf("counts = %+v, want 7 users, 3 elections", c)
+	if c.Users != 8 || c.Elections != 3 {
+		t.Errorf("counts = %+v, want 8 users, 3 elections", c)
 	}
 	cands, _ := e.svc.Candidates(e.ctx, "observer", "Open")
 	if len(cands) != 3 || cands[0].Name != "A" || cands[2].Name != "C" {
@@ -91,4 +92,33 @@ func TestMethodAndRulesStored(t *testing.T) {
 	if el.Method != "stv" || len(el.RuleList()) != 2 || el.RuleList()[0] != "batchElimination=true" {
 		t.Errorf("method %q rules %v", el.Method, el.RuleList())
 	}
+}
+
+func TestBigPollBookIsBatched(t *testing.T) {
+	e := newEnv(t)
+	voters := make([]app.VoterEntry, 2*app.VoterBatch+5)
+	for i := range voters {
+		voters[i] = app.VoterEntry{Name: fmt.Sprintf("voter-%06d", i)}
+	}
+	before := e.snapshot()
+	e.must(e.svc.AddVoters(e.ctx, "user", "Draft", voters...))
+	after := e.snapshot()
+	if after.head-before.head != 3 {
+		t.Errorf("%d voters made %d events, want 3 batches", len(voters), after.head-before.head)
+	}
+	t.Run("ErrAllOrNothing", func(t *testing.T) {
+		// The first batch is new; the second repeats a voter already there.
+		var bad []app.VoterEntry
+		for i := range app.VoterBatch {
+			bad = append(bad, app.VoterEntry{Name: fmt.Sprintf("fresh-%06d", i)})
+		}
+		bad = append(bad, voters[app.VoterBatch+3])
+		snap := e.snapshot()
+		if err := e.svc.AddVoters(e.ctx, "user", "Draft", bad...); app.ErrorCode(err) != app.CodeConflict {
+			t.Errorf("adding a voter already in the poll book: %v", err)
+		}
+		if e.snapshot() != snap {
+			t.Error("a refused poll-book addition changed the database")
+		}
+	})
 }

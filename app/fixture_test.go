@@ -70,7 +70,7 @@ var (
 )
 
 // template builds, once per test run, a database holding a user for every
-// role and three elections: "Draft" (candidates A, B, C; voters v1-v3 and
+// role (and "other", a second USER who owns nothing) and three elections: "Draft" (candidates A, B, C; voters v1-v3 and
 // "voter"), "Open" (the same, launched) and "Secret" (the same, launched,
 // secret ballot). Password hashing is deliberately slow, so tests copy this
 // file rather than registering users again.
@@ -102,6 +102,7 @@ func buildTemplate(path string) error {
 	steps := []func() error{
 		func() error { return svc.RegisterUser(ctx, "", "owner", "owner@example.org", pw("owner")) },
 	}
+	steps = append(steps, func() error { return svc.RegisterUser(ctx, "owner", "other", "other@example.org", pw("other")) })
 	for _, r := range []app.Role{app.RoleAuditor, app.RoleAdmin, app.RoleUser, app.RoleVoter, app.RoleObserver, app.RoleNoAccess} {
 		name := roleUsers[r]
 		steps = append(steps,

@@ -12,6 +12,18 @@ import (
 // DefaultMethod is how an election is counted when it names no method.
 const DefaultMethod = tally.IRV
 
+// Methods lists the counting methods an election may store, by name: every
+// method tally counts with.
+var Methods = methodNames()
+
+func methodNames() []string {
+	names := make([]string, len(tally.Methods))
+	for i, m := range tally.Methods {
+		names[i] = string(m)
+	}
+	return names
+}
+
 // CheckMethod reports whether m names a counting method ("" means the
 // default).
 func CheckMethod(m string) error {
@@ -24,13 +36,7 @@ func CheckMethod(m string) error {
 	return nil
 }
 
-func methodList() string {
-	names := make([]string, len(tally.Methods))
-	for i, m := range tally.Methods {
-		names[i] = string(m)
-	}
-	return strings.Join(names, ", ")
-}
+func methodList() string { return strings.Join(Methods, ", ") }
 
 // CheckRules checks counting rules given as RCTab field names and values.
 func CheckRules(rules map[string]string) error {

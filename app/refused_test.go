@@ -26,9 +26,6 @@ func TestRefusedCommandsChangeNothing(t *testing.T) {
 		{name: "ErrUnknownActor", code: app.CodeForbidden, msg: "not a user",
 			run: func(e *env) error { return e.svc.CreateElection(e.ctx, "mallory", "X", "", false) }},
 		{name: "ErrNotOwnerOfElection", code: app.CodeForbidden, msg: "only the election's owner",
-			setup: func(e *env) {
-				e.must(e.svc.RegisterUser(e.ctx, "owner", "other", "other@example.org", "password-other"))
-			},
 			run: func(e *env) error { return e.svc.AddCandidates(e.ctx, "other", "Draft", "D") }},
 		{name: "ErrElectionNotLaunched", code: app.CodeConflict, msg: "not launched",
 			run: func(e *env) error { return cast(e, "user", "Draft", "v1", "A") }},

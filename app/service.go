@@ -14,21 +14,27 @@ import (
 // GUI, the CLI, a kiosk or sync: it authorizes, validates, appends the event
 // and applies it, all in one store transaction.
 type Service struct {
-	store Store
-	clock Clock
-	ids   IDSource
+	store    Store
+	clock    Clock
+	ids      IDSource
+	attempts AttemptLog
 }
 
 // NewService builds the domain service over a store. A nil clock means the
-// system clock; nil ids means random UUIDs.
-func NewService(store Store, clock Clock, ids IDSource) *Service {
+// system clock; nil ids means random UUIDs. Failed sign-ins are kept in
+// memory unless an option says otherwise.
+func NewService(store Store, clock Clock, ids IDSource, opts ...Option) *Service {
 	if clock == nil {
 		clock = SystemClock
 	}
 	if ids == nil {
 		ids = RandomIDs{}
 	}
-	return &Service{store: store, clock: clock, ids: ids}
+	s := &Service{store: store, clock: clock, ids: ids, attempts: &MemoryAttempts{}}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // RandomIDs makes random (version 4) UUIDs. Confirmation codes are random, not
@@ -75,28 +81,6 @@ func (s *Service) run(ctx context.Context, op, actor string, decide func(tx Tx) 
 
 // errDryRun rolls back a command that was only to be checked.
 var errDryRun = errors.New("dry run")
-
-// dryRun decides and records a command as run does, then rolls the
-// transaction back: it says whether run would succeed, and writes nothing.
-func (s *Service) dryRun(ctx context.Context, op, actor string, decide func(tx Tx) (decision, error)) error {
-	err := s.store.Update(ctx, func(tx Tx) error {
-		d, err := decide(tx)
-		if err != nil {
-			return err
-		}
-		if d.as != "" {
-			actor = d.as
-		}
-		if _, err := s.record(tx, actor, d); err != nil {
-			return err
-		}
-		return errDryRun
-	})
-	if err != nil && !errors.Is(err, errDryRun) {
-		return wrapOp(op, err)
-	}
-	return nil
-}
 
 // record appends and applies one event inside tx.
 func (s *Service) record(tx Tx, actor string, d decision) (*Event, error) {

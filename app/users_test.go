@@ -3,7 +3,9 @@ package app_test
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"votedesk/app"
 	"votedesk/localstore"
@@ -142,4 +144,29 @@ func TestUserManagement(t *testing.T) {
 			t.Errorf("NO_ACCESS sign-in: %v", err)
 		}
 	})
+}
+
+func TestSignInIsThrottled(t *testing.T) {
+	e := newEnv(t)
+	e.svc = app.NewService(e.store, e.clock, nil, app.WithAttemptLog(e.store.Attempts()))
+	for i := range app.FreeAttempts {
+		if _, err := e.svc.SignIn(e.ctx, "user", "wrong-password"); err == nil || !strings.Contains(app.ErrorMessage(err), "wrong name or password") {
+			t.Fatalf("failure %d: %v", i+1, err)
+		}
+	}
+	_, err := e.svc.SignIn(e.ctx, "USER", pw("user"))
+	if !strings.Contains(app.ErrorMessage(err), "too many failed sign-ins") {
+		t.Fatalf("sign-in right after %d failures: %v; want a lockout", app.FreeAttempts, err)
+	}
+	restarted := app.NewService(e.store, e.clock, nil, app.WithAttemptLog(e.store.Attempts()))
+	if _, err := restarted.SignIn(e.ctx, "user", pw("user")); err == nil {
+		t.Error("a new process is not locked out: the failures did not survive")
+	}
+	e.clock.Set(e.clock.Now().Add(2 * time.Second))
+	if _, err := e.svc.SignIn(e.ctx, "user", pw("user")); err != nil {
+		t.Fatalf("after the lockout: %v", err)
+	}
+	if _, err := e.svc.SignIn(e.ctx, "user", "wrong-password"); strings.Contains(app.ErrorMessage(err), "too many") {
+		t.Error("a success did not clear the count")
+	}
 }

@@ -18,10 +18,25 @@
 //	                 before-images of the items it changed (undo.go), so sync
 //	                 can take local events off, lay the shared log's events
 //	                 under them, and put them back on.
+//	cloud_dirty      for each item a confirmed event changed, the last
+//	                 such event's sequence number (8 bytes big-endian): what
+//	                 the cloud projection may still need (sync.go). Entries
+//	                 the cloud projection holds are pruned.
 //	device           this device: its id (16 hex digits, the start of every
-//	                 event id it makes), its event counter, the sequence
-//	                 number up to which the log is confirmed by the cloud, and
-//	                 the layout version.
+//	                 event id it makes), its event counter, confirmed_seq
+//	                 (the sequence number up to which the log is confirmed by
+//	                 the cloud log), the layout version, and sync settings
+//	                 under "sync." keys (endpoint, table_prefix, status as
+//	                 JSON; never credentials).
+//
+// # The log and sync
+//
+// Events 1..confirmed_seq are the cloud log's, byte for byte; the events
+// after them are this device's pending outbox, each with an undo record.
+// Integrate lays a page of cloud events under the pending ones (undo them,
+// write and replay the page, re-append and replay them) and moves
+// confirmed_seq, in one transaction; ConfirmPushed moves it over pending
+// events the cloud log took at the same sequence numbers. See sync.go.
 //
 // Items in vote_data (PK / SK):
 //

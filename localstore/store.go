@@ -54,7 +54,7 @@ type Store struct {
 func Open(path string) (*Store, error) {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("localstore: create folder for %s: %w", path, err)
+			return nil, &app.Error{Code: app.CodeUnavailable, Message: fmt.Sprintf("cannot create the folder of the database %s: %v", path, errors.Unwrap(err)), Err: err}
 		}
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{
@@ -66,7 +66,7 @@ func Open(path string) (*Store, error) {
 		return nil, &app.Error{Code: app.CodeUnavailable, Message: fmt.Sprintf("the database %s is already open by another VoteDesk; close that one first", path), Err: err}
 	}
 	if err != nil {
-		return nil, &app.Error{Code: app.CodeUnavailable, Message: fmt.Sprintf("cannot open the database %s", path), Err: err}
+		return nil, &app.Error{Code: app.CodeUnavailable, Message: fmt.Sprintf("cannot open the database %s: %v (is it a VoteDesk database?)", path, err), Err: err}
 	}
 	if err := os.Chmod(path, 0o600); err != nil {
 		db.Close()
@@ -84,7 +84,7 @@ func Open(path string) (*Store, error) {
 // layout version of an existing file.
 func (s *Store) init() error {
 	return s.db.Update(func(btx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketData, bucketGSI1, bucketLog, bucketUndo, bucketDevice} {
+		for _, b := range [][]byte{bucketData, bucketGSI1, bucketLog, bucketUndo, bucketDevice, bucketDirty} {
 			if _, err := btx.CreateBucketIfNotExists(b); err != nil {
 				return fmt.Errorf("localstore: create bucket %s: %w", b, err)
 			}

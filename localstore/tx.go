@@ -15,16 +15,26 @@ import (
 // event can be rolled back if the shared log later places other events before
 // it (see doc.go).
 type tx struct {
-	btx  *bolt.Tx
-	data *bolt.Bucket
-	gsi  *bolt.Bucket
-	log  *bolt.Bucket
-	undo *bolt.Bucket
-	dev  *bolt.Bucket
+	btx   *bolt.Tx
+	data  *bolt.Bucket
+	gsi   *bolt.Bucket
+	log   *bolt.Bucket
+	undo  *bolt.Bucket
+	dev   *bolt.Bucket
+	dirty *bolt.Bucket
 
 	undoSeq  uint64
 	undoBuf  []byte
 	undoLast []byte
+
+	// block is the current arena block keys and values are carved from, and
+	// scratch a reusable encoding buffer (see keep).
+	block   []byte
+	scratch []byte
+
+	// dirtySeq, while a confirmed event is applied, is its sequence number:
+	// every item it changes is marked in cloud_dirty (see sync.go).
+	dirtySeq uint64
 
 	// head caches the log's last sequence number and hash once known.
 	head     uint64
@@ -34,12 +44,13 @@ type tx struct {
 
 func newTx(btx *bolt.Tx) *tx {
 	t := &tx{
-		btx:  btx,
-		data: btx.Bucket(bucketData),
-		gsi:  btx.Bucket(bucketGSI1),
-		log:  btx.Bucket(bucketLog),
-		undo: btx.Bucket(bucketUndo),
-		dev:  btx.Bucket(bucketDevice),
+		btx:   btx,
+		data:  btx.Bucket(bucketData),
+		gsi:   btx.Bucket(bucketGSI1),
+		log:   btx.Bucket(bucketLog),
+		undo:  btx.Bucket(bucketUndo),
+		dev:   btx.Bucket(bucketDevice),
+		dirty: btx.Bucket(bucketDirty),
 	}
 	if btx.Writable() {
 		// The log and undo records only ever grow at the end, and most items
@@ -81,13 +92,17 @@ func (t *tx) Put(it app.Item) error {
 	if !it.Sorted() {
 		return fmt.Errorf("localstore: item %s/%s has unsorted or repeated attributes", pk, sk)
 	}
-	k := itemKey(pk, sk)
+	t.scratch = append(append(append(t.scratch[:0], pk...), 0), sk...)
+	k := t.keep(t.scratch)
 	old := t.data.Get(k)
-	t.remember(k, old)
+	if err := t.remember(k, old); err != nil {
+		return err
+	}
 	if err := t.unindex(k, old); err != nil {
 		return err
 	}
-	if err := t.data.Put(k, encodeItem(nil, it)); err != nil {
+	t.scratch = encodeItem(t.scratch[:0], it)
+	if err := t.data.Put(k, t.keep(t.scratch)); err != nil {
 		return fmt.Errorf("localstore: put %s/%s: %w", pk, sk, err)
 	}
 	if g, _ := it.Get(app.AttrGSI1PK); g.Kind == app.KindS && g.S != "" {
@@ -96,13 +111,34 @@ func (t *tx) Put(it app.Item) error {
 	return nil
 }
 
+// arenaBlock is the size of the blocks keep carves keys and values from.
+const arenaBlock = 1 << 20
+
+// keep returns a copy of b that lives as long as the transaction. bbolt holds
+// on to the keys and values it is given until commit, so they cannot be
+// reused; carving them from large blocks spares the allocator and the garbage
+// collector one object per item (an import puts a million).
+func (t *tx) keep(b []byte) []byte {
+	if len(b) > cap(t.block)-len(t.block) {
+		if len(b) > arenaBlock/8 {
+			return append([]byte(nil), b...)
+		}
+		t.block = make([]byte, 0, arenaBlock)
+	}
+	n := len(t.block)
+	t.block = append(t.block, b...)
+	return t.block[n:len(t.block):len(t.block)]
+}
+
 func (t *tx) Delete(pk, sk string) error {
 	k := itemKey(pk, sk)
 	old := t.data.Get(k)
 	if old == nil {
 		return nil
 	}
-	t.remember(k, old)
+	if err := t.remember(k, old); err != nil {
+		return err
+	}
 	if err := t.unindex(k, old); err != nil {
 		return err
 	}

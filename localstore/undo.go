@@ -27,10 +27,14 @@ func (t *tx) beginUndo(seq uint64) error {
 
 // remember keeps the before-image of item key k as the current event changes
 // it. An item changed twice is remembered twice; rollback restores images in
-// reverse order, so the image from before the event wins.
-func (t *tx) remember(k, old []byte) {
+// reverse order, so the image from before the event wins. While a confirmed
+// event is applied, it marks the item dirty for the cloud projection instead.
+func (t *tx) remember(k, old []byte) error {
+	if t.dirtySeq != 0 {
+		return t.dirty.Put(k, seqBytes(t.dirtySeq))
+	}
 	if t.undoSeq == 0 {
-		return
+		return nil
 	}
 	shared := 0
 	for shared < len(k) && shared < len(t.undoLast) && k[shared] == t.undoLast[shared] {
@@ -42,11 +46,12 @@ func (t *tx) remember(k, old []byte) {
 	t.undoLast = append(t.undoLast[:0], k...)
 	if old == nil {
 		t.undoBuf = append(t.undoBuf, 0)
-		return
+		return nil
 	}
 	t.undoBuf = append(t.undoBuf, 1)
 	t.undoBuf = binary.AppendUvarint(t.undoBuf, uint64(len(old)))
 	t.undoBuf = append(t.undoBuf, old...)
+	return nil
 }
 
 // flushUndo stores the undo record of the current event.
@@ -62,27 +67,25 @@ func (t *tx) flushUndo() error {
 	return nil
 }
 
-// rollback restores the before-images of the event at seq, in reverse order
-// of capture, and deletes its undo record.
-func (t *tx) rollback(seq uint64) error {
-	rec := t.undo.Get(seqBytes(seq))
-	if rec == nil {
-		return fmt.Errorf("localstore: event %d has no undo record", seq)
-	}
-	type image struct {
-		key, old []byte
-	}
+// image is one before-image of an undo record: an item's key and its value
+// before the event (nil: it did not exist).
+type image struct {
+	key, old []byte
+}
+
+// undoImages decodes the undo record of the event at seq, in capture order.
+func undoImages(seq uint64, rec []byte) ([]image, error) {
 	var images []image
 	var last []byte
 	d := decoder{b: rec}
 	for d.off < len(rec) {
 		shared, err := d.uvarint()
 		if err != nil || shared > uint64(len(last)) {
-			return fmt.Errorf("localstore: undo record %d is corrupt", seq)
+			return nil, fmt.Errorf("localstore: undo record %d is corrupt", seq)
 		}
 		rest, err := d.str()
 		if err != nil || d.off >= len(rec) {
-			return fmt.Errorf("localstore: undo record %d is corrupt", seq)
+			return nil, fmt.Errorf("localstore: undo record %d is corrupt", seq)
 		}
 		key := append(append([]byte(nil), last[:shared]...), rest...)
 		last = key
@@ -92,11 +95,38 @@ func (t *tx) rollback(seq uint64) error {
 		if present == 1 {
 			v, err := d.str()
 			if err != nil {
-				return fmt.Errorf("localstore: undo record %d is corrupt", seq)
+				return nil, fmt.Errorf("localstore: undo record %d is corrupt", seq)
 			}
 			img.old = []byte(v)
 		}
 		images = append(images, img)
+	}
+	return images, nil
+}
+
+// undoKeys returns the keys of the items the event at seq changed.
+func undoKeys(seq uint64, rec []byte) ([][]byte, error) {
+	images, err := undoImages(seq, rec)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([][]byte, len(images))
+	for i, img := range images {
+		keys[i] = img.key
+	}
+	return keys, nil
+}
+
+// rollback restores the before-images of the event at seq, in reverse order
+// of capture, and deletes its undo record.
+func (t *tx) rollback(seq uint64) error {
+	rec := t.undo.Get(seqBytes(seq))
+	if rec == nil {
+		return fmt.Errorf("localstore: event %d has no undo record", seq)
+	}
+	images, err := undoImages(seq, rec)
+	if err != nil {
+		return err
 	}
 	saved := t.undoSeq
 	t.undoSeq = 0

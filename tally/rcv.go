@@ -48,6 +48,10 @@ type counter struct {
 	ties   *tieBreaker
 	breaks []TieBreak
 	audit  []AuditEntry
+	// auditValues are the audit entries' values other than 1.
+	auditValues []Decimal
+	// auditOrder is sortAudit's scratch space, kept between rounds.
+	auditOrder []int32
 }
 
 // groupLedgers are the ledgers of one grouping (precincts, batches).
@@ -89,7 +93,7 @@ func countPass(c Contest, b *BallotSet, r Rules, o options, pass int, excludedAl
 	if err := k.run(); err != nil {
 		return Pass{}, nil, err
 	}
-	p := Pass{Winners: k.winners, Rounds: k.rounds, Audit: k.audit}
+	p := Pass{Winners: k.winners, Rounds: k.rounds, Audit: k.audit, AuditValues: k.auditValues}
 	for i, st := range k.state {
 		if st == excluded {
 			p.Excluded = append(p.Excluded, i)

@@ -1,6 +1,7 @@
 package tally
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 )
@@ -28,6 +29,7 @@ type worker struct {
 	// incoming[c] lists the worker's ballots that now count for c.
 	incoming [][]int32
 	audit    []AuditEntry
+	values   []Decimal // the audit entries' values other than 1
 }
 
 // parallelFrom is the number of ballots from which a round is split
@@ -102,10 +104,23 @@ func (k *counter) countRound(round int, released []int) error {
 				k.buckets[c] = append(k.buckets[c], in)
 			}
 		}
-		k.audit = append(k.audit, w.audit...)
+		base := int32(len(k.auditValues))
+		for _, e := range w.audit {
+			if e.value >= 0 {
+				e.value += base
+			}
+			k.audit = append(k.audit, e)
+		}
+		k.auditValues = append(k.auditValues, w.values...)
 	}
 	if k.opts.audit {
-		sortAudit(k.audit[auditFrom:])
+		k.auditOrder = sortAudit(k.audit[auditFrom:], k.auditOrder)
+	}
+	if k.opts.auditSink != nil {
+		if err := k.opts.auditSink(k.pass, k.audit, k.auditValues); err != nil {
+			return fmt.Errorf("tally: audit trail: %w", err)
+		}
+		k.audit, k.auditValues = k.audit[:0], k.auditValues[:0]
 	}
 	rd := Round{Number: round}
 	for c := range k.cont {
@@ -264,9 +279,10 @@ func (k *counter) settle(w *worker, round, b, ri, c int, st Status, at int) {
 	k.rec[b] = int32(c)
 	k.grp[b] = uint16(at)
 	if k.opts.audit {
-		e := AuditEntry{Round: round, Ballot: b, Status: st, Candidate: c, Value: DecimalInt(1)}
-		if v != nil {
-			e.Value = *v
+		e := AuditEntry{Round: int32(round), Ballot: int32(b), Status: st, Candidate: int32(c), value: -1}
+		if v != nil && (v.Scale() != 0 || v.Cmp(DecimalInt(1)) != 0) {
+			e.value = int32(len(w.values))
+			w.values = append(w.values, *v)
 		}
 		w.audit = append(w.audit, e)
 	}

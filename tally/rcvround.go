@@ -1,6 +1,10 @@
 package tally
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+	"sort"
+)
 
 // updateWinnerTallies is RCTab's updateWinnerTallies for multi-seat counts:
 // past winners join the round's tally. A winner of the previous round gets
@@ -90,7 +94,50 @@ func activeTotal(tally []Votes, in Inactive) Decimal {
 	return t
 }
 
-// sortAudit orders one round's audit entries by ballot record.
-func sortAudit(es []AuditEntry) {
-	sort.SliceStable(es, func(i, j int) bool { return es[i].Ballot < es[j].Ballot })
+// sortAudit orders one round's audit entries by ballot record. A ballot
+// record appears at most once per round, so when a round moves many ballots
+// the entries are placed by record number in linear time, in place (scratch,
+// grown as needed and all -1 between calls, is returned for the next round);
+// few entries are simply sorted.
+func sortAudit(es []AuditEntry, scratch []int32) []int32 {
+	hi := int32(0)
+	for _, e := range es {
+		hi = max(hi, e.Ballot)
+	}
+	if len(es) < 1024 || len(es) < int(hi)/16 {
+		slices.SortFunc(es, func(a, b AuditEntry) int { return cmp.Compare(a.Ballot, b.Ballot) })
+		return scratch
+	}
+	if int(hi) >= len(scratch) {
+		scratch = make([]int32, hi+1)
+		for i := range scratch {
+			scratch[i] = -1
+		}
+	}
+	// rank[i] is where entry i belongs: the number of entries with a
+	// smaller ballot record. scratch marks which records are present.
+	for _, e := range es {
+		scratch[e.Ballot] = 0
+	}
+	next := int32(0)
+	for b := int32(0); b <= hi; b++ {
+		if scratch[b] == 0 {
+			scratch[b] = next
+			next++
+		}
+	}
+	// Move each entry to its place, following cycles of the permutation.
+	for i := range es {
+		for {
+			to := scratch[es[i].Ballot]
+			if int(to) == i {
+				break
+			}
+			es[i], es[to] = es[to], es[i]
+		}
+	}
+	for _, e := range es {
+		scratch[e.Ballot] = -1
+	}
+	return scratch
 }

@@ -45,6 +45,8 @@ type Pass struct {
 	Excluded []int
 	// Audit is the per-ballot trail, present only when asked for (WithAudit).
 	Audit []AuditEntry
+	// AuditValues holds the ballot values of audit entries other than 1.
+	AuditValues []Decimal
 	// Groups has the same rounds restricted to each ballot group, present
 	// only when asked for (WithGroups).
 	Groups []GroupRounds
@@ -132,13 +134,25 @@ const (
 )
 
 // AuditEntry says what happened to one ballot record in one round: it was
-// counted for (or transferred to) a candidate, or became inactive.
+// counted for (or transferred to) a candidate, or became inactive. It is
+// kept small (a big count has millions).
 type AuditEntry struct {
-	Round     int
-	Ballot    int
+	Round     int32
+	Ballot    int32
+	Candidate int32 // the candidate counted for, or -1
 	Status    Status
-	Candidate int // the candidate counted for, or -1
-	Value     Decimal
+	// value indexes the pass's AuditValues; -1 means the ballot's value is
+	// exactly 1 (always so in single-winner counts). Holding no pointers,
+	// the trail of a big count costs the garbage collector nothing.
+	value int32
+}
+
+// AuditValue returns the value of the ballot in an audit entry of this pass.
+func (p Pass) AuditValue(e AuditEntry) Decimal {
+	if e.value < 0 || int(e.value) >= len(p.AuditValues) {
+		return DecimalInt(1)
+	}
+	return p.AuditValues[e.value]
 }
 
 // GroupRounds are the rounds seen from one group of ballots (a precinct or

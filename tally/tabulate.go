@@ -57,6 +57,7 @@ type options struct {
 	check     *ballotCheck // run on each ballot in round 1 of a ranked-choice count
 	explicit  bool
 	audit     bool
+	auditSink AuditSink
 	decider   Decider
 	groupings []Grouping
 }
@@ -64,6 +65,19 @@ type options struct {
 // WithAudit records, for every round, what happened to each ballot record
 // whose count changed (RCTab's audit log). It costs memory on big counts.
 func WithAudit() Option { return func(o *options) { o.audit = true } }
+
+// AuditSink receives the audit trail of a ranked-choice count round by
+// round, as it is counted: the round's entries in ballot-record order, and
+// the values their value indexes refer to. Both slices are reused after the
+// call returns.
+type AuditSink func(pass int, entries []AuditEntry, values []Decimal) error
+
+// WithAuditSink hands the audit trail to sink round by round instead of
+// keeping it in the Result, so a count of millions of ballots can write its
+// audit log without holding it in memory.
+func WithAuditSink(sink AuditSink) Option {
+	return func(o *options) { o.audit, o.auditSink = true, sink }
+}
 
 // WithExplicitRanking makes the pairwise methods count a pair only on
 // ballots that rank both candidates. By default (implicit ranking) a

@@ -1,3 +1,25 @@
-// Package ui is VoteDesk's desktop interface, built with Fyne. Screens are
-// built from app services; no election rules live here.
+// Package ui is VoteDesk's desktop interface, built with Fyne: the screens an
+// election official uses (first run and sign-in, elections, candidates, the
+// poll book, results, sync, the audit log, users and roles).
+//
+// Every screen is a struct that builds its widgets from app services and keeps
+// the ones tests reach (as fyne-io/calculator keeps its buttons). No election
+// rules live here: a screen hides or disables what the signed-in user's role
+// cannot do, and app.Service still refuses anything it should not do; the
+// refusal's message is shown as a plain dialog.
+//
+// Threading: every Fyne callback runs on the one UI goroutine. Work that may
+// take long (loading a big poll book, importing, counting, syncing) runs on a
+// goroutine started by run, and its result is posted back with
+// fyne.DoAndWait, so a handler never blocks on disk or a big tally. Tests
+// queue those results and deliver them on the test's goroutine (Shell.Wait).
+//
+// What the screens need beyond app.Service comes in Config: the sync panel
+// drives a Syncer (the sync package's), and the File menu's backup calls
+// Config.Backup (localstore's).
+//
+// Tests drive the screens with Fyne's test driver on a real bbolt file;
+// golden markup lives in testdata/ (go test -update rewrites it), and
+// go test -run TestScreenshots -screenshots DIR (make screenshots) renders
+// the main screens of a demo database to PNG files.
 package ui

@@ -1,30 +1,39 @@
 package ui
 
 import (
+	"time"
+
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
-
-	"votedesk/app"
 )
 
-// AppID is VoteDesk's Fyne application id (also in FyneApp.toml).
-const AppID = "org.votedesk.app"
-
-// Config is what the desktop app is built from.
-type Config struct {
-	Service *app.Service
-	DBPath  string
-	Icon    fyne.Resource
-}
-
-// Run opens the main window and returns when it is closed.
+// Run opens the main window and returns when it is closed, or when the app
+// quits: Fyne's desktop driver turns SIGTERM and SIGINT into a quit, so a
+// session manager's close ends the app the same clean way and the caller
+// closes the database.
+//
+// The window size is remembered while the app runs (checked every second,
+// written when it changed): Fyne runs its stop hooks on another goroutine
+// as it shuts down, so a size saved only then could be lost.
 func Run(cfg Config) error {
 	a := fyneapp.NewWithID(AppID)
 	if cfg.Icon != nil {
 		a.SetIcon(cfg.Icon)
 	}
 	w := a.NewWindow("VoteDesk")
-	NewShell(a, w, cfg).Show()
+	w.SetMaster()
+	sh := NewShell(a, w, cfg)
+	sh.RestoreWindow()
+	sh.Show()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	a.Lifecycle().SetOnStarted(func() {
+		go func() {
+			for range tick.C {
+				fyne.Do(sh.SaveWindow)
+			}
+		}()
+	})
 	w.ShowAndRun()
 	return nil
 }

@@ -3,97 +3,439 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
 )
 
-// Shell is the main window's frame: it shows the first-run or sign-in screen,
-// then the screens of the signed-in user.
+// The preference keys the app remembers.
+const (
+	prefWindow       = "window.size"
+	prefScreen       = "screen"
+	prefLogin        = "login"
+	prefSyncInterval = "sync.interval"
+)
+
+// The main screens (sections of the navigation).
+const (
+	screenElections = "elections"
+	screenUsers     = "users"
+	screenLog       = "log"
+	screenSync      = "sync"
+)
+
+var sections = []struct {
+	id, label string
+	icon      func() fyne.Resource // the theme's icon, looked up once an app runs
+}{
+	{screenElections, "Elections", theme.DocumentIcon},
+	{screenUsers, "Users and roles", theme.AccountIcon},
+	{screenLog, "Audit log", theme.HistoryIcon},
+	{screenSync, "Sync", theme.StorageIcon},
+}
+
+// Shell is the main window's frame: the first-run or sign-in screen, then
+// the signed-in user's screens with a navigation column, menus and keyboard
+// shortcuts. It remembers the window size and the last screen.
 type Shell struct {
-	app  fyne.App
-	win  fyne.Window
-	cfg  Config
-	user app.User
+	app   fyne.App
+	win   fyne.Window
+	cfg   Config
+	tasks tasks
+	sess  *session
+
+	FirstRun  *FirstRunScreen
+	SignIn    *SignInScreen
+	Elections *ElectionsScreen
+	Election  *ElectionScreen
+	Users     *UsersScreen
+	Audit     *AuditScreen
+	Sync      *SyncScreen
+	Nav       *widget.List
+	UserLabel *widget.Label
+
+	screen string // the section shown, or "election:NAME"
+	since  func(time.Time) time.Duration
+	body   *fyne.Container
 }
 
 // NewShell builds the frame over a window.
 func NewShell(a fyne.App, w fyne.Window, cfg Config) *Shell {
-	return &Shell{app: a, win: w, cfg: cfg}
+	return &Shell{app: a, win: w, cfg: cfg, since: time.Since}
 }
 
-// Show puts the first screen in the window.
-func (s *Shell) Show() {
-	s.win.Resize(fyne.NewSize(1000, 700))
-	has, err := s.cfg.Service.HasUsers(context.Background())
+// Show puts the first screen in the window: first run on an empty
+// database, otherwise sign-in.
+func (sh *Shell) Show() {
+	p := sh.app.Preferences()
+	sh.win.SetMainMenu(nil)
+	has, err := sh.cfg.Service.HasUsers(context.Background())
 	if err != nil {
-		s.win.SetContent(widget.NewLabel(app.ErrorMessage(err)))
+		sh.win.SetContent(widget.NewLabel(app.ErrorMessage(err)))
 		return
 	}
 	if !has {
-		s.win.SetContent(s.firstRun())
+		sh.FirstRun = newFirstRunScreen(sh.cfg.Service, sh.win, sh.cfg.Icon, sh.signedIn)
+		sh.win.SetContent(sh.FirstRun.content)
+		sh.win.Canvas().Focus(sh.FirstRun.Name)
 		return
 	}
-	s.win.SetContent(s.signIn())
+	sh.SignIn = newSignInScreen(sh.cfg.Service, sh.win, sh.cfg.Icon, p.String(prefLogin), sh.signedIn)
+	sh.win.SetContent(sh.SignIn.content)
+	if sh.SignIn.Login.Text == "" {
+		sh.win.Canvas().Focus(sh.SignIn.Login)
+	} else {
+		sh.win.Canvas().Focus(sh.SignIn.Password)
+	}
 }
 
-func (s *Shell) firstRun() fyne.CanvasObject {
-	name, email, pw := widget.NewEntry(), widget.NewEntry(), widget.NewPasswordEntry()
-	form := widget.NewForm(
-		widget.NewFormItem("Name", name),
-		widget.NewFormItem("Email", email),
-		widget.NewFormItem("Password", pw),
-	)
-	form.SubmitText = "Create owner account"
-	form.OnSubmit = func() {
-		ctx := context.Background()
-		if err := s.cfg.Service.RegisterUser(ctx, "", name.Text, email.Text, pw.Text); err != nil {
-			dialog.ShowError(fmt.Errorf("%s", app.ErrorMessage(err)), s.win)
+// RestoreWindow sizes the window as it was when last closed.
+func (sh *Shell) RestoreWindow() {
+	w, h := float32(1180), float32(760)
+	if _, err := fmt.Sscanf(sh.app.Preferences().String(prefWindow), "%gx%g", &w, &h); err != nil || w < 400 || h < 300 {
+		w, h = 1180, 760
+	}
+	sh.win.Resize(fyne.NewSize(w, h))
+}
+
+// Wait blocks until every background task has delivered its result (tests,
+// screenshots and shutdown use it).
+func (sh *Shell) Wait() { sh.tasks.Wait() }
+
+// SaveWindow remembers the window size when it changed, as one preference
+// so that it is written once.
+func (sh *Shell) SaveWindow() {
+	s := sh.win.Canvas().Size()
+	v := fmt.Sprintf("%gx%g", s.Width, s.Height)
+	p := sh.app.Preferences()
+	if s.Width > 0 && s.Height > 0 && p.String(prefWindow) != v {
+		p.SetString(prefWindow, v)
+	}
+}
+
+// signedIn builds the user's screens and shows the one they were on last.
+func (sh *Shell) signedIn(u app.User) {
+	sh.app.Preferences().SetString(prefLogin, u.Name)
+	sh.sess = &session{svc: sh.cfg.Service, user: u, win: sh.win, tasks: &sh.tasks, prefs: sh.app.Preferences(), sync: sh.cfg.Sync, since: sh.since, changed: sh.roleMayHaveChanged}
+	sh.build()
+	last := sh.app.Preferences().StringWithFallback(prefScreen, screenElections)
+	if name, ok := strings.CutPrefix(last, "election:"); ok {
+		name, tab, _ := strings.Cut(name, "\x1f")
+		sh.ShowScreen(screenElections)
+		sh.OpenElection(name, tab)
+		return
+	}
+	sh.ShowScreen(last)
+}
+
+// build makes the screens of the signed-in user.
+func (sh *Shell) build() {
+	s := sh.sess
+	if sh.Sync != nil {
+		sh.Sync.stop()
+	}
+	sh.Elections = newElectionsScreen(s, sh.OpenElection)
+	sh.Users = newUsersScreen(s)
+	sh.Audit = newAuditScreen(s)
+	sh.Sync = newSyncScreen(s)
+	sh.Sync.schedule(false)
+	sh.Election = nil
+	sh.Nav = widget.NewList(func() int { return len(sections) },
+		func() fyne.CanvasObject {
+			return container.NewHBox(widget.NewIcon(theme.DocumentIcon()), widget.NewLabel("Users and roles"))
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			row := o.(*fyne.Container)
+			row.Objects[0].(*widget.Icon).SetResource(sections[i].icon())
+			row.Objects[1].(*widget.Label).SetText(sections[i].label)
+		})
+	sh.Nav.OnSelected = func(i widget.ListItemID) {
+		if id := sections[i].id; id != sh.section() {
+			sh.ShowScreen(id)
+		}
+	}
+	sh.UserLabel = widget.NewLabel(s.user.Name + " · " + s.user.Role.String())
+	signOut := widget.NewButtonWithIcon("Sign out", theme.LogoutIcon(), sh.SignOut)
+	signOut.Importance = widget.LowImportance
+	brand := widget.NewLabelWithStyle("VoteDesk", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	side := container.NewBorder(brand, container.NewVBox(widget.NewSeparator(), sh.UserLabel, signOut), nil, nil, sh.Nav)
+	sh.body = container.NewStack()
+	split := container.NewHSplit(side, container.NewPadded(sh.body))
+	split.SetOffset(0.17)
+	sh.win.SetContent(split)
+	sh.win.SetMainMenu(sh.menu())
+	sh.shortcuts()
+}
+
+// section is the navigation section of the screen shown.
+func (sh *Shell) section() string {
+	if strings.HasPrefix(sh.screen, "election:") {
+		return screenElections
+	}
+	return sh.screen
+}
+
+// ShowScreen shows one of the main screens and reloads it.
+func (sh *Shell) ShowScreen(id string) {
+	var content fyne.CanvasObject
+	switch id {
+	case screenUsers:
+		content = sh.Users.content
+		sh.Users.refresh()
+	case screenLog:
+		content = sh.Audit.content
+		sh.Audit.refresh()
+	case screenSync:
+		content = sh.Sync.content
+		sh.Sync.refresh()
+	default:
+		id = screenElections
+		content = sh.Elections.content
+		sh.Elections.refresh()
+	}
+	sh.Election = nil
+	sh.setScreen(id, content)
+}
+
+func (sh *Shell) setScreen(id string, content fyne.CanvasObject) {
+	sh.screen = id
+	sh.body.Objects = []fyne.CanvasObject{content}
+	sh.body.Refresh()
+	for i, s := range sections {
+		if s.id == sh.section() {
+			sh.Nav.Select(i)
+		}
+	}
+	sh.remember()
+}
+
+// remember stores the screen shown (and an election's tab).
+func (sh *Shell) remember() {
+	v := sh.screen
+	if sh.Election != nil {
+		v += "\x1f" + sh.Election.tab()
+	}
+	sh.app.Preferences().SetString(prefScreen, v)
+}
+
+// OpenElection shows one election on the given tab ("" for the overview).
+func (sh *Shell) OpenElection(name, tab string) {
+	if name == "" {
+		return
+	}
+	sh.Election = nil
+	e := newElectionScreen(sh.sess, name, func() { sh.ShowScreen(screenElections) }, func(string) {
+		if sh.Election != nil {
+			sh.remember()
+		}
+	})
+	sh.setScreen("election:"+name, e.content)
+	sh.Election = e
+	e.ShowTab(tab)
+	e.refresh()
+	sh.remember()
+}
+
+// Refresh reloads the screen shown (F5).
+func (sh *Shell) Refresh() {
+	if sh.sess == nil {
+		return
+	}
+	if sh.Election != nil {
+		sh.Election.refresh()
+		return
+	}
+	switch sh.screen {
+	case screenUsers:
+		sh.Users.refresh()
+	case screenLog:
+		sh.Audit.refresh()
+	case screenSync:
+		sh.Sync.refresh()
+	default:
+		sh.Elections.refresh()
+	}
+}
+
+// Find puts the cursor in the search field of the screen shown (Ctrl+F).
+func (sh *Shell) Find() {
+	if sh.sess == nil {
+		return
+	}
+	var e *widget.Entry
+	switch {
+	case sh.Election != nil:
+		sh.Election.ShowTab(tabPollBook)
+		e = sh.Election.PollBook.Search
+	case sh.screen == screenLog:
+		e = sh.Audit.Search
+	default:
+		sh.ShowScreen(screenElections)
+		e = sh.Elections.Search
+	}
+	sh.win.Canvas().Focus(e)
+}
+
+// NewElection opens the New election dialog (Ctrl+N).
+func (sh *Shell) NewElection() {
+	if sh.sess == nil {
+		return
+	}
+	if sh.Election != nil || sh.screen != screenElections {
+		sh.ShowScreen(screenElections)
+	}
+	sh.Elections.NewElection()
+}
+
+// ShowResults shows the results of the open or selected election (Ctrl+R).
+func (sh *Shell) ShowResults() {
+	switch {
+	case sh.sess == nil:
+	case sh.Election != nil:
+		sh.Election.ShowTab(tabResults)
+	case sh.screen == screenElections && sh.Elections.selected != "":
+		sh.OpenElection(sh.Elections.selected, tabResults)
+	}
+}
+
+// SignOut forgets the user and shows the sign-in screen.
+func (sh *Shell) SignOut() {
+	if sh.Sync != nil {
+		sh.Sync.stop()
+	}
+	sh.sess, sh.Election = nil, nil
+	sh.Show()
+}
+
+// roleMayHaveChanged re-reads the signed-in user after a command that may
+// change their role (ownership handed over), and rebuilds the screens if it
+// did.
+func (sh *Shell) roleMayHaveChanged() {
+	s := sh.sess
+	if s == nil {
+		return
+	}
+	load(s, "Cannot read your account", func(ctx context.Context) (app.User, error) {
+		return s.svc.User(ctx, s.actor(), s.actor())
+	}, func(u app.User) {
+		if sh.sess != s {
 			return
 		}
-		s.finishSignIn(name.Text, pw.Text)
-	}
-	return container.NewCenter(container.NewVBox(
-		widget.NewLabelWithStyle("Welcome to VoteDesk", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}),
-		widget.NewLabel("Create the owner account of this database."),
-		form))
+		if u.Role == s.user.Role {
+			sh.Refresh()
+			return
+		}
+		s.user = u
+		screen := sh.screen
+		sh.build()
+		sh.ShowScreen(screen)
+		dialog.ShowInformation("Your role changed", "You are now "+u.Role.String()+"; the screens show what that role may do.", sh.win)
+	})
 }
 
-func (s *Shell) signIn() fyne.CanvasObject {
-	login, pw := widget.NewEntry(), widget.NewPasswordEntry()
-	form := widget.NewForm(widget.NewFormItem("Name or email", login), widget.NewFormItem("Password", pw))
-	form.SubmitText = "Sign in"
-	form.OnSubmit = func() { s.finishSignIn(login.Text, pw.Text) }
-	return container.NewCenter(container.NewVBox(
-		widget.NewLabelWithStyle("VoteDesk", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}), form))
+// chooseBackup asks where to write a backup of the database, then writes it.
+func (sh *Shell) chooseBackup() {
+	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+		if err != nil {
+			sh.sess.fail("Cannot back up", err)
+			return
+		}
+		if wc == nil {
+			return
+		}
+		path := wc.URI().Path()
+		wc.Close()
+		sh.Backup(path)
+	}, sh.win)
+	d.SetFileName("votedesk-backup-" + sh.cfg.Service.Now().Local().Format("2006-01-02-1504") + ".db")
+	d.Show()
 }
 
-func (s *Shell) finishSignIn(login, pw string) {
-	u, err := s.cfg.Service.SignIn(context.Background(), login, pw)
-	if err != nil {
-		dialog.ShowError(fmt.Errorf("%s", app.ErrorMessage(err)), s.win)
+// Backup writes a consistent copy of the database to path, off the UI
+// goroutine. A backup holds everything, secret ballots included, so it
+// needs VIEW_SECRETS.
+func (sh *Shell) Backup(path string) {
+	s := sh.sess
+	if s == nil || sh.cfg.Backup == nil || !s.can(app.PermViewSecrets) {
 		return
 	}
-	s.user = u
-	s.win.SetContent(s.elections())
+	load(s, "Cannot back up", func(ctx context.Context) (app.BackupInfo, error) {
+		return sh.cfg.Backup(ctx, path)
+	}, func(info app.BackupInfo) {
+		dialog.ShowInformation("Backed up", fmt.Sprintf("%s (%s bytes) written to %s.", plural(int64(info.Events), "event", "events"), fmtCount(info.Size), info.Path), sh.win)
+	})
 }
 
-func (s *Shell) elections() fyne.CanvasObject {
-	es, err := s.cfg.Service.Elections(context.Background(), s.user.Name)
-	if err != nil {
-		return widget.NewLabel(app.ErrorMessage(err))
+// Shortcuts of the main actions, shown in the menus.
+var (
+	shortcutNew     = &desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutFind    = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutResults = &desktop.CustomShortcut{KeyName: fyne.KeyR, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutRefresh = &desktop.CustomShortcut{KeyName: fyne.KeyF5}
+	shortcutSignOut = &desktop.CustomShortcut{KeyName: fyne.KeyL, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+)
+
+// menu builds the main menu; each item names its shortcut.
+func (sh *Shell) menu() *fyne.MainMenu {
+	item := func(label string, sc fyne.Shortcut, f func()) *fyne.MenuItem {
+		m := fyne.NewMenuItem(label, f)
+		m.Shortcut = sc
+		return m
 	}
-	now := s.cfg.Service.Now()
-	list := widget.NewList(
-		func() int { return len(es) },
-		func() fyne.CanvasObject { return widget.NewLabel("") },
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			e := es[i]
-			o.(*widget.Label).SetText(fmt.Sprintf("%s  —  %s, %d ballots", e.Name, e.Phase(now), e.Ballots))
-		})
-	return container.NewBorder(widget.NewLabelWithStyle("Elections", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, list)
+	newItem := item("New election…", shortcutNew, sh.NewElection)
+	newItem.Disabled = !sh.sess.can(app.PermUseApplication)
+	backup := fyne.NewMenuItem("Back up database…", sh.chooseBackup)
+	backup.Disabled = sh.cfg.Backup == nil || !sh.sess.can(app.PermViewSecrets)
+	file := fyne.NewMenu("File", newItem, backup, fyne.NewMenuItemSeparator(), item("Sign out", shortcutSignOut, sh.SignOut))
+	edit := fyne.NewMenu("Election", item("Find…", shortcutFind, sh.Find), item("Results", shortcutResults, sh.ShowResults))
+	var views []*fyne.MenuItem
+	for _, s := range sections {
+		id := s.id
+		views = append(views, fyne.NewMenuItem(s.label, func() { sh.ShowScreen(id) }))
+	}
+	views = append(views, fyne.NewMenuItemSeparator(), item("Refresh", shortcutRefresh, sh.Refresh))
+	help := fyne.NewMenu("Help", fyne.NewMenuItem("About VoteDesk", func() {
+		md := sh.app.Metadata()
+		dialog.ShowInformation("About VoteDesk", "VoteDesk "+md.Version+"\nLocal-first election tool for election officials.\nDatabase: "+sh.cfg.DBPath, sh.win)
+	}))
+	return fyne.NewMainMenu(file, edit, fyne.NewMenu("View", views...), help)
+}
+
+// shortcuts binds the keyboard shortcuts on the window's canvas. F5 has no
+// modifier, which Fyne's shortcut handling needs, so the canvas key handler
+// takes it.
+func (sh *Shell) shortcuts() {
+	c := sh.win.Canvas()
+	for _, sc := range []fyne.Shortcut{shortcutNew, shortcutFind, shortcutResults, shortcutSignOut} {
+		c.AddShortcut(sc, sh.TypedShortcut)
+	}
+	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if k.Name == fyne.KeyF5 {
+			sh.Refresh()
+		}
+	})
+}
+
+// TypedShortcut runs the action of a keyboard shortcut.
+func (sh *Shell) TypedShortcut(s fyne.Shortcut) {
+	switch s.ShortcutName() {
+	case shortcutNew.ShortcutName():
+		sh.NewElection()
+	case shortcutFind.ShortcutName():
+		sh.Find()
+	case shortcutResults.ShortcutName():
+		sh.ShowResults()
+	case shortcutSignOut.ShortcutName():
+		sh.SignOut()
+	case shortcutRefresh.ShortcutName():
+		sh.Refresh()
+	}
 }

@@ -54,7 +54,7 @@ func TestImportCVRBurlington(t *testing.T) {
 			if len(im.Matches) != len(tc.matches) || len(tc.matches) > 0 && im.Matches[0] != tc.matches[0] {
 				t.Errorf("matches = %+v, want %+v", im.Matches, tc.matches)
 			}
-			counted, err := e.svc.Count(e.ctx, clerk, "Mayor", "irv", burlingtonRules, nil)
+			counted, _, err := e.svc.CountStored(e.ctx, clerk, "Mayor", "irv", burlingtonRules, nil)
 			e.must(err)
 			last := counted.Result.Passes[0].Rounds[len(counted.Result.Passes[0].Rounds)-1]
 			got := map[string]string{}

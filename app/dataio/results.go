@@ -33,7 +33,7 @@ const NoPDF = "VoteDesk does not write PDF: no well-kept pure-Go PDF library doe
 // Results is a count of an election made for a report: the count, the
 // digests of what it was computed from, and when.
 type Results struct {
-	app.Counted
+	app.Count
 	// RuleText is the method and every rule as "name=value" lines
 	// (report.RuleText), and RulesSHA256 its SHA-256.
 	RuleText    string
@@ -57,7 +57,7 @@ func CountResults(ctx context.Context, svc *app.Service, actor, election, method
 		if err != nil {
 			return nil, err
 		}
-		counted, err := svc.Count(ctx, actor, election, method, rules, nil)
+		counted, _, err := svc.CountStored(ctx, actor, election, method, rules, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -71,9 +71,9 @@ func CountResults(ctx context.Context, svc *app.Service, actor, election, method
 		if err := cvr.WriteVoteDesk(h, names, set); err != nil {
 			return nil, &app.Error{Code: app.CodeInvalid, Message: strings.TrimPrefix(err.Error(), "cvr: "), Err: err}
 		}
-		r := &Results{Counted: counted, BallotsSHA256: hex.EncodeToString(h.Sum(nil))}
+		r := &Results{Count: counted, BallotsSHA256: hex.EncodeToString(h.Sum(nil))}
 		var settings [][2]string
-		for _, s := range rctab.Settings(counted.Tally) {
+		for _, s := range rctab.Settings(counted.Rules) {
 			settings = append(settings, [2]string{s.Name, s.Value})
 		}
 		r.RuleText = report.RuleText(counted.Method, settings)
@@ -94,7 +94,7 @@ func (r *Results) header() report.Header {
 func (r *Results) Write(w io.Writer, format string, svc *app.Service) error {
 	switch format {
 	case ResultsJSON:
-		return report.EncodeJSON(w, r.header(), r.Contest, r.Tally, r.Result)
+		return report.EncodeJSON(w, r.header(), r.Contest, r.Rules, r.Result)
 	case ResultsCSV:
 		return r.writeCSV(w)
 	case ResultsHTML:
@@ -111,7 +111,7 @@ func (r *Results) writeCSV(w io.Writer) error {
 	if len(r.Result.Passes) == 0 {
 		return app.Errorf(app.CodeInvalid, "RCTab's CSV report is for ranked-choice counts (irv, stv); export %s results as json or html", r.Method)
 	}
-	rules := r.Tally
+	rules := r.Rules
 	if len(r.Result.Passes) > 1 {
 		rules.NumberOfWinners = 1
 	}
@@ -136,7 +136,7 @@ func (r *Results) html(svc *app.Service) report.HTML {
 		Description:  e.Description,
 		Generated:    svc.Now(),
 		Contest:      r.Contest,
-		Rules:        r.Tally,
+		Rules:        r.Rules,
 		Result:       r.Result,
 		Ballots:      r.Ballots.Total(),
 		RuleSettings: r.RuleText,

@@ -1,7 +1,6 @@
 package rctab
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -24,6 +23,8 @@ type Count struct {
 	Rules   tally.Rules
 	Ballots *tally.BallotSet
 	Result  tally.Result
+	// auditWritten is set when the audit log was streamed while counting.
+	auditWritten bool
 }
 
 // Count tabulates the config's contest from its ballots: IRV for the
@@ -31,11 +32,37 @@ type Count struct {
 // keeps the audit trail and, when tabulateByPrecinct is set, the rounds of
 // each precinct.
 func (c *Config) Count(contest tally.Contest, ballots *tally.BallotSet, rules tally.Rules, d tally.Decider) (*Count, error) {
+	return c.count(contest, ballots, rules, d, tally.WithAudit())
+}
+
+// countStreaming is Count that writes the audit log into dir as it counts,
+// so a count of millions of ballots never holds its audit trail in memory.
+func (c *Config) countStreaming(contest tally.Contest, ballots *tally.BallotSet, rules tally.Rules, d tally.Decider, dir string) (*Count, error) {
+	w, finish, err := createHashed(dir, "audit.log")
+	if err != nil {
+		return nil, err
+	}
+	aw := report.NewAuditWriter(w, contest, ballots, rules.WinnerElectionMode == tally.MultiPassIRV)
+	ct, err := c.count(contest, ballots, rules, d, tally.WithAuditSink(aw.Round))
+	if err == nil {
+		err = aw.Flush()
+	}
+	if ferr := finish(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return nil, err
+	}
+	ct.auditWritten = true
+	return ct, nil
+}
+
+func (c *Config) count(contest tally.Contest, ballots *tally.BallotSet, rules tally.Rules, d tally.Decider, audit tally.Option) (*Count, error) {
 	method := tally.IRV
 	if rules.NumberOfWinners > 1 && rules.WinnerElectionMode != tally.MultiPassIRV {
 		method = tally.STV
 	}
-	opts := []tally.Option{tally.WithAudit(), tally.WithDecider(d)}
+	opts := []tally.Option{audit, tally.WithDecider(d)}
 	if c.OutputSettings.TabulateByPrecinct {
 		g, err := precincts(ballots)
 		if err != nil {
@@ -102,6 +129,9 @@ func (ct *Count) write(dir, generatedBy string) error {
 			}
 		}
 	}
+	if ct.auditWritten {
+		return nil
+	}
 	return writeFile(dir, "audit.log", func(w io.Writer) error {
 		return report.WriteAudit(w, ct.Contest, ct.Ballots, ct.Result)
 	})
@@ -127,19 +157,39 @@ func writeReports(dir, prefix, suffix string, rep report.RCTab) error {
 
 // writeFile writes one output file and its SHA-256 in sha256sum's format.
 func writeFile(dir, name string, write func(io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
-		return fmt.Errorf("rctab: write %s: %w", name, err)
+	w, finish, err := createHashed(dir, name)
+	if err != nil {
+		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("rctab: write %s: %w", name, err)
+	err = write(w)
+	if ferr := finish(); err == nil {
+		err = ferr
 	}
-	sum := sha256.Sum256(buf.Bytes())
-	line := fmt.Sprintf("%x  %s\n", sum, name)
-	if err := os.WriteFile(filepath.Join(dir, name+".sha256"), []byte(line), 0o644); err != nil {
-		return fmt.Errorf("rctab: write %s.sha256: %w", name, err)
+	if err != nil {
+		return fmt.Errorf("rctab: write %s: %w", name, err)
 	}
 	return nil
+}
+
+// createHashed creates an output file that is hashed as it is written;
+// finish closes it and writes the SHA-256 beside it in sha256sum's format.
+func createHashed(dir, name string) (io.Writer, func() error, error) {
+	f, err := os.OpenFile(filepath.Join(dir, name), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("rctab: write %s: %w", name, err)
+	}
+	h := sha256.New()
+	finish := func() error {
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("rctab: write %s: %w", name, err)
+		}
+		line := fmt.Sprintf("%x  %s\n", h.Sum(nil), name)
+		if err := os.WriteFile(filepath.Join(dir, name+".sha256"), []byte(line), 0o644); err != nil {
+			return fmt.Errorf("rctab: write %s.sha256: %w", name, err)
+		}
+		return nil
+	}
+	return io.MultiWriter(f, h), finish, nil
 }
 
 // sanitize makes a name safe in a file name as RCTab does: every UTF-16

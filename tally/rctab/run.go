@@ -69,11 +69,11 @@ func RunConfig(ctx context.Context, configPath, outDir string, opts ...RunOption
 	if err != nil {
 		return err
 	}
-	count, err := cfg.Count(contest, ballots, rules, o.decider)
-	if err != nil {
-		return fmt.Errorf("rctab: count %s: %w", configPath, err)
-	}
 	return writeAtomically(outDir, func(dir string) error {
+		count, err := cfg.countStreaming(contest, ballots, rules, o.decider, dir)
+		if err != nil {
+			return fmt.Errorf("rctab: count %s: %w", configPath, err)
+		}
 		return count.write(dir, o.generatedBy)
 	})
 }

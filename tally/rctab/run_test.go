@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"votedesk/tally/report"
 )
 
 // testdata returns the shared test data folder, found by walking up from
@@ -151,4 +153,46 @@ func at(lines []string, i int) string {
 		return lines[i]
 	}
 	return "<missing>"
+}
+
+// TestStreamedAuditMatchesStored checks that the audit log RunConfig writes
+// while counting is the one written from a count that kept its trail.
+func TestStreamedAuditMatchesStored(t *testing.T) {
+	root := filepath.Join(testdata(t), "rctab")
+	for _, tc := range rctabCases {
+		t.Run(tc.name, func(t *testing.T) {
+			cfgPath := filepath.Join(root, tc.name, tc.name+"_config.json")
+			out := filepath.Join(t.TempDir(), "out")
+			if err := RunConfig(context.Background(), cfgPath, out); err != nil {
+				t.Fatal(err)
+			}
+			streamed, err := os.ReadFile(filepath.Join(out, "audit.log"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := Load(cfgPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rules, err := cfg.Rules()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ballots, err := cfg.ReadBallots(context.Background(), rules)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ct, err := cfg.Count(cfg.Contest(), ballots, rules, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stored bytes.Buffer
+			if err := report.WriteAudit(&stored, ct.Contest, ct.Ballots, ct.Result); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(streamed, stored.Bytes()) || len(streamed) == 0 {
+				t.Errorf("streamed audit log (%d bytes) differs from the stored trail's (%d bytes)", len(streamed), stored.Len())
+			}
+		})
+	}
 }

@@ -22,11 +22,14 @@ const (
 	ExitUsage   = 2
 )
 
-// Backend is an open database: the domain service and the maintenance
-// operations of the file itself.
+// Backend is an open database: the domain service, the maintenance
+// operations of the file itself, and cloud sync.
 type Backend struct {
 	Service *app.Service
 	Store   Maintenance
+	// Cloud builds the syncer for the given cloud options (nil: this build
+	// has no cloud sync).
+	Cloud func(app.CloudOptions) app.Syncer
 }
 
 // Maintenance is what the command line needs of the open database file
@@ -258,6 +261,8 @@ func (c *call) usage(w io.Writer) {
 	fmt.Fprintln(w, strings.Join(lines, "\n"))
 	fmt.Fprintln(w, "\nEnvironment: VOTEDESK_DB (database path), VOTEDESK_USER and VOTEDESK_PASSWORD (sign-in),")
 	fmt.Fprintln(w, "VOTEDESK_NEW_PASSWORD (password of a user being added).")
+	fmt.Fprintln(w, "Cloud sync uses the AWS environment: AWS_REGION, AWS_PROFILE or AWS_ACCESS_KEY_ID and")
+	fmt.Fprintln(w, "AWS_SECRET_ACCESS_KEY, and AWS_ENDPOINT_URL_DYNAMODB (or --endpoint) for DynamoDB Local.")
 	fmt.Fprintln(w, "Exit status: 0 done, 1 refused (nothing written), 2 usage error.")
 }
 

@@ -15,8 +15,8 @@ func init() {
 		&command{path: "backup", usage: "backup FILE   (a consistent copy, also while VoteDesk runs)", run: backup},
 		&command{path: "restore", usage: "restore FILE   (checks the backup first; keeps the replaced database beside it)", run: restore},
 		&command{path: "compact", usage: "compact", run: compact},
-		&command{path: "verify", usage: "verify [--file BACKUP]   (hash chain, projection = rebuild from the log, counts)",
-			flags: map[string]flagKind{"file": valueFlag}, run: verify},
+		&command{path: "verify", usage: "verify [--file BACKUP | --cloud [--endpoint URL] [--table-prefix P]]   (hash chain, projection = rebuild from the log, counts; --cloud: the cloud log's chain against this device's)",
+			flags: map[string]flagKind{"file": valueFlag, "cloud": boolFlag, "endpoint": valueFlag, "table-prefix": valueFlag}, run: verify},
 	)
 }
 
@@ -110,6 +110,22 @@ func verify(c *call) error {
 	var err error
 	if f := c.args.str("file"); f != "" {
 		r, err = c.deps.Files.CheckFile(c.ctx, f)
+	} else if c.args.flag("cloud") {
+		if err := c.open(); err != nil {
+			return err
+		}
+		defer c.backend.Store.Close()
+		s, err := c.syncer()
+		if err != nil {
+			return err
+		}
+		v, ok := s.(app.CloudVerifier)
+		if !ok {
+			return app.Errorf(app.CodeUnavailable, "this VoteDesk cannot verify the cloud log")
+		}
+		if r, err = v.VerifyCloud(c.ctx); err != nil {
+			return err
+		}
 	} else {
 		if err := c.open(); err != nil {
 			return err
@@ -122,6 +138,10 @@ func verify(c *call) error {
 	}
 	if err := c.out(verifyJSON{OK: r.OK(), Events: r.Events, HeadHash: r.HeadHash, FirstBadSeq: r.FirstBadSeq, Problems: r.Problems}, func(w io.Writer) {
 		if r.OK() {
+			if c.args.flag("cloud") {
+				fmt.Fprintf(w, "verified the cloud log: %d events, hash chain whole (head %s), the same as this device's confirmed events\n", r.Events, r.HeadHash)
+				return
+			}
 			fmt.Fprintf(w, "verified: %d events, hash chain whole (head %s), projection matches a rebuild from the log, counts agree\n", r.Events, r.HeadHash)
 			return
 		}

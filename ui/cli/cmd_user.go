@@ -21,6 +21,8 @@ func init() {
 		&command{path: "user add", usage: "user add NAME --email E   (password from VOTEDESK_NEW_PASSWORD or a prompt)",
 			flags: map[string]flagKind{"email": valueFlag}, db: true, run: userAdd},
 		&command{path: "user list", usage: "user list", db: true, auth: true, run: userList},
+		&command{path: "user show", usage: "user show NAME|EMAIL", db: true, auth: true, run: userShow},
+		&command{path: "counts", usage: "counts   (users and elections, from METADATA/COUNTS)", db: true, auth: true, run: counts},
 		&command{path: "user role", usage: "user role NAME ROLE", db: true, auth: true, run: userRole},
 		&command{path: "user remove", usage: "user remove NAME", db: true, auth: true, run: userRemove},
 		&command{path: "user password", usage: "user password NAME   (new password from VOTEDESK_NEW_PASSWORD or a prompt)", db: true, auth: true, run: userPassword},
@@ -170,4 +172,28 @@ func userTransfer(c *call) error {
 func (c *call) done(format string, a ...any) error {
 	msg := fmt.Sprintf(format, a...)
 	return c.out(map[string]any{"ok": true, "message": msg}, func(w io.Writer) { fmt.Fprintln(w, msg) })
+}
+
+func userShow(c *call) error {
+	if err := c.args.want(1, 1, "user show NAME|EMAIL"); err != nil {
+		return err
+	}
+	u, err := c.backend.Service.User(c.ctx, c.actor, c.args.pos[0])
+	if err != nil {
+		return err
+	}
+	return c.out(toUserJSON(u), func(w io.Writer) { fmt.Fprintf(w, "%s <%s> %s\n", u.Name, u.Email, u.Role) })
+}
+
+func counts(c *call) error {
+	if err := c.args.want(0, 0, "counts"); err != nil {
+		return err
+	}
+	n, err := c.backend.Service.Counts(c.ctx, c.actor)
+	if err != nil {
+		return err
+	}
+	return c.out(map[string]int64{"users": n.Users, "elections": n.Elections}, func(w io.Writer) {
+		fmt.Fprintf(w, "%d users, %d elections\n", n.Users, n.Elections)
+	})
 }

@@ -1,0 +1,25 @@
+package app
+
+// CheckRun checks that evs continue a log whose event at next-1 has hash
+// prev: whole envelopes, sequence numbers next, next+1, ... with no gap, and
+// each event chained to the one before with a hash that matches its content.
+// The error names the first bad sequence number.
+func CheckRun(prev string, next uint64, evs []*Event) error {
+	for i, ev := range evs {
+		want := next + uint64(i)
+		switch {
+		case ev.Seq != want:
+			return Errorf(CodeInvalid, "event %d is missing: event %d is in its place (a gap or a repeat in the log)", want, ev.Seq)
+		case ev.PrevHash != prev:
+			return Errorf(CodeInvalid, "event %d: the hash chain is broken (prev_hash %.12s…, the event before has %.12s…)", want, ev.PrevHash, prev)
+		}
+		if err := ev.Check(); err != nil {
+			return Errorf(CodeInvalid, "event %d: %s", want, ErrorMessage(err))
+		}
+		if h := ev.ComputeHash(prev); h != ev.Hash {
+			return Errorf(CodeInvalid, "event %d: its hash does not match its content (stored %.12s…, computed %.12s…)", want, ev.Hash, h)
+		}
+		prev = ev.Hash
+	}
+	return nil
+}

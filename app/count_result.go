@@ -1,0 +1,52 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"votedesk/tally"
+)
+
+// Count is a finished count of an election: what was counted and the result.
+type Count struct {
+	Election Election
+	Contest  tally.Contest
+	Ballots  *tally.BallotSet
+	Method   tally.Method
+	Rules    tally.Rules
+	Result   tally.Result
+	// HeadSeq and HeadHash identify the log position counted: reports state
+	// the head hash they were computed from.
+	HeadSeq  uint64
+	HeadHash string
+}
+
+// Count counts an election's ballots with a method and, for IRV and STV,
+// RCTab's rules (tally.Tabulate). Like CountInput it shows no voter, so
+// VIEW_APPLICATION suffices. A count the rules or the method refuse (rules
+// that contradict each other, a tie that needs a person) is a CodeInvalid
+// error whose message says why.
+func (s *Service) Count(ctx context.Context, actor, election string, method tally.Method, rules tally.Rules, opts ...tally.Option) (Count, error) {
+	in, err := s.CountInput(ctx, actor, election)
+	if err != nil {
+		return Count{}, err
+	}
+	c := Count{Election: in.Election, Contest: in.Contest(), Ballots: in.Ballots, Method: method, Rules: rules,
+		HeadSeq: in.HeadSeq, HeadHash: in.HeadHash}
+	c.Result, err = tally.Tabulate(c.Contest, c.Ballots, method, rules, opts...)
+	if err != nil {
+		msg := strings.ReplaceAll(err.Error(), "tally: ", "")
+		return Count{}, &Error{Code: CodeInvalid, Message: "cannot count " + election + ": " + msg, Err: err}
+	}
+	return c, nil
+}
+
+// Contest is the election as tally counts it: its candidates in ballot
+// order (candidate i of Candidates is tally candidate i).
+func (in CountInput) Contest() tally.Contest {
+	c := tally.Contest{Name: in.Election.Name, Candidates: make([]tally.Candidate, len(in.Candidates))}
+	for i, cand := range in.Candidates {
+		c.Candidates[i] = tally.Candidate{Name: cand.Name}
+	}
+	return c
+}

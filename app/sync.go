@@ -1,0 +1,75 @@
+package app
+
+import (
+	"context"
+	"time"
+)
+
+// Syncer syncs this device's log with the shared cloud log. The GUI and the
+// command line use it; package sync implements it over DynamoDB.
+type Syncer interface {
+	// InitCloud creates the cloud tables if they are missing and returns the
+	// names of those it created.
+	InitCloud(ctx context.Context) (created []string, err error)
+	// Sync runs one cycle: pull what others appended, push what this device
+	// made offline, bring the cloud projection up to date. progress, if set,
+	// is told the counts as they change. Cancelling ctx stops it between
+	// steps; whatever was committed stays committed.
+	Sync(ctx context.Context, progress func(SyncProgress)) (SyncResult, error)
+	// Status reports the state of sync on this device.
+	Status(ctx context.Context) (SyncStatus, error)
+	// Watch runs Sync until ctx ends: every interval after a success, with
+	// exponential backoff and jitter after a failure. after, if set, is told
+	// each cycle's outcome. It returns nil when ctx ends.
+	Watch(ctx context.Context, interval time.Duration, progress func(SyncProgress), after func(SyncResult, error)) error
+}
+
+// CloudOptions choose the cloud tables: the endpoint (empty: the AWS
+// environment's) and the table name prefix. Empty fields fall back to what
+// this device used last.
+type CloudOptions struct {
+	Endpoint    string
+	TablePrefix string
+}
+
+// SyncProgress is where a sync cycle stands, in events.
+type SyncProgress struct {
+	Stage     string // "pull", "push" or "projection"
+	Pulled    int    // events pulled so far, of ToPull
+	ToPull    int
+	Pushed    int // events pushed so far, of ToPush
+	ToPush    int
+	Projected int // cloud projection items written so far, of ToProject
+	ToProject int
+}
+
+// SyncResult is what one sync cycle did.
+type SyncResult struct {
+	Pulled      int    // events read from the cloud log and applied here
+	Pushed      int    // events of this device appended to the cloud log
+	Rebased     int    // local events laid back on top of events pulled
+	LastEventID uint64 // the confirmed head of the log after the cycle
+	Projection  uint64 // the cloud projection's last event after the cycle
+}
+
+// SyncStatus is the state of sync on this device, kept in its database.
+type SyncStatus struct {
+	Endpoint      string    `json:"endpoint"`
+	TablePrefix   string    `json:"table_prefix"`
+	LastEventID   uint64    `json:"last_event_id"`
+	LastEventHash string    `json:"last_event_hash"`
+	Pending       int       `json:"pending"`
+	LastAttempt   time.Time `json:"last_attempt,omitzero"`
+	LastSuccess   time.Time `json:"last_success,omitzero"`
+	LastError     string    `json:"last_error,omitempty"`
+	LastPulled    int       `json:"last_pulled"`
+	LastPushed    int       `json:"last_pushed"`
+}
+
+// CloudVerifier checks the cloud's copy of the log (a Syncer may offer it).
+type CloudVerifier interface {
+	// VerifyCloud reads the whole cloud log and checks its hash chain event
+	// by event, and that every event this device holds as confirmed is the
+	// same in the cloud. The report names the first bad sequence number.
+	VerifyCloud(ctx context.Context) (VerifyReport, error)
+}

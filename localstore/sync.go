@@ -1,0 +1,426 @@
+package localstore
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"votedesk/app"
+)
+
+// The local log for sync: events 1..C are confirmed (identical to the cloud
+// log, C = confirmed_seq in the device bucket) and C+1..H are pending, the
+// outbox of events this device made and has not yet seen in the cloud log.
+// Every pending event has an undo record; confirmed events have none.
+//
+// Integrate lays a page of cloud events under the pending ones, and
+// ConfirmPushed confirms pending events this device has just appended to the
+// cloud log at the very sequence numbers they hold here. Each is one bbolt
+// transaction that also moves confirmed_seq, so the checkpoint and the
+// projection never disagree, whatever the moment of a crash.
+//
+// The cloud_dirty bucket remembers, for every item a confirmed event changed,
+// the last sequence number that changed it (key: item key; value: 8 bytes
+// big-endian). CloudDelta reads it to tell which items the cloud projection
+// still needs after a given sequence number; PruneCloudDirty forgets the
+// entries the cloud projection already has.
+
+// bucketDirty is the cloud_dirty bucket.
+var bucketDirty = []byte("cloud_dirty")
+
+// syncKeyPrefix starts the device-bucket keys of sync settings and status.
+const syncKeyPrefix = "sync."
+
+// SyncHead returns the confirmed head (sequence number and hash) and the
+// number of pending events.
+func (s *Store) SyncHead(ctx context.Context) (confirmed uint64, hash string, pending int, err error) {
+	if err := ctx.Err(); err != nil {
+		return 0, "", 0, err
+	}
+	err = s.db.View(func(btx *bolt.Tx) error {
+		t := newTx(btx)
+		c, h, err := t.confirmedHead()
+		if err != nil {
+			return err
+		}
+		head, _, err := t.Head()
+		if err != nil {
+			return err
+		}
+		confirmed, hash, pending = c, h, int(head-c)
+		return nil
+	})
+	return confirmed, hash, pending, err
+}
+
+// Pending returns up to max pending events (all when max <= 0), oldest first.
+func (s *Store) Pending(ctx context.Context, max int) ([]*app.Event, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var out []*app.Event
+	err := s.db.View(func(btx *bolt.Tx) error {
+		t := newTx(btx)
+		c := getUint(t.dev, keyConfirmed)
+		return t.Events(c+1, func(ev *app.Event) (bool, error) {
+			out = append(out, ev)
+			return max <= 0 || len(out) < max, nil
+		})
+	})
+	return out, err
+}
+
+// confirmedHead returns C and the hash of event C ("" when C is 0).
+func (t *tx) confirmedHead() (uint64, string, error) {
+	c := getUint(t.dev, keyConfirmed)
+	if c == 0 {
+		return 0, "", nil
+	}
+	v := t.log.Get(seqBytes(c))
+	if v == nil {
+		return 0, "", fmt.Errorf("localstore: confirmed event %d is missing from the log", c)
+	}
+	ev, err := app.DecodeEvent(v)
+	if err != nil {
+		return 0, "", fmt.Errorf("localstore: event %d: %w", c, err)
+	}
+	return c, ev.Hash, nil
+}
+
+// integrateResult says what integrating a page of cloud events did.
+type integrateResult struct {
+	Confirmed int // pending events of this device found in the page
+	Rebased   int // pending events laid back on top, at new sequence numbers
+	Refused   int // of those, how many the rules now refuse (recorded REJECTED)
+}
+
+// Integrate applies a page of events read from the cloud log, which must
+// continue the confirmed head: their sequence numbers follow it without a
+// gap and their hashes chain to it. Pending events are taken off (undone),
+// the page's events are written at their sequence numbers and replayed (an
+// event with the id of a pending one is that event, now confirmed), the
+// remaining pending events are appended again after the new head, re-chained,
+// and replayed, and confirmed_seq moves to the page's last event; all in one
+// transaction. A page that does not continue the log changes nothing and the
+// error names the first bad sequence number.
+func (s *Store) Integrate(ctx context.Context, page []*app.Event) (rebased int, err error) {
+	var res integrateResult
+	if len(page) == 0 {
+		return 0, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	err = s.db.Update(func(btx *bolt.Tx) error {
+		res = integrateResult{}
+		t := newTx(btx)
+		c, hashC, err := t.confirmedHead()
+		if err != nil {
+			return err
+		}
+		if err := app.CheckRun(hashC, c+1, page); err != nil {
+			return err
+		}
+		head, _, err := t.Head()
+		if err != nil {
+			return err
+		}
+		// The page may start with pending events of ours at the very place
+		// they hold here: confirm those where they are.
+		i := 0
+		for ; i < len(page) && page[i].Seq <= head; i++ {
+			v := t.log.Get(seqBytes(page[i].Seq))
+			local, err := app.DecodeEvent(v)
+			if err != nil {
+				return fmt.Errorf("localstore: event %d: %w", page[i].Seq, err)
+			}
+			if local.ID != page[i].ID || local.Hash != page[i].Hash {
+				break
+			}
+			if err := t.confirmInPlace(page[i].Seq); err != nil {
+				return err
+			}
+			res.Confirmed++
+		}
+		if i < len(page) {
+			r, err := t.rebase(page[i:], head)
+			if err != nil {
+				return err
+			}
+			res.Confirmed += r.Confirmed
+			res.Rebased, res.Refused = r.Rebased, r.Refused
+		}
+		if err := putUint(t.dev, keyConfirmed, page[len(page)-1].Seq); err != nil {
+			return err
+		}
+		return t.flushUndo()
+	})
+	if err != nil {
+		return 0, fmt.Errorf("localstore: integrate cloud events %d-%d: %w", page[0].Seq, page[len(page)-1].Seq, err)
+	}
+	return res.Rebased, nil
+}
+
+// rebase takes the pending events from page[0].Seq to head off, applies the
+// page, and puts the pending events that are not in the page back on top.
+func (t *tx) rebase(page []*app.Event, head uint64) (integrateResult, error) {
+	var res integrateResult
+	from := page[0].Seq
+	var pending []*app.Event
+	for seq := from; seq <= head; seq++ {
+		ev, err := app.DecodeEvent(t.log.Get(seqBytes(seq)))
+		if err != nil {
+			return res, fmt.Errorf("localstore: pending event %d: %w", seq, err)
+		}
+		pending = append(pending, ev)
+	}
+	for seq := head; seq >= from && seq > 0; seq-- {
+		if err := t.rollback(seq); err != nil {
+			return res, err
+		}
+		if err := t.log.Delete(seqBytes(seq)); err != nil {
+			return res, err
+		}
+	}
+	t.headOK = false
+	ours := make(map[string]bool, len(pending))
+	for _, ev := range pending {
+		ours[ev.ID] = true
+	}
+	for _, ev := range page {
+		if ours[ev.ID] {
+			delete(ours, ev.ID)
+			res.Confirmed++
+		}
+		if err := t.putEvent(ev); err != nil {
+			return res, err
+		}
+		t.dirtySeq = ev.Seq
+		_, err := app.Replay(t, ev)
+		t.dirtySeq = 0
+		if err != nil {
+			return res, fmt.Errorf("localstore: replay event %d: %w", ev.Seq, err)
+		}
+	}
+	last := page[len(page)-1]
+	t.head, t.headHash, t.headOK = last.Seq, last.Hash, true
+	for _, ev := range pending {
+		if !ours[ev.ID] {
+			continue
+		}
+		if err := t.AppendEvent(ev); err != nil {
+			return res, err
+		}
+		refusal, err := app.Replay(t, ev)
+		if err != nil {
+			return res, fmt.Errorf("localstore: replay pending event %s: %w", ev.ID, err)
+		}
+		res.Rebased++
+		if refusal != nil {
+			res.Refused++
+		}
+	}
+	return res, nil
+}
+
+// confirmInPlace confirms the pending event at seq where it is: the items it
+// changed (its undo record's keys) become dirty for the cloud projection,
+// and its undo record goes.
+func (t *tx) confirmInPlace(seq uint64) error {
+	rec := t.undo.Get(seqBytes(seq))
+	if rec == nil {
+		return fmt.Errorf("localstore: pending event %d has no undo record", seq)
+	}
+	keys, err := undoKeys(seq, rec)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := t.dirty.Put(k, seqBytes(seq)); err != nil {
+			return err
+		}
+	}
+	return t.undo.Delete(seqBytes(seq))
+}
+
+// ConfirmPushed confirms pending events this device has just appended to
+// the cloud log: evs must be the first pending events, at the sequence
+// numbers and with the hashes they hold here.
+func (s *Store) ConfirmPushed(ctx context.Context, evs []*app.Event) error {
+	if len(evs) == 0 {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	err := s.db.Update(func(btx *bolt.Tx) error {
+		t := newTx(btx)
+		c := getUint(t.dev, keyConfirmed)
+		for i, ev := range evs {
+			if ev.Seq != c+1+uint64(i) {
+				return fmt.Errorf("event %s was pushed as %d but the next pending sequence is %d", ev.ID, ev.Seq, c+1+uint64(i))
+			}
+			local, err := app.DecodeEvent(t.log.Get(seqBytes(ev.Seq)))
+			if err != nil {
+				return fmt.Errorf("event %d: %w", ev.Seq, err)
+			}
+			if local.ID != ev.ID || local.Hash != ev.Hash {
+				return fmt.Errorf("event %d here is %s, not the pushed %s", ev.Seq, local.ID, ev.ID)
+			}
+			if err := t.confirmInPlace(ev.Seq); err != nil {
+				return err
+			}
+		}
+		return putUint(t.dev, keyConfirmed, evs[len(evs)-1].Seq)
+	})
+	if err != nil {
+		return fmt.Errorf("localstore: confirm pushed events %d-%d: %w", evs[0].Seq, evs[len(evs)-1].Seq, err)
+	}
+	return nil
+}
+
+// CloudDelta returns the items the cloud projection needs to go from its
+// state after event `after` to the confirmed head: the confirmed value of
+// every item a confirmed event after `after` changed (puts), and the keys of
+// those that no longer exist (deletes, as items holding only PK and SK).
+// Confirmed values are read under the pending events: for an item a pending
+// event changed, its before-image in the earliest such event's undo record.
+func (s *Store) CloudDelta(ctx context.Context, after uint64) (head uint64, puts, deletes []app.Item, err error) {
+	if err := ctx.Err(); err != nil {
+		return 0, nil, nil, err
+	}
+	err = s.db.View(func(btx *bolt.Tx) error {
+		t := newTx(btx)
+		head = getUint(t.dev, keyConfirmed)
+		if after >= head {
+			return nil
+		}
+		under, err := t.confirmedImages(head)
+		if err != nil {
+			return err
+		}
+		return t.dirty.ForEach(func(k, v []byte) error {
+			if len(v) != 8 || binary.BigEndian.Uint64(v) <= after {
+				return nil
+			}
+			val, shadowed := under[string(k)]
+			if !shadowed {
+				val = t.data.Get(k)
+			}
+			if val == nil {
+				pk, sk, ok := bytes.Cut(k, []byte{0})
+				if !ok {
+					return fmt.Errorf("localstore: item key %q has no partition separator", k)
+				}
+				deletes = append(deletes, app.Item{{Name: app.AttrPK, Value: app.S(string(pk))}, {Name: app.AttrSK, Value: app.S(string(sk))}})
+				return nil
+			}
+			it, err := decodeItem(k, val)
+			if err != nil {
+				return fmt.Errorf("localstore: item %q: %w", k, err)
+			}
+			puts = append(puts, it)
+			return nil
+		})
+	})
+	if err != nil {
+		return 0, nil, nil, fmt.Errorf("localstore: read changes for the cloud projection: %w", err)
+	}
+	return head, puts, deletes, nil
+}
+
+// confirmedImages returns, for each item a pending event changed, its value
+// at the confirmed head (nil: it did not exist).
+func (t *tx) confirmedImages(confirmed uint64) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	c := t.undo.Cursor()
+	for k, rec := c.Seek(seqBytes(confirmed + 1)); k != nil; k, rec = c.Next() {
+		seq := binary.BigEndian.Uint64(k)
+		images, err := undoImages(seq, rec)
+		if err != nil {
+			return nil, err
+		}
+		for _, img := range images {
+			if _, seen := out[string(img.key)]; !seen {
+				out[string(img.key)] = img.old
+			}
+		}
+	}
+	return out, nil
+}
+
+// PruneCloudDirty forgets the changed items the cloud projection already
+// holds: those last changed at or before through.
+func (s *Store) PruneCloudDirty(ctx context.Context, through uint64) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var stale [][]byte
+	err := s.db.View(func(btx *bolt.Tx) error {
+		return btx.Bucket(bucketDirty).ForEach(func(k, v []byte) error {
+			if len(v) != 8 || binary.BigEndian.Uint64(v) <= through {
+				stale = append(stale, append([]byte(nil), k...))
+			}
+			return nil
+		})
+	})
+	if err != nil || len(stale) == 0 {
+		return err
+	}
+	return s.db.Update(func(btx *bolt.Tx) error {
+		b := btx.Bucket(bucketDirty)
+		for _, k := range stale {
+			// A confirmed event may have changed the item again since the
+			// scan; keep it then.
+			if v := b.Get(k); len(v) == 8 && binary.BigEndian.Uint64(v) > through {
+				continue
+			}
+			if err := b.Delete(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// SyncSetting returns a sync setting or status value this device keeps
+// (endpoint, table prefix, last status); ok is false when it was never set.
+func (s *Store) SyncSetting(ctx context.Context, name string) (value []byte, ok bool, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
+	err = s.db.View(func(btx *bolt.Tx) error {
+		if v := btx.Bucket(bucketDevice).Get([]byte(syncKeyPrefix + name)); v != nil {
+			value, ok = append([]byte(nil), v...), true
+		}
+		return nil
+	})
+	return value, ok, err
+}
+
+// SetSyncSetting stores a sync setting or status value.
+func (s *Store) SetSyncSetting(ctx context.Context, name string, value []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.db.Update(func(btx *bolt.Tx) error {
+		return btx.Bucket(bucketDevice).Put([]byte(syncKeyPrefix+name), value)
+	})
+}
+
+// EventHashes calls fn with the sequence number and hash of each event of
+// the log from `from` through `to`, in order (for comparing copies of the
+// log).
+func (s *Store) EventHashes(ctx context.Context, from, to uint64, fn func(seq uint64, hash string) error) error {
+	return s.View(ctx, func(atx app.Tx) error {
+		return atx.Events(from, func(ev *app.Event) (bool, error) {
+			if ev.Seq > to {
+				return false, nil
+			}
+			return true, fn(ev.Seq, ev.Hash)
+		})
+	})
+}

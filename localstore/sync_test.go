@@ -1,0 +1,176 @@
+package localstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"votedesk/app"
+)
+
+type stepClock struct{ t time.Time }
+
+func (c *stepClock) Now() time.Time { c.t = c.t.Add(time.Millisecond); return c.t }
+
+// syncFixture is two devices whose common past (a launched election with
+// voters v1-v9) is confirmed on both.
+func syncFixture(t *testing.T) (a, b *Store, sa, sb *app.Service) {
+	t.Helper()
+	ctx := context.Background()
+	a, b = MustOpenStore(t), MustOpenStore(t)
+	sa = app.NewService(a, &stepClock{t: time.Date(2026, 11, 3, 7, 0, 0, 0, time.UTC)}, nil)
+	sb = app.NewService(b, &stepClock{t: time.Date(2026, 11, 3, 6, 0, 0, 0, time.UTC)}, nil)
+	must(t, sa.RegisterUser(ctx, "", "olga", "olga@example.org", "owner-password"))
+	must(t, sa.CreateElection(ctx, "olga", "Mayor", "", false))
+	must(t, sa.AddCandidates(ctx, "olga", "Mayor", "Kiss", "Wright"))
+	var vs []app.VoterEntry
+	for i := 1; i <= 9; i++ {
+		vs = append(vs, app.VoterEntry{Name: fmt.Sprintf("v%d", i)})
+	}
+	must(t, sa.AddVoters(ctx, "olga", "Mayor", vs...))
+	must(t, sa.LaunchElection(ctx, "olga", "Mayor"))
+	common := pending(t, a)
+	must(t, a.ConfirmPushed(ctx, common))
+	if _, err := b.Integrate(ctx, common); err != nil {
+		t.Fatal(err)
+	}
+	return a, b, sa, sb
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func pending(t *testing.T, s *Store) []*app.Event {
+	t.Helper()
+	evs, err := s.Pending(context.Background(), 0)
+	must(t, err)
+	return evs
+}
+
+func cast(t *testing.T, s *app.Service, voter, first string) {
+	t.Helper()
+	_, err := s.CastBallot(context.Background(), "olga", app.Cast{Election: "Mayor", Voter: voter, Rankings: []app.Ranking{{Candidate: first, Rank: 1}}})
+	must(t, err)
+}
+
+func hash(t *testing.T, s *Store) string {
+	t.Helper()
+	h, err := s.StateHash(context.Background())
+	must(t, err)
+	return h
+}
+
+// TestIntegrateRebasesPending lays A's events under B's pending ones, the way
+// a pull does, and checks that B's projection is what replaying the merged
+// log gives, that B's own events moved after A's, and that the duplicate
+// voter became a conflict.
+func TestIntegrateRebasesPending(t *testing.T) {
+	ctx := context.Background()
+	a, b, sa, sb := syncFixture(t)
+	cast(t, sa, "v1", "Kiss")
+	cast(t, sa, "v2", "Kiss")
+	cast(t, sb, "v2", "Wright") // the same voter, on B
+	cast(t, sb, "v3", "Wright")
+	fromA := pending(t, a)
+	must(t, a.ConfirmPushed(ctx, fromA)) // A "pushed" first
+	rebased, err := b.Integrate(ctx, fromA)
+	must(t, err)
+	if rebased != 2 {
+		t.Errorf("rebased %d events, want 2", rebased)
+	}
+	c, _, p, err := b.SyncHead(ctx)
+	must(t, err)
+	if c != fromA[len(fromA)-1].Seq || p != 2 {
+		t.Errorf("B: confirmed %d, pending %d", c, p)
+	}
+	mine := pending(t, b)
+	if mine[0].Seq != c+1 || mine[0].PrevHash != fromA[len(fromA)-1].Hash {
+		t.Errorf("B's first pending event is at %d chained to %.8s; want %d after A's last", mine[0].Seq, mine[0].PrevHash, c+1)
+	}
+	live := hash(t, b)
+	if _, err := b.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := hash(t, b); got != live {
+		t.Error("the rebased projection differs from a rebuild of the rebased log")
+	}
+	// A takes B's events as they will be in the cloud: same state.
+	must(t, b.ConfirmPushed(ctx, mine))
+	if _, err := a.Integrate(ctx, mine); err != nil {
+		t.Fatal(err)
+	}
+	if hash(t, a) != hash(t, b) {
+		t.Error("A and B differ after exchanging their events")
+	}
+	ks, err := sa.Conflicts(ctx, "olga", "Mayor")
+	must(t, err)
+	if len(ks) != 1 || ks[0].Kind != "duplicate_ballot" || ks[0].Voter != "v2" {
+		t.Errorf("conflicts = %+v", ks)
+	}
+}
+
+// TestIntegrateRefusesBadPage: a page that does not continue the confirmed
+// head changes nothing.
+func TestIntegrateRefusesBadPage(t *testing.T) {
+	ctx := context.Background()
+	a, b, sa, sb := syncFixture(t)
+	cast(t, sa, "v1", "Kiss")
+	cast(t, sb, "v5", "Wright")
+	page := pending(t, a)
+	before := hash(t, b)
+	c0, h0, p0, _ := b.SyncHead(ctx)
+	for name, bad := range map[string]func(ev *app.Event){
+		"gap":   func(ev *app.Event) { ev.Seq++ },
+		"chain": func(ev *app.Event) { ev.PrevHash = strings.Repeat("0", 64) },
+		"hash":  func(ev *app.Event) { ev.Data = []byte(strings.Replace(string(ev.Data), "Kiss", "Wright", 1)) },
+	} {
+		ev := *page[0]
+		bad(&ev)
+		_, err := b.Integrate(ctx, []*app.Event{&ev})
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("event %d", page[0].Seq)) {
+			t.Errorf("%s: err = %v; want one naming event %d", name, err, page[0].Seq)
+		}
+		c, h, p, _ := b.SyncHead(ctx)
+		if hash(t, b) != before || c != c0 || h != h0 || p != p0 {
+			t.Errorf("%s: a refused page changed the database", name)
+		}
+	}
+}
+
+// TestCloudDeltaReadsUnderPending: the items the cloud projection needs are
+// their confirmed values, not the pending events' effects.
+func TestCloudDeltaReadsUnderPending(t *testing.T) {
+	ctx := context.Background()
+	a, _, sa, _ := syncFixture(t)
+	head, puts, deletes, err := a.CloudDelta(ctx, 0)
+	must(t, err)
+	if head == 0 || len(puts) == 0 || len(deletes) != 0 {
+		t.Fatalf("delta from 0: head %d, %d puts, %d deletes", head, len(puts), len(deletes))
+	}
+	cast(t, sa, "v1", "Kiss") // pending: changes the election item and adds a ballot
+	_, puts2, _, err := a.CloudDelta(ctx, 0)
+	must(t, err)
+	if fmt.Sprint(puts2) != fmt.Sprint(puts) {
+		t.Error("a pending event changed what the cloud projection is told")
+	}
+	must(t, a.PruneCloudDirty(ctx, head))
+	if _, puts3, _, _ := a.CloudDelta(ctx, head-1); len(puts3) != 0 {
+		t.Errorf("after pruning, %d items still dirty", len(puts3))
+	}
+	must(t, a.ConfirmPushed(ctx, pending(t, a)))
+	_, puts4, _, err := a.CloudDelta(ctx, head)
+	must(t, err)
+	keys := map[string]bool{}
+	for _, it := range puts4 {
+		keys[it.PK()+"/"+it.SK()] = true
+	}
+	if !keys["ELECTION#Mayor/BALLOT#v1"] || !keys["ELECTION#Mayor/METADATA"] || !keys["METADATA/SYNC"] {
+		t.Errorf("delta after the ballot = %v", keys)
+	}
+}

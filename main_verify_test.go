@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	cloudsync "votedesk/sync"
+)
+
+// TestCLIVerifyCloudFindsTampering edits one event's bytes in the cloud log
+// (DynamoDB Local) and expects `votedesk verify --cloud` to name its
+// sequence number; the intact log verifies.
+func TestCLIVerifyCloudFindsTampering(t *testing.T) {
+	prefix := fmt.Sprintf("verify%d_", time.Now().UnixNano())
+	cloud := []string{"--endpoint", ddbEndpoint, "--table-prefix", prefix}
+	c := newSyncCLI(t)
+	c.ok(append([]string{"cloud", "init"}, cloud...)...)
+	if r := c.run([]string{"VOTEDESK_PASSWORD=owner-password"}, "user", "add", "olga", "--email", "olga@example.org"); r.code != 0 {
+		t.Fatalf("user add: %s", r.err)
+	}
+	c.signedInSync("olga", "owner-password")
+	c.ok("election", "create", "Mayor")
+	c.ok("candidate", "add", "Mayor", "Kiss", "Wright")
+	c.ok("voter", "add", "Mayor", "ann", "bob")
+	c.ok("election", "launch", "Mayor")
+	c.ok("ballot", "cast", "Mayor", "--voter", "ann", "Kiss")
+	c.ok(append([]string{"sync"}, cloud...)...)
+	if out := c.ok(append([]string{"verify", "--cloud"}, cloud...)...); !strings.Contains(out, "verified the cloud log: 6 events") {
+		t.Fatalf("verify --cloud of an intact log: %s", out)
+	}
+
+	// Event 6 (the ballot) now ranks Wright first, in the cloud only.
+	db := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(ddbEndpoint),
+		Credentials: cloudsync.StaticCredentials("test", "test")})
+	ctx := context.Background()
+	out, err := db.Query(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(cloudsync.TablesFor(prefix).Log),
+		KeyConditionExpression:    aws.String("PK = :p"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: "LOG#global"}},
+		ConsistentRead:            aws.Bool(true),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered := false
+	for _, item := range out.Items {
+		ev, ok := item["events"].(*types.AttributeValueMemberS)
+		if !ok || !strings.Contains(ev.Value, `"seq":6,`) {
+			continue
+		}
+		ev.Value = strings.Replace(ev.Value, `[["Kiss"]]`, `[["Wright"]]`, 1)
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(cloudsync.TablesFor(prefix).Log), Item: item}); err != nil {
+			t.Fatal(err)
+		}
+		tampered = true
+	}
+	if !tampered {
+		t.Fatal("found no plain segment holding event 6 to tamper with")
+	}
+	r := c.run(nil, append([]string{"verify", "--cloud", "--json"}, cloud...)...)
+	if r.code != 1 || !strings.Contains(r.err, "first bad event: 6") || !strings.Contains(r.out, `"first_bad_seq": 6`) {
+		t.Errorf("verify --cloud after tampering: exit %d\n%s%s", r.code, r.out, r.err)
+	}
+	// The device's own copy is intact.
+	c.ok("verify")
+}

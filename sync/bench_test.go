@@ -1,0 +1,254 @@
+package cloudsync_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/google/uuid"
+
+	"votedesk/app"
+	"votedesk/localstore"
+	cloudsync "votedesk/sync"
+)
+
+// benchEvents is how many events the push and pull benchmarks move.
+const benchEvents = 100_000
+
+// naiveEvents is how many events the naive baseline writes: one PutItem per
+// event costs the same per event at any count, so a smaller run measures the
+// same rate in a bearable time.
+const naiveEvents = 3_000
+
+var (
+	benchOnce sync.Once
+	benchDB   string
+	benchErr  error
+)
+
+// benchTemplate builds, once, a database whose log holds a seeded election
+// followed by benchEvents pending ballot events (paper ballots, each its own
+// event), written in one transaction so that building it is quick.
+func benchTemplate(b *testing.B) string {
+	benchOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "votedesk-bench-")
+		if err != nil {
+			benchErr = err
+			return
+		}
+		benchDB = filepath.Join(dir, "template.db")
+		benchErr = buildBenchTemplate(benchDB)
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	return benchDB
+}
+
+func buildBenchTemplate(path string) error {
+	ctx := context.Background()
+	st, err := localstore.Open(path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	svc := app.NewService(st, &testClock{t: start}, nil)
+	steps := []func() error{
+		func() error { return svc.RegisterUser(ctx, "", "olga", "olga@example.org", "owner-password") },
+		func() error { return svc.CreateElection(ctx, "olga", "Mayor", "", false) },
+		func() error { return svc.AddCandidates(ctx, "olga", "Mayor", "Kiss", "Wright", "Montroll") },
+		func() error { return svc.LaunchElection(ctx, "olga", "Mayor") },
+	}
+	for _, f := range steps {
+		if err := f(); err != nil {
+			return err
+		}
+	}
+	r, err := svc.CastBallot(ctx, "olga", app.Cast{Election: "Mayor", Rankings: []app.Ranking{{Candidate: "Kiss", Rank: 1}, {Candidate: "Wright", Rank: 2}}, Source: "paper"})
+	if err != nil {
+		return err
+	}
+	evs, err := st.Pending(ctx, 0)
+	if err != nil {
+		return err
+	}
+	tmpl := evs[len(evs)-1]
+	when := tmpl.When
+	return st.Update(ctx, func(tx app.Tx) error {
+		for i := 1; i < benchEvents-len(evs)+1; i++ {
+			id, err := tx.NewEventID()
+			if err != nil {
+				return err
+			}
+			when = when.Add(time.Millisecond)
+			ev := &app.Event{ID: id, When: when, Actor: tmpl.Actor, Type: tmpl.Type,
+				Data: []byte(strings.Replace(string(tmpl.Data), r.Confirmation, uuid.NewString(), 1))}
+			if err := tx.AppendEvent(ev); err != nil {
+				return err
+			}
+			refused, err := app.Replay(tx, ev)
+			if err != nil {
+				return err
+			}
+			if refused != nil {
+				return refused
+			}
+		}
+		return nil
+	})
+}
+
+// benchDevice copies the template into a fresh device.
+func benchDevice(b *testing.B, prefix string) *device {
+	b.Helper()
+	d := newDevice(b, "bench", prefix, 0, nil)
+	d.close()
+	in, err := os.ReadFile(benchTemplate(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(d.path, in, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	d.reopen(prefix)
+	d.syncer.NoProjection = true
+	return d
+}
+
+func eventsPerSecond(b *testing.B, n int, took time.Duration) {
+	b.ReportMetric(float64(n)/took.Seconds(), "events/s")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkPush appends benchEvents pending events to an empty cloud log.
+func BenchmarkPush(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		d := benchDevice(b, newPrefix(b))
+		_, _, pending := d.head()
+		b.StartTimer()
+		begin := time.Now()
+		res := d.sync()
+		took := time.Since(begin)
+		if res.Pushed != pending || pending < benchEvents {
+			b.Fatalf("pushed %d of %d", res.Pushed, pending)
+		}
+		eventsPerSecond(b, res.Pushed, took)
+	}
+}
+
+// BenchmarkPull reads a cloud log of benchEvents events into an empty
+// device: pull, check and apply.
+func BenchmarkPull(b *testing.B) {
+	prefix := newPrefix(b)
+	src := benchDevice(b, prefix)
+	src.sync()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		d := newDevice(b, fmt.Sprintf("pull%d", i), prefix, 0, nil)
+		d.syncer.NoProjection = true
+		b.StartTimer()
+		begin := time.Now()
+		res := d.sync()
+		took := time.Since(begin)
+		if res.Pulled < benchEvents {
+			b.Fatalf("pulled %d", res.Pulled)
+		}
+		eventsPerSecond(b, res.Pulled, took)
+	}
+}
+
+// BenchmarkProjection writes the cloud projection of benchEvents events from
+// scratch (every ballot item once).
+func BenchmarkProjection(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		d := benchDevice(b, newPrefix(b))
+		d.sync()
+		d.syncer.NoProjection = false
+		b.StartTimer()
+		begin := time.Now()
+		res := d.sync()
+		took := time.Since(begin)
+		if res.Projection != res.LastEventID {
+			b.Fatalf("projection at %d, log at %d", res.Projection, res.LastEventID)
+		}
+		b.ReportMetric(float64(benchEvents)/took.Seconds(), "items/s")
+		b.ReportMetric(0, "ns/op")
+	}
+}
+
+// BenchmarkNaivePut is the baseline: one conditional PutItem per event,
+// the seed design's way, for naiveEvents events.
+func BenchmarkNaivePut(b *testing.B) {
+	d := benchDevice(b, "unused_")
+	evs, err := d.store.Pending(d.ctx, naiveEvents)
+	d.must(err)
+	client := rawClient()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		table := aws.String(cloudsync.TablesFor(newPrefix(b)).Log)
+		b.StartTimer()
+		begin := time.Now()
+		for _, ev := range evs {
+			line, err := app.EncodeEvent(ev)
+			d.must(err)
+			_, err = client.PutItem(context.Background(), &dynamodb.PutItemInput{
+				TableName: table, ConditionExpression: aws.String("attribute_not_exists(PK)"),
+				Item: map[string]types.AttributeValue{
+					"PK":        &types.AttributeValueMemberS{Value: "LOG#global"},
+					"SK":        &types.AttributeValueMemberS{Value: fmt.Sprintf("%020d", ev.Seq)},
+					"event_id":  &types.AttributeValueMemberS{Value: ev.ID},
+					"when":      &types.AttributeValueMemberS{Value: app.FormatTime(ev.When)},
+					"actor":     &types.AttributeValueMemberS{Value: ev.Actor},
+					"type":      &types.AttributeValueMemberS{Value: string(ev.Type)},
+					"data":      &types.AttributeValueMemberS{Value: string(ev.Data)},
+					"prev_hash": &types.AttributeValueMemberS{Value: ev.PrevHash},
+					"hash":      &types.AttributeValueMemberS{Value: ev.Hash},
+					"line_size": &types.AttributeValueMemberN{Value: fmt.Sprint(len(line))},
+				},
+			})
+			d.must(err)
+		}
+		eventsPerSecond(b, len(evs), time.Since(begin))
+	}
+}
+
+// BenchmarkNaiveGet is the pull side's baseline: one consistent GetItem per
+// event, for naiveEvents events.
+func BenchmarkNaiveGet(b *testing.B) {
+	client := rawClient()
+	table := aws.String(cloudsync.TablesFor(newPrefix(b)).Log)
+	for seq := 1; seq <= naiveEvents; seq++ {
+		_, err := client.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: table, Item: map[string]types.AttributeValue{
+			"PK":   &types.AttributeValueMemberS{Value: "LOG#global"},
+			"SK":   &types.AttributeValueMemberS{Value: fmt.Sprintf("%020d", seq)},
+			"data": &types.AttributeValueMemberS{Value: strings.Repeat("x", 300)},
+		}})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := 0; i < b.N; i++ {
+		begin := time.Now()
+		for seq := 1; seq <= naiveEvents; seq++ {
+			_, err := client.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: table, ConsistentRead: aws.Bool(true),
+				Key: map[string]types.AttributeValue{
+					"PK": &types.AttributeValueMemberS{Value: "LOG#global"},
+					"SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("%020d", seq)},
+				}})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		eventsPerSecond(b, naiveEvents, time.Since(begin))
+	}
+}

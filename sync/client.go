@@ -1,0 +1,159 @@
+package cloudsync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/logging"
+)
+
+// Config says which DynamoDB tables to sync with and how to reach them.
+// Region and credentials come from the AWS environment (AWS_REGION, the
+// default credential chain, profiles) unless set here; VoteDesk never
+// stores credentials.
+type Config struct {
+	// Endpoint overrides the DynamoDB endpoint (DynamoDB Local); empty means
+	// AWS_ENDPOINT_URL_DYNAMODB, else AWS's own endpoint for the region.
+	Endpoint string
+	// TablePrefix is put before the table names vote_data and vote_event_log.
+	TablePrefix string
+	// Region overrides AWS_REGION and the profile's region.
+	Region string
+	// Credentials, when set, replace the default credential chain (tests).
+	Credentials aws.CredentialsProvider
+	// HTTPClient, when set, carries every request (tests inject faults here).
+	HTTPClient aws.HTTPClient
+	// MaxAttempts bounds the attempts of one request (default 8).
+	MaxAttempts int
+	// RetryBase is the first backoff step before jitter (default 50ms); each
+	// retry doubles it, up to RetryMax (default 5s).
+	RetryBase, RetryMax time.Duration
+}
+
+// Tables names the two cloud tables.
+type Tables struct {
+	Data string // the projection: {prefix}vote_data
+	Log  string // the shared log: {prefix}vote_event_log
+}
+
+// TablesFor returns the table names for a prefix.
+func TablesFor(prefix string) Tables {
+	return Tables{Data: prefix + "vote_data", Log: prefix + "vote_event_log"}
+}
+
+// Cloud is a connection to the VoteDesk tables in DynamoDB.
+type Cloud struct {
+	db       *dynamodb.Client
+	tables   Tables
+	endpoint string
+	region   string
+}
+
+// Connect builds a DynamoDB client from cfg and the AWS environment. It does
+// not talk to DynamoDB yet.
+func Connect(ctx context.Context, cfg Config) (*Cloud, error) {
+	opts := []func(*config.LoadOptions) error{config.WithLogger(logging.Nop{})}
+	if cfg.Region != "" {
+		opts = append(opts, config.WithRegion(cfg.Region))
+	}
+	if cfg.Credentials != nil {
+		opts = append(opts, config.WithCredentialsProvider(cfg.Credentials))
+	}
+	attempts := cfg.MaxAttempts
+	if attempts == 0 {
+		attempts = 8
+	}
+	backoff := jitterBackoff{base: cfg.RetryBase, max: cfg.RetryMax}
+	if backoff.base == 0 {
+		backoff.base = 50 * time.Millisecond
+	}
+	if backoff.max == 0 {
+		backoff.max = 5 * time.Second
+	}
+	opts = append(opts, config.WithRetryer(func() aws.Retryer {
+		return retry.NewStandard(func(o *retry.StandardOptions) {
+			o.MaxAttempts = attempts
+			o.Backoff = backoff
+			o.RateLimiter = ratelimit.None
+			o.Retryables = append(o.Retryables, retry.IsErrorRetryableFunc(retryTruncated))
+		})
+	}))
+	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, configError(err)
+	}
+	endpoint := cfg.Endpoint
+	if endpoint == "" {
+		endpoint = os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
+	}
+	if awsCfg.Region == "" {
+		if endpoint == "" {
+			return nil, configError(fmt.Errorf("no AWS region: set AWS_REGION (for example AWS_REGION=eu-west-1) or a region in your AWS profile"))
+		}
+		// DynamoDB Local ignores the region, but the signer needs one.
+		awsCfg.Region = "us-east-1"
+	}
+	client := dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
+		// Errors reach the caller; the SDK's own warnings (an unread
+		// error body's checksum) would only clutter the command line.
+		o.Logger = logging.Nop{}
+		if cfg.HTTPClient != nil {
+			o.HTTPClient = cfg.HTTPClient
+		}
+		if endpoint != "" {
+			o.BaseEndpoint = aws.String(endpoint)
+		}
+	})
+	shown := endpoint
+	if shown == "" {
+		shown = "DynamoDB in " + awsCfg.Region
+	}
+	return &Cloud{db: client, tables: TablesFor(cfg.TablePrefix), endpoint: shown, region: awsCfg.Region}, nil
+}
+
+// StaticCredentials returns fixed credentials (tests and DynamoDB Local).
+func StaticCredentials(key, secret string) aws.CredentialsProvider {
+	return credentials.NewStaticCredentialsProvider(key, secret, "")
+}
+
+// Tables returns the names of the tables this connection uses.
+func (c *Cloud) Tables() Tables { return c.tables }
+
+// Endpoint says where requests go, for messages.
+func (c *Cloud) Endpoint() string { return c.endpoint }
+
+// retryTruncated retries a request whose response was cut short. Every
+// request VoteDesk makes is a read or a conditional write, so sending it
+// again is safe: a write that did commit fails its condition the second
+// time, and sync recognises its own events when it next pulls.
+func retryTruncated(err error) aws.Ternary {
+	var de *smithy.DeserializationError
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &de) {
+		return aws.TrueTernary
+	}
+	return aws.UnknownTernary
+}
+
+// jitterBackoff is exponential backoff with full jitter: a random delay
+// between 0 and min(max, base * 2^attempt).
+type jitterBackoff struct{ base, max time.Duration }
+
+func (b jitterBackoff) BackoffDelay(attempt int, _ error) (time.Duration, error) {
+	ceil := b.base << min(attempt, 20)
+	if ceil > b.max || ceil <= 0 {
+		ceil = b.max
+	}
+	return time.Duration(rand.Int64N(int64(ceil) + 1)), nil
+}

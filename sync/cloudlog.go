@@ -1,0 +1,166 @@
+package cloudsync
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"votedesk/app"
+)
+
+// errLostRace means a conditional append found its sequence numbers taken:
+// another device appended first (or an earlier attempt of ours committed and
+// its response was lost). The cure is the same either way: pull, rebase,
+// retry.
+var errLostRace = errors.New("cloudsync: another append took these sequence numbers")
+
+// logHead returns the last sequence number of the cloud log (0 when empty).
+func (c *Cloud) logHead(ctx context.Context) (uint64, error) {
+	out, err := c.db.Query(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(c.tables.Log),
+		KeyConditionExpression:    aws.String("PK = :p"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":p": str(logPartition)},
+		ProjectionExpression:      aws.String("SK, last_seq"),
+		ScanIndexForward:          aws.Bool(false),
+		Limit:                     aws.Int32(1),
+		ConsistentRead:            aws.Bool(true),
+	})
+	if err != nil {
+		return 0, c.classify("read the head of the cloud log", err)
+	}
+	if len(out.Items) == 0 {
+		return 0, nil
+	}
+	last, err := strconv.ParseUint(getNum(out.Items[0], attrLastSeq), 10, 64)
+	if err != nil {
+		return 0, app.Errorf(app.CodeInvalid, "the last segment of the cloud log (%s) has no valid last_seq", getStr(out.Items[0], attrSK))
+	}
+	return last, nil
+}
+
+// readLog reads the cloud log from sequence number from on, with consistent
+// reads, and calls fn with the events of each page of the query, in order.
+// A page that does not continue the log without a gap, or holds a malformed
+// event, stops the read with an error naming the sequence number before fn
+// sees any of it.
+func (c *Cloud) readLog(ctx context.Context, from uint64, fn func(page []*app.Event) error) error {
+	next := from
+	var start map[string]types.AttributeValue
+	for {
+		out, err := c.db.Query(ctx, &dynamodb.QueryInput{
+			TableName:              aws.String(c.tables.Log),
+			KeyConditionExpression: aws.String("PK = :p AND SK >= :from"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":p": str(logPartition), ":from": str(seqKey(from)),
+			},
+			ConsistentRead:    aws.Bool(true),
+			ExclusiveStartKey: start,
+		})
+		if err != nil {
+			return c.classify("read the cloud log", err)
+		}
+		var page []*app.Event
+		for _, item := range out.Items {
+			evs, err := decodeSegment(item)
+			if err != nil {
+				return err
+			}
+			if evs[0].Seq != next {
+				return app.Errorf(app.CodeInvalid, "cloud log event %d is missing: the next segment starts at %d (a gap or an overlap in the log)", next, evs[0].Seq)
+			}
+			next += uint64(len(evs))
+			page = append(page, evs...)
+		}
+		if len(page) > 0 {
+			if err := fn(page); err != nil {
+				return err
+			}
+		}
+		if out.LastEvaluatedKey == nil {
+			return nil
+		}
+		start = out.LastEvaluatedKey
+	}
+}
+
+// appendSegments writes segments to the cloud log in one transaction, each
+// on condition that its sequence number is free: all commit or none does.
+func (c *Cloud) appendSegments(ctx context.Context, segs []segment) error {
+	items := make([]types.TransactWriteItem, len(segs))
+	for i, s := range segs {
+		items[i] = types.TransactWriteItem{Put: &types.Put{
+			TableName:           aws.String(c.tables.Log),
+			Item:                s.item,
+			ConditionExpression: aws.String("attribute_not_exists(PK)"),
+		}}
+	}
+	_, err := c.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+	if isConditionFailure(err) {
+		return errLostRace
+	}
+	if err != nil {
+		return c.classify("append to the cloud log", err)
+	}
+	return nil
+}
+
+// isConditionFailure reports whether err is a write refused by its condition
+// (alone, or as one of the reasons a transaction was cancelled).
+func isConditionFailure(err error) bool {
+	var cf *types.ConditionalCheckFailedException
+	if errors.As(err, &cf) {
+		return true
+	}
+	var tc *types.TransactionCanceledException
+	if errors.As(err, &tc) {
+		for _, r := range tc.CancellationReasons {
+			if aws.ToString(r.Code) == "ConditionalCheckFailed" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isTransactionConflict reports whether a transaction was cancelled because
+// another one was busy with the same item.
+func isTransactionConflict(err error) bool {
+	var tc *types.TransactionCanceledException
+	if errors.As(err, &tc) {
+		for _, r := range tc.CancellationReasons {
+			if aws.ToString(r.Code) == "TransactionConflict" {
+				return true
+			}
+		}
+	}
+	var tce *types.TransactionConflictException
+	return errors.As(err, &tce)
+}
+
+// batchSegments groups segments into push transactions.
+func batchSegments(segs []segment) [][]segment {
+	var out [][]segment
+	start, size := 0, 0
+	for i, s := range segs {
+		if i > start && (i-start >= txMaxSegments || size+s.stored > txMaxStored) {
+			out = append(out, segs[start:i])
+			start, size = i, 0
+		}
+		size += s.stored
+	}
+	if start < len(segs) {
+		out = append(out, segs[start:])
+	}
+	return out
+}
+
+// ReadLog reads the whole cloud log from sequence number from on, checking
+// each segment's frame, and calls fn with the events of each page in order.
+// It is what pull uses, for tools and tests that inspect the cloud log.
+func (c *Cloud) ReadLog(ctx context.Context, from uint64, fn func(page []*app.Event) error) error {
+	return c.readLog(ctx, from, fn)
+}

@@ -1,0 +1,395 @@
+package cloudsync
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"sync"
+	"time"
+
+	"votedesk/app"
+)
+
+// Local is the device's side of sync: its log (a confirmed prefix and the
+// pending outbox) and projection. localstore.Store implements it.
+type Local interface {
+	// SyncHead returns the confirmed head and the number of pending events.
+	SyncHead(ctx context.Context) (confirmed uint64, hash string, pending int, err error)
+	// Pending returns up to max pending events (all when max <= 0).
+	Pending(ctx context.Context, max int) ([]*app.Event, error)
+	// Integrate applies a page of cloud events after the confirmed head and
+	// rebases the pending events on top, in one transaction.
+	Integrate(ctx context.Context, page []*app.Event) (rebased int, err error)
+	// ConfirmPushed confirms the first pending events, just appended to the
+	// cloud log at the sequence numbers they hold locally.
+	ConfirmPushed(ctx context.Context, evs []*app.Event) error
+	// CloudDelta returns the items the cloud projection needs to go from
+	// event `after` to the confirmed head.
+	CloudDelta(ctx context.Context, after uint64) (head uint64, puts, deletes []app.Item, err error)
+	// PruneCloudDirty forgets changes the cloud projection already holds.
+	PruneCloudDirty(ctx context.Context, through uint64) error
+	// SyncSetting and SetSyncSetting keep sync settings and status.
+	SyncSetting(ctx context.Context, name string) ([]byte, bool, error)
+	SetSyncSetting(ctx context.Context, name string, value []byte) error
+}
+
+// Names of the settings a device keeps (never credentials).
+const (
+	settingEndpoint = "endpoint"
+	settingPrefix   = "table_prefix"
+	settingStatus   = "status"
+)
+
+// maxRounds bounds how often one cycle pulls and retries after losing the
+// race for the head of the log.
+const maxRounds = 30
+
+// Syncer syncs one device's database with the cloud tables; it implements
+// app.Syncer. One cycle runs at a time.
+type Syncer struct {
+	local Local
+	cfg   Config
+
+	// Step, when set, is called after each step of a cycle with its name
+	// (page, pushed, confirmed, projection-claimed, projection-chunk,
+	// projection-done): tests stop the process there to simulate a crash.
+	Step func(name string)
+	// Now tells the time for the status; nil means the wall clock.
+	Now func() time.Time
+	// NoProjection leaves the cloud projection to other devices (a kiosk on
+	// a slow link); the log is synced all the same.
+	NoProjection bool
+
+	mu       sync.Mutex
+	progress app.SyncProgress
+	report   func(app.SyncProgress)
+}
+
+var _ app.Syncer = (*Syncer)(nil)
+
+// New builds a Syncer over a local database. Empty Endpoint and TablePrefix
+// in cfg fall back to AWS_ENDPOINT_URL_DYNAMODB (endpoint only) and then to
+// what this device used last; values given are remembered for next time.
+func New(local Local, cfg Config) *Syncer {
+	return &Syncer{local: local, cfg: cfg}
+}
+
+func (s *Syncer) now() string {
+	if s.Now != nil {
+		return app.FormatTime(s.Now())
+	}
+	return app.FormatTime(time.Now())
+}
+
+func (s *Syncer) step(name string) {
+	if s.Step != nil {
+		s.Step(name)
+	}
+}
+
+func (s *Syncer) emit(stage string) {
+	s.progress.Stage = stage
+	if s.report != nil {
+		s.report(s.progress)
+	}
+}
+
+// resolve fills in the endpoint and table prefix from the environment and
+// the device's settings, and remembers the ones given explicitly.
+func (s *Syncer) resolve(ctx context.Context) (Config, error) {
+	cfg := s.cfg
+	for _, f := range []struct {
+		name  string
+		value *string
+		env   string
+	}{{settingEndpoint, &cfg.Endpoint, "AWS_ENDPOINT_URL_DYNAMODB"}, {settingPrefix, &cfg.TablePrefix, ""}} {
+		if *f.value != "" {
+			if err := s.local.SetSyncSetting(ctx, f.name, []byte(*f.value)); err != nil {
+				return cfg, err
+			}
+			continue
+		}
+		if f.env != "" && os.Getenv(f.env) != "" {
+			continue
+		}
+		v, ok, err := s.local.SyncSetting(ctx, f.name)
+		if err != nil {
+			return cfg, err
+		}
+		if ok {
+			*f.value = string(v)
+		}
+	}
+	return cfg, nil
+}
+
+func (s *Syncer) connect(ctx context.Context) (*Cloud, error) {
+	cfg, err := s.resolve(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return Connect(ctx, cfg)
+}
+
+// InitCloud creates the cloud tables if they are missing.
+func (s *Syncer) InitCloud(ctx context.Context) ([]string, error) {
+	c, err := s.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return c.InitTables(ctx)
+}
+
+// Sync runs one cycle: pull, push (pull and retry when another device
+// appended first), then bring the cloud projection up to date. The outcome
+// is kept as the device's sync status.
+func (s *Syncer) Sync(ctx context.Context, report func(app.SyncProgress)) (app.SyncResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.progress, s.report = app.SyncProgress{}, report
+	started := s.now()
+	res, err := s.cycle(ctx)
+	if serr := s.saveStatus(context.WithoutCancel(ctx), started, res, err); serr != nil && err == nil {
+		err = serr
+	}
+	return res, err
+}
+
+func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
+	var res app.SyncResult
+	c, err := s.connect(ctx)
+	if err != nil {
+		return res, err
+	}
+	head, err := c.logHead(ctx)
+	if err != nil {
+		return res, err
+	}
+	confirmed, _, pending, err := s.local.SyncHead(ctx)
+	if err != nil {
+		return res, err
+	}
+	if head > confirmed {
+		s.progress.ToPull = int(head - confirmed)
+	}
+	s.progress.ToPush = pending
+	for round := 1; ; round++ {
+		if err := s.pull(ctx, c, &res); err != nil {
+			return res, err
+		}
+		evs, err := s.local.Pending(ctx, 0)
+		if err != nil {
+			return res, err
+		}
+		if len(evs) == 0 {
+			break
+		}
+		s.progress.ToPush = s.progress.Pushed + len(evs)
+		lost, err := s.push(ctx, c, evs, &res)
+		if err != nil {
+			return res, err
+		}
+		if !lost {
+			break
+		}
+		if round == maxRounds {
+			return res, app.Errorf(app.CodeUnavailable, "other devices kept appending to the cloud log first (%d tries); sync again in a moment", maxRounds)
+		}
+		if err := sleep(ctx, time.Duration(rand.Int64N(int64(10*time.Millisecond)<<min(round, 6)))); err != nil {
+			return res, c.classify("wait to retry", err)
+		}
+	}
+	confirmed, _, _, err = s.local.SyncHead(ctx)
+	if err != nil {
+		return res, err
+	}
+	res.LastEventID = confirmed
+	if s.NoProjection {
+		return res, nil
+	}
+	s.emit("projection")
+	res.Projection, err = s.updateProjection(ctx, c, func() { s.emit("projection") })
+	return res, err
+}
+
+// pull reads the cloud log after the confirmed head and integrates it page
+// by page.
+func (s *Syncer) pull(ctx context.Context, c *Cloud, res *app.SyncResult) error {
+	confirmed, prev, _, err := s.local.SyncHead(ctx)
+	if err != nil {
+		return err
+	}
+	s.emit("pull")
+	return c.readLog(ctx, confirmed+1, func(page []*app.Event) error {
+		if err := app.CheckRun(prev, page[0].Seq, page); err != nil {
+			return app.Errorf(app.CodeInvalid, "cloud log %s", app.ErrorMessage(err))
+		}
+		prev = page[len(page)-1].Hash
+		rebased, err := s.local.Integrate(ctx, page)
+		if err != nil {
+			return err
+		}
+		res.Pulled += len(page)
+		res.Rebased += rebased
+		s.progress.Pulled += len(page)
+		s.progress.ToPull = max(s.progress.ToPull, s.progress.Pulled)
+		s.emit("pull")
+		s.step("page")
+		return nil
+	})
+}
+
+// push appends pending events to the cloud log after the confirmed head, a
+// transaction at a time, confirming each locally once it committed. lost
+// is true when another device appended first.
+func (s *Syncer) push(ctx context.Context, c *Cloud, evs []*app.Event, res *app.SyncResult) (lost bool, err error) {
+	segs, err := packSegments(evs)
+	if err != nil {
+		return false, err
+	}
+	s.emit("push")
+	for _, batch := range batchSegments(segs) {
+		err := c.appendSegments(ctx, batch)
+		if errors.Is(err, errLostRace) {
+			return true, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		s.step("pushed")
+		var pushed []*app.Event
+		for _, seg := range batch {
+			pushed = append(pushed, seg.events...)
+		}
+		if err := s.local.ConfirmPushed(ctx, pushed); err != nil {
+			return false, err
+		}
+		s.step("confirmed")
+		res.Pushed += len(pushed)
+		s.progress.Pushed += len(pushed)
+		s.emit("push")
+	}
+	return false, nil
+}
+
+// savedStatus is the part of the status kept in the device bucket.
+type savedStatus struct {
+	LastAttempt string `json:"last_attempt,omitempty"`
+	LastSuccess string `json:"last_success,omitempty"`
+	LastError   string `json:"last_error,omitempty"`
+	LastPulled  int    `json:"last_pulled"`
+	LastPushed  int    `json:"last_pushed"`
+}
+
+func (s *Syncer) loadStatus(ctx context.Context) (savedStatus, error) {
+	var st savedStatus
+	b, ok, err := s.local.SyncSetting(ctx, settingStatus)
+	if err != nil || !ok {
+		return st, err
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		return savedStatus{}, nil // a damaged status is only history; start again
+	}
+	return st, nil
+}
+
+func (s *Syncer) saveStatus(ctx context.Context, started string, res app.SyncResult, cycleErr error) error {
+	st, err := s.loadStatus(ctx)
+	if err != nil {
+		return err
+	}
+	st.LastAttempt, st.LastPulled, st.LastPushed = started, res.Pulled, res.Pushed
+	if cycleErr == nil {
+		st.LastSuccess, st.LastError = started, ""
+	} else {
+		st.LastError = app.ErrorMessage(cycleErr)
+	}
+	b, _ := json.Marshal(st)
+	return s.local.SetSyncSetting(ctx, settingStatus, b)
+}
+
+// Status reports the device's sync state from its database; it does not
+// talk to the cloud.
+func (s *Syncer) Status(ctx context.Context) (app.SyncStatus, error) {
+	var out app.SyncStatus
+	confirmed, hash, pending, err := s.local.SyncHead(ctx)
+	if err != nil {
+		return out, err
+	}
+	cfg, err := s.resolveQuiet(ctx)
+	if err != nil {
+		return out, err
+	}
+	st, err := s.loadStatus(ctx)
+	if err != nil {
+		return out, err
+	}
+	out = app.SyncStatus{Endpoint: cfg.Endpoint, TablePrefix: cfg.TablePrefix, LastEventID: confirmed, LastEventHash: hash,
+		Pending: pending, LastError: st.LastError, LastPulled: st.LastPulled, LastPushed: st.LastPushed}
+	out.LastAttempt, _ = time.Parse(time.RFC3339Nano, st.LastAttempt)
+	out.LastSuccess, _ = time.Parse(time.RFC3339Nano, st.LastSuccess)
+	if out.Endpoint == "" {
+		out.Endpoint = os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
+	}
+	return out, nil
+}
+
+// resolveQuiet is resolve without remembering anything.
+func (s *Syncer) resolveQuiet(ctx context.Context) (Config, error) {
+	cfg := s.cfg
+	if cfg.Endpoint == "" && os.Getenv("AWS_ENDPOINT_URL_DYNAMODB") == "" {
+		v, _, err := s.local.SyncSetting(ctx, settingEndpoint)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Endpoint = string(v)
+	}
+	if cfg.TablePrefix == "" {
+		v, _, err := s.local.SyncSetting(ctx, settingPrefix)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.TablePrefix = string(v)
+	}
+	return cfg, nil
+}
+
+// Watch runs cycles until ctx ends: every interval after a success, and
+// after a failure with exponential backoff and jitter (up to ten times the
+// interval, at most 15 minutes). after, if set, is told each cycle's outcome.
+func (s *Syncer) Watch(ctx context.Context, interval time.Duration, report func(app.SyncProgress), after func(app.SyncResult, error)) error {
+	failures := 0
+	for {
+		res, err := s.Sync(ctx, report)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if after != nil {
+			after(res, err)
+		}
+		wait := interval
+		if err != nil {
+			failures++
+			ceil := min(interval<<min(failures, 10), 10*interval, 15*time.Minute)
+			wait = ceil/2 + time.Duration(rand.Int64N(int64(ceil/2)+1))
+		} else {
+			failures = 0
+		}
+		if sleep(ctx, wait) != nil {
+			return nil
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

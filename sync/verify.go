@@ -1,0 +1,73 @@
+package cloudsync
+
+import (
+	"context"
+	"errors"
+
+	"votedesk/app"
+)
+
+// hashLister is what VerifyCloud needs beyond Local: the hashes of this
+// device's events (localstore.Store has it).
+type hashLister interface {
+	EventHashes(ctx context.Context, from, to uint64, fn func(seq uint64, hash string) error) error
+}
+
+var errStop = errors.New("stop")
+
+// VerifyCloud reads the whole cloud log and checks it: sequence numbers from
+// 1 without gaps, every event whole and chained to the one before with a
+// hash that matches its content, and every event this device holds as
+// confirmed identical to the cloud's. It implements app.CloudVerifier.
+func (s *Syncer) VerifyCloud(ctx context.Context) (app.VerifyReport, error) {
+	var r app.VerifyReport
+	c, err := s.connect(ctx)
+	if err != nil {
+		return r, err
+	}
+	confirmed, _, _, err := s.local.SyncHead(ctx)
+	if err != nil {
+		return r, err
+	}
+	local := map[uint64]string{}
+	if hl, ok := s.local.(hashLister); ok && confirmed > 0 {
+		if err := hl.EventHashes(ctx, 1, confirmed, func(seq uint64, h string) error { local[seq] = h; return nil }); err != nil {
+			return r, err
+		}
+	}
+	prev, next := "", uint64(1)
+	bad := func(seq uint64, err error) error {
+		r.FirstBadSeq = seq
+		r.Problem("cloud log: %s", app.ErrorMessage(err))
+		return errStop
+	}
+	err = c.ReadLog(ctx, 1, func(page []*app.Event) error {
+		for _, ev := range page {
+			if err := app.CheckRun(prev, next, []*app.Event{ev}); err != nil {
+				return bad(next, err)
+			}
+			if h, ok := local[ev.Seq]; ok && h != ev.Hash {
+				return bad(ev.Seq, app.Errorf(app.CodeConflict, "event %d differs from this device's confirmed copy", ev.Seq))
+			}
+			prev, next = ev.Hash, next+1
+		}
+		r.Events, r.HeadHash = next-1, prev
+		return nil
+	})
+	switch {
+	case errors.Is(err, errStop):
+	case app.ErrorCode(err) == app.CodeInvalid:
+		// A segment that cannot be read stops ReadLog before the page.
+		r.FirstBadSeq = next
+		r.Problem("cloud log: %s", app.ErrorMessage(err))
+	case err != nil:
+		return r, err
+	}
+	if r.OK() && r.Events < confirmed {
+		r.FirstBadSeq = r.Events + 1
+		r.Problem("cloud log ends at event %d, but this device holds %d confirmed events", r.Events, confirmed)
+	}
+	return r, nil
+}
+
+var _ app.CloudVerifier = (*Syncer)(nil)

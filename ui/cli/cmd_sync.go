@@ -1,0 +1,202 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+
+	"votedesk/app"
+)
+
+func init() {
+	cloudFlags := map[string]flagKind{"endpoint": valueFlag, "table-prefix": valueFlag}
+	syncFlags := map[string]flagKind{"endpoint": valueFlag, "table-prefix": valueFlag, "watch": boolFlag, "interval": valueFlag}
+	register(
+		&command{path: "cloud init", usage: "cloud init [--endpoint URL] [--table-prefix P]", flags: cloudFlags, db: true, run: cloudInit},
+		&command{path: "sync", usage: "sync [--endpoint URL] [--table-prefix P] [--watch] [--interval D]", flags: syncFlags, db: true, run: syncRun},
+		&command{path: "sync status", usage: "sync status   (conflicts and rejected commands too when signed in)", db: true, run: syncStatus},
+		&command{path: "state-hash", usage: "state-hash", db: true, run: stateHash},
+	)
+}
+
+// syncer builds the syncer for the --endpoint and --table-prefix given.
+func (c *call) syncer() (app.Syncer, error) {
+	if c.backend.Cloud == nil {
+		return nil, app.Errorf(app.CodeUnavailable, "this VoteDesk was built without cloud sync")
+	}
+	return c.backend.Cloud(app.CloudOptions{Endpoint: c.args.str("endpoint"), TablePrefix: c.args.str("table-prefix")}), nil
+}
+
+func cloudInit(c *call) error {
+	if err := c.args.want(0, 0, "cloud init [--endpoint URL] [--table-prefix P]"); err != nil {
+		return err
+	}
+	s, err := c.syncer()
+	if err != nil {
+		return err
+	}
+	created, err := s.InitCloud(c.ctx)
+	if err != nil {
+		return err
+	}
+	st, err := s.Status(c.ctx)
+	if err != nil {
+		return err
+	}
+	tables := []string{st.TablePrefix + "vote_data", st.TablePrefix + "vote_event_log"}
+	return c.out(map[string]any{"tables": tables, "created": created}, func(w io.Writer) {
+		if len(created) == 0 {
+			fmt.Fprintf(w, "tables %s and %s already exist\n", tables[0], tables[1])
+			return
+		}
+		fmt.Fprintf(w, "created %v; tables %s and %s are ready\n", created, tables[0], tables[1])
+	})
+}
+
+type syncResultJSON struct {
+	Pulled      int    `json:"pulled"`
+	Pushed      int    `json:"pushed"`
+	Rebased     int    `json:"rebased"`
+	LastEventID uint64 `json:"last_event_id"`
+	Projection  uint64 `json:"projection_last_event_id"`
+}
+
+func syncRun(c *call) error {
+	if err := c.args.want(0, 0, "sync [--endpoint URL] [--table-prefix P] [--watch] [--interval D]"); err != nil {
+		return err
+	}
+	interval := 30 * time.Second
+	if v := c.args.str("interval"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return usagef("--interval takes a duration such as 30s or 5m, not %q", v)
+		}
+		interval = d
+	}
+	s, err := c.syncer()
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	progress := c.progressPrinter()
+	report := func(r app.SyncResult) error {
+		return c.out(syncResultJSON(r), func(w io.Writer) {
+			fmt.Fprintf(w, "synced: pulled %d, pushed %d event(s); log head %d, cloud projection at %d\n", r.Pulled, r.Pushed, r.LastEventID, r.Projection)
+		})
+	}
+	if !c.args.flag("watch") {
+		r, err := s.Sync(ctx, progress)
+		if err != nil {
+			return err
+		}
+		return report(r)
+	}
+	return s.Watch(ctx, interval, progress, func(r app.SyncResult, err error) {
+		if err != nil {
+			fmt.Fprintf(c.deps.Stderr, "votedesk: sync failed (will retry): %s\n", app.ErrorMessage(err))
+			return
+		}
+		report(r)
+	})
+}
+
+// progressPrinter shows sync progress on one line of a terminal's stderr,
+// and nothing when stderr is not a terminal.
+func (c *call) progressPrinter() func(app.SyncProgress) {
+	f, ok := c.deps.Stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return func(p app.SyncProgress) {
+		fmt.Fprintf(f, "\r%-10s pulled %d/%d  pushed %d/%d  projection %d/%d ", p.Stage, p.Pulled, p.ToPull, p.Pushed, p.ToPush, p.Projected, p.ToProject)
+		if p.Stage == "projection" && p.Projected == p.ToProject {
+			fmt.Fprintln(f)
+		}
+	}
+}
+
+type syncStatusJSON struct {
+	app.SyncStatus
+	OpenConflicts int            `json:"open_conflicts"`
+	Conflicts     []conflictJSON `json:"conflicts"`
+	Rejected      []rejectedJSON `json:"rejected"`
+	Details       string         `json:"details,omitempty"`
+}
+
+func syncStatus(c *call) error {
+	if err := c.args.want(0, 0, "sync status"); err != nil {
+		return err
+	}
+	s, err := c.syncer()
+	if err != nil {
+		return err
+	}
+	st, err := s.Status(c.ctx)
+	if err != nil {
+		return err
+	}
+	out := syncStatusJSON{SyncStatus: st, Conflicts: []conflictJSON{}, Rejected: []rejectedJSON{}}
+	signedIn := c.asUser != "" || c.deps.Getenv("VOTEDESK_USER") != ""
+	if signedIn {
+		if err := c.signIn(); err != nil {
+			return err
+		}
+		if out.Conflicts, out.Rejected, err = c.conflictsAndRejections(""); err != nil {
+			return err
+		}
+		for _, k := range out.Conflicts {
+			if !k.Resolved {
+				out.OpenConflicts++
+			}
+		}
+	} else {
+		out.Details = "sign in (--as USER) to list conflicts and rejected commands"
+	}
+	return c.out(out, func(w io.Writer) {
+		endpoint := st.Endpoint
+		if endpoint == "" {
+			endpoint = "(the AWS environment's)"
+		}
+		fmt.Fprintf(w, "endpoint:       %s\n", endpoint)
+		fmt.Fprintf(w, "table prefix:   %q\n", st.TablePrefix)
+		fmt.Fprintf(w, "last_event_id:  %d\n", st.LastEventID)
+		fmt.Fprintf(w, "pending:        %d event(s) not yet in the cloud log\n", st.Pending)
+		fmt.Fprintf(w, "last success:   %s\n", showTime(st.LastSuccess))
+		fmt.Fprintf(w, "last attempt:   %s\n", showTime(st.LastAttempt))
+		if st.LastError != "" {
+			fmt.Fprintf(w, "last error:     %s\n", st.LastError)
+		}
+		if !signedIn {
+			fmt.Fprintln(w, out.Details)
+			return
+		}
+		fmt.Fprintf(w, "conflicts:      %d open, %d in all\n", out.OpenConflicts, len(out.Conflicts))
+		printConflicts(w, out.Conflicts)
+		fmt.Fprintf(w, "rejected:       %d command(s)\n", len(out.Rejected))
+		printRejected(w, out.Rejected)
+	})
+}
+
+func showTime(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return t.Local().Format("2006-01-02 15:04:05")
+}
+
+func stateHash(c *call) error {
+	if err := c.args.want(0, 0, "state-hash"); err != nil {
+		return err
+	}
+	h, err := c.backend.Store.StateHash(c.ctx)
+	if err != nil {
+		return err
+	}
+	return c.out(map[string]string{"state_hash": h}, func(w io.Writer) { fmt.Fprintln(w, h) })
+}

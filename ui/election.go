@@ -1,0 +1,205 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"votedesk/app"
+	"votedesk/tally"
+)
+
+// The tabs of an open election, as remembered in preferences.
+const (
+	tabOverview   = "overview"
+	tabCandidates = "candidates"
+	tabPollBook   = "pollbook"
+	tabResults    = "results"
+)
+
+// ElectionScreen is one open election: an overview of its settings and
+// lifecycle with the commands on it, its candidates, its poll book and its
+// results, one tab each.
+type ElectionScreen struct {
+	s        *session
+	name     string
+	election app.Election
+
+	Heading                              *widget.Label
+	Status                               *widget.Label
+	Settings                             *widget.Form
+	Back, Edit, Launch, Finalize, Delete *widget.Button
+	Tabs                                 *container.AppTabs
+	Candidates                           *CandidatesScreen
+	PollBook                             *PollBookScreen
+	Results                              *ResultsScreen
+	EditForm                             *ElectionForm
+
+	settingsBox *fyne.Container
+	back        func()
+	onTab       func(tab string)
+	content     fyne.CanvasObject
+}
+
+func newElectionScreen(s *session, name string, back func(), onTab func(string)) *ElectionScreen {
+	sc := &ElectionScreen{s: s, name: name, back: back, onTab: onTab,
+		Heading: title(name), Status: widget.NewLabel(""), settingsBox: container.NewVBox()}
+	sc.Status.Wrapping = fyne.TextWrapWord
+	sc.Back = widget.NewButtonWithIcon("All elections", theme.NavigateBackIcon(), back)
+	sc.Edit = widget.NewButtonWithIcon("Edit settings", theme.DocumentCreateIcon(), func() {
+		sc.EditForm = editElection(s, sc.election, sc.refresh)
+	})
+	sc.Launch = widget.NewButtonWithIcon("Launch", theme.MediaPlayIcon(), func() { launchElection(s, sc.election, sc.refresh) })
+	sc.Finalize = widget.NewButtonWithIcon("Finalize", theme.ConfirmIcon(), func() { finalizeElection(s, sc.election, sc.refresh) })
+	sc.Delete = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), func() { deleteElection(s, sc.election, back) })
+	sc.Candidates = newCandidatesScreen(s, name, sc.refresh)
+	sc.PollBook = newPollBookScreen(s, name, sc.refresh)
+	sc.Results = newResultsScreen(s, name)
+	overview := container.NewVScroll(container.NewVBox(
+		sc.Status,
+		container.NewHBox(sc.Edit, sc.Launch, sc.Finalize, sc.Delete),
+		widget.NewSeparator(),
+		sc.settingsBox))
+	sc.Tabs = container.NewAppTabs(
+		container.NewTabItemWithIcon("Overview", theme.InfoIcon(), overview),
+		container.NewTabItemWithIcon("Candidates", theme.AccountIcon(), sc.Candidates.content),
+		container.NewTabItemWithIcon("Poll book", theme.ListIcon(), sc.PollBook.content),
+		container.NewTabItemWithIcon("Results", theme.GridIcon(), sc.Results.content))
+	sc.Tabs.OnSelected = func(*container.TabItem) { sc.tabSelected() }
+	top := container.NewBorder(nil, nil, sc.Back, nil, sc.Heading)
+	sc.content = container.NewBorder(top, nil, nil, nil, sc.Tabs)
+	sc.updateButtons()
+	return sc
+}
+
+// tabNames are the tabs in order.
+var tabNames = []string{tabOverview, tabCandidates, tabPollBook, tabResults}
+
+// ShowTab selects a tab by name ("" is the overview).
+func (sc *ElectionScreen) ShowTab(tab string) {
+	for i, n := range tabNames {
+		if n == tab {
+			sc.Tabs.SelectIndex(i)
+			return
+		}
+	}
+	sc.Tabs.SelectIndex(0)
+}
+
+// tab names the selected tab.
+func (sc *ElectionScreen) tab() string { return tabNames[sc.Tabs.SelectedIndex()] }
+
+// tabSelected loads what the newly selected tab shows.
+func (sc *ElectionScreen) tabSelected() {
+	switch sc.tab() {
+	case tabCandidates:
+		sc.Candidates.refresh()
+	case tabPollBook:
+		sc.PollBook.refresh()
+	case tabResults:
+		sc.Results.open()
+	}
+	if sc.onTab != nil {
+		sc.onTab(sc.tab())
+	}
+}
+
+// refresh reloads the election, then what the selected tab shows.
+func (sc *ElectionScreen) refresh() {
+	load(sc.s, "Cannot show "+sc.name, func(ctx context.Context) (app.Election, error) {
+		return sc.s.svc.Election(ctx, sc.s.actor(), sc.name)
+	}, func(e app.Election) {
+		sc.show(e)
+		switch sc.tab() {
+		case tabCandidates:
+			sc.Candidates.refresh()
+		case tabPollBook:
+			sc.PollBook.refresh()
+		case tabResults:
+			sc.Results.refresh()
+		}
+	})
+}
+
+// show fills the overview with e.
+func (sc *ElectionScreen) show(e app.Election) {
+	sc.election = e
+	sc.Candidates.setElection(e)
+	sc.PollBook.setElection(e)
+	sc.Results.setElection(e)
+	now := sc.s.svc.Now()
+	sc.Status.SetText(statusLine(e, now))
+	method := methodLabel(tally.Method(e.Method))
+	if e.Method == "" {
+		method = methodLabel(tally.IRV) + " (default)"
+	}
+	if rules := e.RuleList(); len(rules) > 0 {
+		method += "; rules " + strings.Join(rules, ", ")
+	}
+	yes := map[bool]string{true: "yes", false: "no"}
+	rows := [][2]string{
+		{"Description", orDash(e.Description)},
+		{"Owner", e.Owner},
+		{"Status", fmt.Sprintf("%s (version %d)", e.Phase(now), e.Version)},
+		{"Secret ballot", yes[e.Secret]},
+		{"Voting opens", orText(fmtTime(e.NoVotingBefore), "no limit")},
+		{"Voting closes", orText(fmtTime(e.NoVotingAfter), "no limit")},
+		{"Re-casting allowed", yes[e.AllowRecast]},
+		{"Poll-book edits allowed", yes[e.AllowEdit]},
+		{"Counting method", method},
+		{"Candidates", fmtCount(e.Candidates)},
+		{"Voters", fmtCount(e.Voters)},
+		{"Ballots", fmtCount(e.Ballots)},
+		{"Conflicts", fmtCount(e.Conflicts)},
+		{"Created", fmtTime(e.Created)},
+		{"Last change", fmtTime(e.LastChanged)},
+	}
+	sc.Settings = widget.NewForm()
+	for _, r := range rows {
+		v := widget.NewLabel(r[1])
+		v.Wrapping = fyne.TextWrapWord
+		sc.Settings.Append(r[0], v)
+	}
+	sc.settingsBox.Objects = []fyne.CanvasObject{sc.Settings}
+	sc.settingsBox.Refresh()
+	sc.updateButtons()
+}
+
+// statusLine says in words where the election stands and what comes next.
+func statusLine(e app.Election, now time.Time) string {
+	switch e.Phase(now) {
+	case "draft":
+		return "Draft: add candidates and voters, set the voting window, then launch. Launching needs at least two candidates and freezes the settings."
+	case "finalized":
+		return "Finalized: voting has ended for good and nothing in this election can change. Results are final."
+	case "closed":
+		return "Closed: the election is launched but its voting window is not open now. Finalize it when voting is over."
+	}
+	return "Open: voting is on; settings and candidates are frozen. Finalize the election when voting is over."
+}
+
+// updateButtons enables what the user may do with this election.
+func (sc *ElectionScreen) updateButtons() {
+	e := sc.election
+	m := e.Name != "" && sc.s.manages(e)
+	enable(sc.Edit, m && e.Status != app.StatusFinalized)
+	enable(sc.Launch, m && e.Status == app.StatusDraft)
+	enable(sc.Finalize, m && e.Status == app.StatusLaunched)
+	enable(sc.Delete, m)
+}
+
+func orDash(s string) string { return orText(s, "—") }
+
+// orText returns s, or alt when s is empty or "—".
+func orText(s, alt string) string {
+	if s == "" || s == "—" {
+		return alt
+	}
+	return s
+}

@@ -1,0 +1,276 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"votedesk/app"
+	"votedesk/tally"
+)
+
+// CreateForm is the New election dialog.
+type CreateForm struct {
+	Name, Description *widget.Entry
+	Secret            *widget.Check
+	Create, Cancel    *widget.Button
+	content           fyne.CanvasObject
+}
+
+func newCreateForm() *CreateForm {
+	f := &CreateForm{Name: widget.NewEntry(), Description: widget.NewMultiLineEntry(),
+		Secret: widget.NewCheck("Secret ballot: nobody below AUDITOR sees who cast which ballot", nil),
+		Create: widget.NewButton("Create", nil), Cancel: widget.NewButton("Cancel", nil)}
+	f.Name.SetPlaceHolder("e.g. Board election 2026")
+	f.Description.SetMinRowsVisible(3)
+	f.Create.Importance = widget.HighImportance
+	f.Name.OnSubmitted = func(string) { f.Create.OnTapped() }
+	f.content = widget.NewForm(
+		widget.NewFormItem("Name", f.Name),
+		widget.NewFormItem("Description", f.Description),
+		widget.NewFormItem("", f.Secret))
+	return f
+}
+
+// methodOptions lists the names in words of the methods an election may
+// store (app.Methods).
+func methodOptions() []string {
+	out := make([]string, len(app.Methods))
+	for i, m := range app.Methods {
+		out[i] = methodLabel(tally.Method(m))
+	}
+	return out
+}
+
+// methodOf returns the stored method name of a label ("" for none).
+func methodOf(label string) string {
+	for _, m := range app.Methods {
+		if methodLabel(tally.Method(m)) == label {
+			return m
+		}
+	}
+	return ""
+}
+
+// ElectionForm edits an election's settings: description, secret ballot,
+// voting window, re-casting, counting method; once launched, only whether
+// the poll book may be edited.
+type ElectionForm struct {
+	s    *session
+	base app.Election
+
+	Description    *widget.Entry
+	Secret, Recast *widget.Check
+	AllowEdit      *widget.Check
+	Opens, Closes  *windowField
+	Method         *widget.Select
+	Note           *widget.Label
+	Save, Cancel   *widget.Button
+
+	dialog  *dialog.CustomDialog
+	saved   func()
+	content fyne.CanvasObject
+}
+
+// editElection opens the edit dialog for e; saved is called after a save.
+func editElection(s *session, e app.Election, saved func()) *ElectionForm {
+	f := &ElectionForm{s: s, saved: saved,
+		Description: widget.NewMultiLineEntry(),
+		Secret:      widget.NewCheck("Secret ballot: nobody below AUDITOR sees who cast which ballot", nil),
+		Recast:      widget.NewCheck("Voters may re-cast (their confirmation code stays)", nil),
+		AllowEdit:   widget.NewCheck("Allow poll-book edits", nil),
+		Opens:       newWindowField(), Closes: newWindowField(),
+		Method: widget.NewSelect(methodOptions(), nil),
+		Note:   widget.NewLabel(""),
+		Save:   widget.NewButton("Save", nil), Cancel: widget.NewButton("Cancel", nil)}
+	f.Description.SetMinRowsVisible(3)
+	f.Note.Wrapping = fyne.TextWrapWord
+	f.Save.Importance = widget.HighImportance
+	f.Save.OnTapped = f.save
+	f.Cancel.OnTapped = func() { f.dialog.Hide() }
+	f.Method.PlaceHolder = "Instant runoff (IRV) — the default"
+	f.fill(e)
+	form := widget.NewForm(
+		widget.NewFormItem("Description", f.Description),
+		widget.NewFormItem("Ballots", container.NewVBox(f.Secret, f.Recast)),
+		widget.NewFormItem("Voting opens", f.Opens.content),
+		widget.NewFormItem("Voting closes", f.Closes.content),
+		widget.NewFormItem("Counting method", f.Method),
+		widget.NewFormItem("Poll book", f.AllowEdit))
+	f.content = container.NewVBox(form, f.Note)
+	f.dialog = dialog.NewCustomWithoutButtons("Edit "+e.Name, f.content, s.win)
+	f.dialog.SetButtons([]fyne.CanvasObject{f.Cancel, f.Save})
+	f.dialog.Resize(fyne.NewSize(620, 0))
+	f.dialog.Show()
+	return f
+}
+
+// fill shows election e in the form.
+func (f *ElectionForm) fill(e app.Election) {
+	f.base = e
+	f.Description.SetText(e.Description)
+	f.Secret.SetChecked(e.Secret)
+	f.Recast.SetChecked(e.AllowRecast)
+	f.AllowEdit.SetChecked(e.AllowEdit)
+	f.Opens.set(e.NoVotingBefore)
+	f.Closes.set(e.NoVotingAfter)
+	f.Method.ClearSelected()
+	if e.Method != "" {
+		f.Method.SetSelected(methodLabel(tally.Method(e.Method)))
+	}
+	draft := e.Status == app.StatusDraft
+	for _, w := range []fyne.Disableable{f.Description, f.Secret, f.Recast, f.Method} {
+		enable(w, draft)
+	}
+	f.Opens.enable(draft)
+	f.Closes.enable(draft)
+	switch e.Status {
+	case app.StatusDraft:
+		f.Note.SetText(fmt.Sprintf("Version %d. Leave a window time empty for no limit; times are in %s.", e.Version, zoneName()))
+	default:
+		f.Note.SetText(fmt.Sprintf("Version %d. This election is %s: its settings froze at launch; only poll-book edits can be allowed or stopped.", e.Version, e.Status))
+	}
+}
+
+// changes lists what the form changes against the election it was filled
+// from.
+func (f *ElectionForm) changes() (app.ElectionChanges, bool, error) {
+	var ch app.ElectionChanges
+	changed := false
+	e := f.base
+	if d := f.Description.Text; d != e.Description {
+		ch.Description, changed = &d, true
+	}
+	if v := f.Secret.Checked; v != e.Secret {
+		ch.Secret, changed = &v, true
+	}
+	if v := f.Recast.Checked; v != e.AllowRecast {
+		ch.AllowRecast, changed = &v, true
+	}
+	if v := f.AllowEdit.Checked; v != e.AllowEdit {
+		ch.AllowEdit, changed = &v, true
+	}
+	if v := methodOf(f.Method.Selected); v != e.Method {
+		ch.Method, changed = &v, true
+	}
+	for _, w := range []struct {
+		field *windowField
+		was   time.Time
+		dst   **string
+		name  string
+	}{{f.Opens, e.NoVotingBefore, &ch.NoVotingBefore, "voting opens"}, {f.Closes, e.NoVotingAfter, &ch.NoVotingAfter, "voting closes"}} {
+		t, err := w.field.value()
+		if err != nil {
+			return ch, false, app.Errorf(app.CodeInvalid, "%s: %s", w.name, app.ErrorMessage(err))
+		}
+		if !t.Equal(w.was) {
+			s := ""
+			if !t.IsZero() {
+				s = t.Format(time.RFC3339)
+			}
+			*w.dst, changed = &s, true
+		}
+	}
+	return ch, changed, nil
+}
+
+func (f *ElectionForm) save() {
+	ch, changed, err := f.changes()
+	if err != nil {
+		f.s.fail("Cannot save the election", err)
+		return
+	}
+	if !changed {
+		f.dialog.Hide()
+		return
+	}
+	name, base := f.base.Name, f.base.Version
+	var now app.Election
+	f.s.doHint("Cannot save the election", lifecycleHint, func(ctx context.Context) error {
+		err := f.s.svc.UpdateElection(ctx, f.s.actor(), name, base, ch)
+		if app.IsCode(err, app.CodeConflict) {
+			if e, gerr := f.s.svc.Election(ctx, f.s.actor(), name); gerr == nil && e.Version != base {
+				now = e
+				return nil
+			}
+		}
+		return err
+	}, func() {
+		if now.Version != 0 {
+			f.stale(now)
+			return
+		}
+		f.dialog.Hide()
+		f.saved()
+	})
+}
+
+// stale explains that someone else changed the election while this form was
+// open, and offers to reload it.
+func (f *ElectionForm) stale(now app.Election) {
+	msg := fmt.Sprintf("Someone changed %q while you were editing it: it is now at version %d, and you started from version %d (last change %s).\n\nYour changes were not saved, so nobody's edit is lost. Reload to see the current settings, then make your change again.",
+		now.Name, now.Version, f.base.Version, fmtTime(now.LastChanged))
+	d := dialog.NewConfirm("The election changed meanwhile", msg, func(reload bool) {
+		if reload {
+			f.fill(now)
+		}
+	}, f.s.win)
+	d.SetConfirmText("Reload")
+	d.Show()
+}
+
+// launchElection asks for confirmation and launches e.
+func launchElection(s *session, e app.Election, done func()) {
+	msg := fmt.Sprintf("Launch %q? Voting opens (within its window) and its settings and candidates freeze. It has %s and %s.",
+		e.Name, plural(e.Candidates, "candidate", "candidates"), plural(e.Voters, "voter", "voters"))
+	dialog.ShowConfirm("Launch election", msg, func(ok bool) {
+		if !ok {
+			return
+		}
+		s.doHint("Cannot launch "+e.Name, lifecycleHint, func(ctx context.Context) error {
+			return s.svc.LaunchElection(ctx, s.actor(), e.Name)
+		}, done)
+	}, s.win)
+}
+
+// finalizeElection asks for confirmation and finalizes e.
+func finalizeElection(s *session, e app.Election, done func()) {
+	msg := fmt.Sprintf("Finalize %q? Voting ends for good and nothing in it can change again. It holds %s.", e.Name, plural(e.Ballots, "ballot", "ballots"))
+	dialog.ShowConfirm("Finalize election", msg, func(ok bool) {
+		if !ok {
+			return
+		}
+		s.doHint("Cannot finalize "+e.Name, lifecycleHint, func(ctx context.Context) error {
+			return s.svc.FinalizeElection(ctx, s.actor(), e.Name)
+		}, done)
+	}, s.win)
+}
+
+// deleteElection asks the user to type the election's name, then deletes it.
+func deleteElection(s *session, e app.Election, done func()) {
+	confirm := widget.NewEntry()
+	confirm.SetPlaceHolder(e.Name)
+	msg := widget.NewLabel(fmt.Sprintf("This removes %q with its %s, %s and %s from this database (the audit log keeps its history). Type the election's name to confirm.",
+		e.Name, plural(e.Candidates, "candidate", "candidates"), plural(e.Voters, "voter", "voters"), plural(e.Ballots, "ballot", "ballots")))
+	msg.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm("Delete election", "Delete", "Cancel", container.NewVBox(msg, confirm), func(ok bool) {
+		if !ok {
+			return
+		}
+		if strings.TrimSpace(confirm.Text) != e.Name {
+			s.fail("Not deleted", app.Errorf(app.CodeInvalid, "the name typed does not match %q", e.Name))
+			return
+		}
+		s.do("Cannot delete "+e.Name, func(ctx context.Context) error {
+			return s.svc.DeleteElection(ctx, s.actor(), e.Name)
+		}, done)
+	}, s.win)
+	d.Resize(fyne.NewSize(480, 0))
+	d.Show()
+}

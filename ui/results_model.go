@@ -1,0 +1,282 @@
+package ui
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"votedesk/app"
+	"votedesk/tally"
+)
+
+// ranked reports whether a method counts in rounds (IRV, STV).
+func ranked(m tally.Method) bool { return m == tally.IRV || m == tally.STV }
+
+// fmtVotes writes a vote total with thousands separators and without
+// trailing fractional zeros: 4,821 or 1,204.5.
+func fmtVotes(d tally.Decimal) string {
+	s := d.StripZeros(0).String()
+	whole, frac, _ := strings.Cut(s, ".")
+	neg := strings.HasPrefix(whole, "-")
+	whole = strings.TrimPrefix(whole, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i := range len(whole) {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(whole[i])
+	}
+	if frac != "" {
+		b.WriteByte('.')
+		b.WriteString(frac)
+	}
+	return b.String()
+}
+
+// ratio returns a/b as a float for drawing and percentages (display only;
+// the counts themselves stay exact).
+func ratio(a, b tally.Decimal) float64 {
+	if b.Sign() == 0 {
+		return 0
+	}
+	f, _ := new(big.Rat).Quo(a.Rat(), b.Rat()).Float64()
+	return f
+}
+
+// pct writes a/b as a percentage with two decimals.
+func pct(a, b tally.Decimal) string { return fmt.Sprintf("%.2f%%", 100*ratio(a, b)) }
+
+// names lists candidates' names.
+func names(c tally.Contest, ids []int) string {
+	out := make([]string, len(ids))
+	for i, x := range ids {
+		out[i] = c.Candidates[x].Name
+	}
+	return strings.Join(out, ", ")
+}
+
+// lastPass is the pass whose rounds the screens show: the only one, or the
+// last of a multi-pass count.
+func lastPass(r tally.Result) tally.Pass { return r.Passes[len(r.Passes)-1] }
+
+// votesIn returns candidate c's votes in a round, and whether c is counted
+// in it.
+func votesIn(rd tally.Round, c int) (tally.Decimal, bool) {
+	for _, v := range rd.Tally {
+		if v.Candidate == c {
+			return v.Votes, true
+		}
+	}
+	return tally.Decimal{}, false
+}
+
+// banner says who won, in words.
+func banner(c app.Count) string {
+	res := c.Result
+	if len(res.Winners) == 0 && len(res.Places) > 0 && len(res.Passes) == 0 {
+		res.Winners = res.Places[0].Candidates
+	}
+	switch {
+	case len(res.Winners) == 0:
+		return "No winner: the count elected nobody."
+	case ranked(res.Method) && len(res.Winners) == 1:
+		p := lastPass(res)
+		for _, rd := range p.Rounds {
+			for _, w := range rd.Elected {
+				if w == res.Winners[0] {
+					v, _ := votesIn(rd, w)
+					return fmt.Sprintf("Winner: %s — elected in round %d of %d with %s of %s active votes (%s)",
+						c.Contest.Candidates[w].Name, rd.Number, len(p.Rounds), fmtVotes(v), fmtVotes(rd.Active), pct(v, rd.Active))
+				}
+			}
+		}
+		return "Winner: " + c.Contest.Candidates[res.Winners[0]].Name
+	case ranked(res.Method):
+		return fmt.Sprintf("Elected (%d seats): %s", len(res.Winners), names(c.Contest, res.Winners))
+	case len(res.Winners) > 1:
+		return "Tied for first place: " + names(c.Contest, res.Winners)
+	}
+	w := res.Winners[0]
+	if p := res.Pairwise; p != nil && condorcetWinner(p, w) {
+		return fmt.Sprintf("Winner: %s — beats every other candidate head to head", c.Contest.Candidates[w].Name)
+	}
+	return "Winner: " + c.Contest.Candidates[w].Name
+}
+
+// condorcetWinner reports whether candidate c beats everyone else head to
+// head.
+func condorcetWinner(p *tally.Pairwise, c int) bool {
+	i := -1
+	for pos, x := range p.Candidates {
+		if x == c {
+			i = pos
+		}
+	}
+	if i < 0 {
+		return false
+	}
+	for j := range p.Candidates {
+		if j != i && p.Preferences[i][j] <= p.Preferences[j][i] {
+			return false
+		}
+	}
+	return true
+}
+
+// roundsTable is the round-by-round table: one row per candidate (in the
+// order of the final places), then the inactive ballots by reason, the
+// active total and threshold, and what each round decided.
+type roundsTable struct {
+	rows  []string   // row titles
+	cells [][]string // cells[row][round]
+	bold  []bool     // rows to show in bold (winners)
+}
+
+func newRoundsTable(c app.Count) roundsTable {
+	p := lastPass(c.Result)
+	var t roundsTable
+	add := func(title string, bold bool, cell func(i int, rd tally.Round) string) {
+		row := make([]string, len(p.Rounds))
+		for i, rd := range p.Rounds {
+			row[i] = cell(i, rd)
+		}
+		t.rows, t.cells, t.bold = append(t.rows, title), append(t.cells, row), append(t.bold, bold)
+	}
+	won := map[int]bool{}
+	for _, w := range c.Result.Winners {
+		won[w] = true
+	}
+	for _, cand := range placeOrder(c) {
+		add(c.Contest.Candidates[cand].Name, won[cand], func(i int, rd tally.Round) string {
+			v, ok := votesIn(rd, cand)
+			if !ok {
+				return ""
+			}
+			s := fmtVotes(v) + " (" + pct(v, rd.Active) + ")"
+			if i > 0 {
+				if prev, ok := votesIn(p.Rounds[i-1], cand); ok {
+					if d := v.Sub(prev); d.Sign() > 0 {
+						s += " +" + fmtVotes(d)
+					}
+				}
+			}
+			if oneOfInts(cand, rd.Elected) {
+				s += " · elected"
+			}
+			if oneOfInts(cand, rd.Eliminated) {
+				s += " · eliminated"
+			}
+			return s
+		})
+	}
+	inactive := []struct {
+		title string
+		get   func(tally.Inactive) tally.Decimal
+	}{
+		{"Inactive: exhausted choices", func(in tally.Inactive) tally.Decimal { return in.ExhaustedChoices }},
+		{"Inactive: overvotes", func(in tally.Inactive) tally.Decimal { return in.Overvotes }},
+		{"Inactive: skipped rankings", func(in tally.Inactive) tally.Decimal { return in.SkippedRankings }},
+		{"Inactive: repeated rankings", func(in tally.Inactive) tally.Decimal { return in.RepeatedRankings }},
+		{"Inactive: no rankings", func(in tally.Inactive) tally.Decimal { return in.NoRankings }},
+		{"Final-round surplus", func(in tally.Inactive) tally.Decimal { return in.FinalRoundSurplus }},
+	}
+	for _, k := range inactive {
+		nonzero := false
+		for _, rd := range p.Rounds {
+			nonzero = nonzero || k.get(rd.Inactive).Sign() != 0
+		}
+		if nonzero {
+			add(k.title, false, func(_ int, rd tally.Round) string { return fmtVotes(k.get(rd.Inactive)) })
+		}
+	}
+	add("Active ballots", false, func(_ int, rd tally.Round) string { return fmtVotes(rd.Active) })
+	add("Threshold", false, func(_ int, rd tally.Round) string { return fmtVotes(rd.Threshold) })
+	add("Transfers", false, func(_ int, rd tally.Round) string { return transfers(c.Contest, rd) })
+	return t
+}
+
+// transfers describes a round's transfers: "Cid to Bob: 2; Cid to exhausted: 1".
+func transfers(c tally.Contest, rd tally.Round) string {
+	var parts []string
+	for _, tr := range rd.Transfers {
+		to := "exhausted"
+		switch tr.To {
+		case tally.Exhausted:
+		case tally.ResidualSurplus:
+			to = "residual surplus"
+		default:
+			to = c.Candidates[tr.To].Name
+		}
+		parts = append(parts, fmt.Sprintf("%s to %s: %s", c.Candidates[tr.From].Name, to, fmtVotes(tr.Votes)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// placeOrder lists the candidates by final place, then any unplaced in
+// contest order.
+func placeOrder(c app.Count) []int {
+	var out []int
+	seen := make([]bool, len(c.Contest.Candidates))
+	for _, pl := range c.Result.Places {
+		for _, x := range pl.Candidates {
+			if !seen[x] {
+				out, seen[x] = append(out, x), true
+			}
+		}
+	}
+	for i := range seen {
+		if !seen[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func oneOfInts(x int, set []int) bool {
+	for _, s := range set {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+// ordinal writes 1st, 2nd, 3rd, 4th, ...
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
+}
+
+// placesText lists the places, one line each, with scores when the method
+// has them: "1st  Ann (score 12)".
+func placesText(c app.Count) string {
+	var b strings.Builder
+	for _, pl := range c.Result.Places {
+		var ns []string
+		for _, x := range pl.Candidates {
+			n := c.Contest.Candidates[x].Name
+			if c.Result.Scores != nil {
+				n += fmt.Sprintf(" (score %s)", fmtVotes(c.Result.Scores[x]))
+			}
+			ns = append(ns, n)
+		}
+		tie := ""
+		if len(pl.Candidates) > 1 {
+			tie = "  (tie)"
+		}
+		fmt.Fprintf(&b, "%s\t%s%s\n", ordinal(pl.Place), strings.Join(ns, ", "), tie)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

@@ -1,0 +1,273 @@
+package ui
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"votedesk/app"
+	"votedesk/tally"
+)
+
+// mayorBallots are nine ballots whose IRV count takes two rounds: first
+// choices Ann 4, Bob 3, Cid 2; Cid's voters prefer Bob, who wins.
+var mayorBallots = [][]string{{"Ann"}, {"Ann"}, {"Ann"}, {"Ann", "Bob"}, {"Bob"}, {"Bob"}, {"Bob", "Ann"}, {"Cid", "Bob"}, {"Cid", "Bob"}}
+
+// mayor creates the election "Mayor" with mayorBallots cast.
+func mayor(h *harness, secret bool) {
+	h.must(h.svc.CreateElection(h.ctx, "Olivia", "Mayor", "", secret))
+	h.must(h.svc.AddCandidates(h.ctx, "Olivia", "Mayor", "Ann", "Bob", "Cid"))
+	var voters []app.VoterEntry
+	for i := range mayorBallots {
+		voters = append(voters, app.VoterEntry{Name: "Voter " + itoa(i+1)})
+	}
+	h.must(h.svc.AddVoters(h.ctx, "Olivia", "Mayor", voters...))
+	h.must(h.svc.LaunchElection(h.ctx, "Olivia", "Mayor"))
+	for i, b := range mayorBallots {
+		var r []app.Ranking
+		for j, c := range b {
+			r = append(r, app.Ranking{Candidate: c, Rank: j + 1})
+		}
+		_, err := h.svc.CastBallot(h.ctx, "Olivia", app.Cast{Election: "Mayor", Voter: voters[i].Name, Rankings: r})
+		h.must(err)
+	}
+}
+
+func openResults(h *harness, user string) *ResultsScreen {
+	h.signIn(user)
+	h.sh.OpenElection("Mayor", tabResults)
+	h.wait()
+	return h.sh.Election.Results
+}
+
+func TestResultsIRV(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	mayor(h, false)
+	r := openResults(h, "Olivia")
+	if r.count == nil {
+		t.Fatal("opening the results did not count")
+	}
+	want := "Winner: Bob — elected in round 2 of 2 with 5 of 9 active votes (55.56%)"
+	if r.Banner.Text != want {
+		t.Errorf("banner %q, want %q", r.Banner.Text, want)
+	}
+	if r.Tabs.SelectedIndex() != resultRounds {
+		t.Errorf("tab %d shown", r.Tabs.SelectedIndex())
+	}
+	t.Run("RoundsTable", func(t *testing.T) {
+		rows := strings.Join(r.rounds.rows, "|")
+		if rows != "Bob|Ann|Cid|Active ballots|Threshold|Transfers" {
+			t.Errorf("rows %s", rows)
+		}
+		if got := r.rounds.cells[0][1]; got != "5 (55.56%) +2 · elected" {
+			t.Errorf("Bob round 2: %q", got)
+		}
+		if got := r.rounds.cells[2][0]; got != "2 (22.22%) · eliminated" {
+			t.Errorf("Cid round 1: %q", got)
+		}
+		if got := r.rounds.cells[5][0]; got != "Cid to Bob: 2" {
+			t.Errorf("transfers round 1: %q", got)
+		}
+		h.assertGolden("results_irv.xml")
+	})
+	t.Run("ChartPerRound", func(t *testing.T) {
+		r.Tabs.SelectIndex(resultChart)
+		r.stepRound(-1)
+		if len(r.Chart.bars) != 3 || r.Chart.bars[2].Text != "2  22.22%  eliminated" {
+			t.Errorf("round 1 bars %+v", r.Chart.bars)
+		}
+		r.stepRound(1)
+		if len(r.Chart.bars) != 2 || !r.Chart.bars[0].Bold {
+			t.Errorf("round 2 bars %+v", r.Chart.bars)
+		}
+	})
+	t.Run("Flow", func(t *testing.T) {
+		m := r.Flow.model
+		if len(m.nodes) != 2 || len(m.links) != 3 {
+			t.Fatalf("flow: %d columns, %d links", len(m.nodes), len(m.links))
+		}
+		var transfer *flowLink
+		for i, l := range m.links {
+			if l.from != l.to {
+				transfer = &m.links[i]
+			}
+		}
+		if transfer == nil || transfer.from != 2 || transfer.to != 1 {
+			t.Errorf("transfer link %+v", transfer)
+		}
+	})
+	t.Run("ExportJSONAndCSV", func(t *testing.T) {
+		var js, csv bytes.Buffer
+		h.must(r.Export(&js, "json"))
+		h.must(r.Export(&csv, "csv"))
+		if !strings.Contains(js.String(), `"elected" : "Bob"`) || !strings.Contains(js.String(), `"contest" : "Mayor"`) {
+			t.Errorf("JSON report:\n%.600s", js.String())
+		}
+		if !strings.Contains(csv.String(), "Bob") || !strings.Contains(csv.String(), "Eliminated") {
+			t.Errorf("CSV report:\n%.600s", csv.String())
+		}
+	})
+	t.Run("F5Recounts", func(t *testing.T) {
+		before := r.gen
+		h.win.Canvas().OnTypedKey()(&fyneKeyF5)
+		h.wait()
+		if r.gen != before+1 {
+			t.Error("F5 did not count again")
+		}
+	})
+}
+
+func TestResultsMethods(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	mayor(h, false)
+	r := openResults(h, "Olivia")
+	t.Run("Schulze", func(t *testing.T) {
+		r.Method.SetSelected(methodLabel(tally.Schulze))
+		test.Tap(r.Count)
+		h.wait()
+		if r.Tabs.SelectedIndex() != resultPairwise || r.pairwiseRows() != 3 {
+			t.Fatalf("tab %d, %d matrix rows", r.Tabs.SelectedIndex(), r.pairwiseRows())
+		}
+		// Bob over Ann: ballots 5-9 rank Bob above Ann; Ann over Bob: 1-4.
+		if got := r.prefCell(1, 1); got != "5" {
+			t.Errorf("Bob over Ann %q", got)
+		}
+		if !r.prefBold(1, 1) || r.prefBold(0, 2) {
+			t.Error("wins not in bold")
+		}
+		if !strings.Contains(r.Banner.Text, "Bob") || !strings.Contains(r.Places.Text, "1st\tBob") {
+			t.Errorf("banner %q, places %q", r.Banner.Text, r.Places.Text)
+		}
+		if !strings.Contains(r.notes[resultRounds].Text, "ranked-choice methods") || !r.notes[resultRounds].Visible() {
+			t.Error("the rounds tab does not explain why it is empty")
+		}
+		h.assertGolden("results_schulze.xml")
+	})
+	t.Run("Borda", func(t *testing.T) {
+		r.Method.SetSelected(methodLabel(tally.Borda))
+		test.Tap(r.Count)
+		h.wait()
+		if r.Tabs.SelectedIndex() != resultRanking || !strings.Contains(r.Places.Text, "(score ") {
+			t.Errorf("tab %d, places %q", r.Tabs.SelectedIndex(), r.Places.Text)
+		}
+		if !r.ExportCSV.Disabled() {
+			t.Error("RCTab CSV offered for Borda")
+		}
+	})
+	t.Run("STVSeats", func(t *testing.T) {
+		r.Method.SetSelected(methodLabel(tally.STV))
+		if r.Rules.Seats.Text != "2" {
+			t.Errorf("seats %q for STV", r.Rules.Seats.Text)
+		}
+		test.Tap(r.Count)
+		h.wait()
+		if !strings.HasPrefix(r.Banner.Text, "Elected (2 seats): ") {
+			t.Errorf("banner %q", r.Banner.Text)
+		}
+	})
+	t.Run("ErrBadRule", func(t *testing.T) {
+		r.Method.SetSelected(methodLabel(tally.IRV))
+		r.Rules.Seats.SetText("1")
+		for _, f := range r.Rules.fields {
+			if f.name == "decimalPlacesForVoteArithmetic" {
+				f.set("99")
+			}
+		}
+		gen := r.gen
+		test.Tap(r.Count)
+		h.wait()
+		h.assertDialog("the rules are not valid", "decimalPlacesForVoteArithmetic")
+		h.closeDialogs()
+		if r.gen != gen {
+			t.Error("counted with invalid rules")
+		}
+	})
+	t.Run("ErrRulesContradict", func(t *testing.T) {
+		r.Rules.Set(map[string]string{"numberOfWinners": "2"})
+		test.Tap(r.Count)
+		h.wait()
+		h.assertDialog("Cannot count Mayor", "winnerElectionMode")
+		h.closeDialogs()
+		r.Rules.Set(nil)
+	})
+}
+
+func TestResultsSaveMethod(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	h.must(h.svc.CreateElection(h.ctx, "Olivia", "Mayor", "", false))
+	h.must(h.svc.AddCandidates(h.ctx, "Olivia", "Mayor", "Ann", "Bob"))
+	r := openResults(h, "Olivia")
+	r.Method.SetSelected(methodLabel(tally.Schulze))
+	r.Rules.Set(map[string]string{"tiebreakMode": "random", "randomSeed": "7"})
+	test.Tap(r.SaveRules)
+	h.wait()
+	e, _ := h.svc.Election(h.ctx, "Olivia", "Mayor")
+	if e.Method != "schulze" || e.Rules["tiebreakMode"] != "random" || e.Rules["randomSeed"] != "7" || len(e.Rules) != 2 {
+		t.Errorf("stored method %q rules %v", e.Method, e.Rules)
+	}
+	// A new screen starts with the stored method and rules.
+	h.sh.OpenElection("Mayor", tabResults)
+	h.wait()
+	r = h.sh.Election.Results
+	if r.Method.Selected != methodLabel(tally.Schulze) || r.Rules.Values()["tiebreakMode"] != "random" {
+		t.Errorf("reopened with %q %v", r.Method.Selected, r.Rules.Values())
+	}
+}
+
+func TestResultsSecretBallots(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	h.addUser("Ursula", app.RoleUser)
+	h.addUser("Audrey", app.RoleAuditor)
+	mayor(h, true)
+	for _, c := range []struct {
+		name  string
+		user  string
+		sees  bool
+		noted string
+	}{
+		{"HiddenBelowAuditor", "Ursula", false, "shows no voter names"},
+		{"ShownToAuditor", "Audrey", true, "you see voter names"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := openResults(h, c.user)
+			r.Tabs.SelectIndex(resultBallots)
+			test.Tap(r.LoadBallots)
+			h.wait()
+			if len(r.ballots) != len(mayorBallots) {
+				t.Fatalf("%d ballots", len(r.ballots))
+			}
+			named := false
+			for i := range r.ballots {
+				named = named || strings.HasPrefix(r.ballotCell(i, 1), "Voter ")
+			}
+			if named != c.sees {
+				t.Errorf("voter names shown = %v", named)
+			}
+			if !strings.Contains(r.BallotNote.Text, c.noted) {
+				t.Errorf("note %q", r.BallotNote.Text)
+			}
+		})
+	}
+}
+
+func TestResultsNothingToCount(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	h.must(h.svc.CreateElection(h.ctx, "Olivia", "Mayor", "", false))
+	r := openResults(h, "Olivia")
+	if r.count != nil || len(h.overlays()) != 0 || !strings.HasPrefix(r.Status.Text, "No candidates yet") {
+		t.Errorf("no candidates: counted %v, dialogs %q, status %q", r.count != nil, h.dialogText(), r.Status.Text)
+	}
+	h.must(h.svc.AddCandidates(h.ctx, "Olivia", "Mayor", "Ann", "Bob"))
+	h.sh.Refresh()
+	h.wait()
+	if r.count != nil || r.bannerBox.Visible() || !strings.HasPrefix(r.Status.Text, "No ballots yet") {
+		t.Errorf("no ballots: counted %v, banner %q, status %q", r.count != nil, r.Banner.Text, r.Status.Text)
+	}
+}

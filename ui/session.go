@@ -1,0 +1,98 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+
+	"votedesk/app"
+)
+
+// session is what every screen of a signed-in user shares: the services, the
+// user and their role, the window dialogs open over, and the task runner.
+type session struct {
+	svc   *app.Service
+	user  app.User
+	win   fyne.Window
+	tasks *tasks
+	prefs fyne.Preferences
+	sync  Syncer
+	// since measures how long work took, for status lines (tests fix it).
+	since func(time.Time) time.Duration
+	// changed is called after a command that may change what other screens
+	// show or what the user may do (their role); the shell refreshes.
+	changed func()
+}
+
+// ctx is the context of the session's commands and queries.
+func (s *session) ctx() context.Context { return context.Background() }
+
+// actor is the signed-in user's name, as commands take it.
+func (s *session) actor() string { return s.user.Name }
+
+// can reports whether the signed-in user's role has permission p.
+func (s *session) can(p app.Permission) bool { return s.user.Role.Has(p) }
+
+// manages reports whether the user may change election e: its owner, or an
+// ADMIN or higher, with USE_APPLICATION (the rule app enforces).
+func (s *session) manages(e app.Election) bool {
+	return s.can(app.PermUseApplication) && (e.Owner == s.user.Name || s.user.Role >= app.RoleAdmin)
+}
+
+// fail shows a refused command or failed query as a plain dialog: what was
+// being done, and the message app gives for the user.
+func (s *session) fail(what string, err error) {
+	showError(s.win, what, err, "")
+}
+
+// failHint is fail with a line of explanation under the message.
+func (s *session) failHint(what string, err error, hint string) {
+	showError(s.win, what, err, hint)
+}
+
+// showError shows err as a dialog titled what.
+func showError(w fyne.Window, what string, err error, hint string) {
+	msg := app.ErrorMessage(err)
+	if hint != "" {
+		msg += "\n\n" + hint
+	}
+	d := dialog.NewError(errors.New(msg), w)
+	if what != "" {
+		d = dialog.NewInformation(what, msg, w)
+	}
+	d.Show()
+}
+
+// do runs a command off the UI goroutine; a refusal is shown as a dialog
+// titled what, success calls ok on the UI goroutine.
+func (s *session) do(what string, cmd func(ctx context.Context) error, ok func()) {
+	s.doHint(what, "", cmd, ok)
+}
+
+// doHint is do with a line of explanation shown under a refusal.
+func (s *session) doHint(what, hint string, cmd func(ctx context.Context) error, ok func()) {
+	run(s.tasks, func() (struct{}, error) { return struct{}{}, cmd(s.ctx()) }, func(_ struct{}, err error) {
+		if err != nil {
+			s.failHint(what, err, hint)
+			return
+		}
+		if ok != nil {
+			ok()
+		}
+	})
+}
+
+// load runs a query off the UI goroutine and hands its result to show on the
+// UI goroutine; a failure is shown as a dialog titled what.
+func load[T any](s *session, what string, query func(ctx context.Context) (T, error), show func(T)) {
+	run(s.tasks, func() (T, error) { return query(s.ctx()) }, func(v T, err error) {
+		if err != nil {
+			s.fail(what, err)
+			return
+		}
+		show(v)
+	})
+}

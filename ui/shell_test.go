@@ -1,0 +1,150 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"votedesk/app"
+	"votedesk/localstore"
+)
+
+func TestShellRemembers(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	mayor(h, false)
+	h.signIn("Olivia")
+	t.Run("LastScreen", func(t *testing.T) {
+		h.sh.OpenElection("Mayor", tabPollBook)
+		h.wait()
+		h.sh.SignOut()
+		h.signIn("Olivia")
+		if h.sh.Election == nil || h.sh.Election.name != "Mayor" || h.sh.Election.tab() != tabPollBook {
+			t.Fatalf("after sign-in the shell shows %q", h.sh.screen)
+		}
+		h.sh.ShowScreen(screenLog)
+		h.sh.SignOut()
+		h.signIn("Olivia")
+		if h.sh.screen != screenLog {
+			t.Errorf("after sign-in the shell shows %q, want the log", h.sh.screen)
+		}
+	})
+	t.Run("WindowSize", func(t *testing.T) {
+		h.win.Resize(fyne.NewSize(900, 640))
+		h.sh.SaveWindow()
+		h.win.Resize(fyne.NewSize(300, 300))
+		h.sh.RestoreWindow()
+		if s := h.win.Canvas().Size(); s.Width != 900 || s.Height != 640 {
+			t.Errorf("restored size %v", s)
+		}
+	})
+	t.Run("ElectionDeletedMeanwhile", func(t *testing.T) {
+		h.sh.OpenElection("Mayor", tabOverview)
+		h.wait()
+		h.sh.SignOut()
+		h.must(h.svc.FinalizeElection(h.ctx, "Olivia", "Mayor"))
+		h.must(h.svc.DeleteElection(h.ctx, "Olivia", "Mayor"))
+		h.signIn("Olivia")
+		h.assertDialog(`no election named "Mayor"`)
+		h.closeDialogs()
+	})
+}
+
+func TestShellShortcutsAndMenus(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	mayor(h, false)
+	h.signIn("Olivia")
+	h.sh.ShowScreen(screenElections)
+	h.wait()
+	t.Run("MenusShowShortcuts", func(t *testing.T) {
+		var items []string
+		for _, m := range h.win.MainMenu().Items {
+			for _, it := range m.Items {
+				if it.Shortcut != nil {
+					items = append(items, it.Label+"="+it.Shortcut.ShortcutName())
+				}
+			}
+		}
+		got := strings.Join(items, " ")
+		for _, want := range []string{"New election…=CustomDesktop:Control+N", "Find…=CustomDesktop:Control+F", "Results=CustomDesktop:Control+R", "Refresh=CustomDesktop:F5"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("menus lack %s: %s", want, got)
+			}
+		}
+	})
+	t.Run("Ctrl+R", func(t *testing.T) {
+		h.sh.Elections.Select("Mayor")
+		h.sh.TypedShortcut(shortcutResults)
+		h.wait()
+		if h.sh.Election == nil || h.sh.Election.tab() != tabResults || h.sh.Election.Results.count == nil {
+			t.Fatal("Ctrl+R does not show the counted results")
+		}
+	})
+	t.Run("Ctrl+F", func(t *testing.T) {
+		h.sh.TypedShortcut(shortcutFind)
+		h.wait()
+		if h.sh.Election.tab() != tabPollBook || h.win.Canvas().Focused() != h.sh.Election.PollBook.Search {
+			t.Error("Ctrl+F in an election does not search its poll book")
+		}
+	})
+	t.Run("F5", func(t *testing.T) {
+		h.sh.ShowScreen(screenElections)
+		h.wait()
+		h.must(h.svc.CreateElection(h.ctx, "Olivia", "Library", "", false))
+		if len(h.sh.Elections.shown) != 1 {
+			t.Fatalf("list shows %d elections before F5", len(h.sh.Elections.shown))
+		}
+		h.win.Canvas().OnTypedKey()(&fyneKeyF5)
+		h.wait()
+		if len(h.sh.Elections.shown) != 2 {
+			t.Errorf("list shows %d elections after F5", len(h.sh.Elections.shown))
+		}
+	})
+}
+
+func TestObserverMenus(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	h.addUser("Oscar", app.RoleObserver)
+	h.signIn("Oscar")
+	for _, m := range h.win.MainMenu().Items {
+		for _, it := range m.Items {
+			if strings.HasPrefix(it.Label, "New election") && !it.Disabled {
+				t.Error("an OBSERVER's menu offers New election")
+			}
+		}
+	}
+}
+
+func TestBackupFromMenu(t *testing.T) {
+	h := newHarness(t, nil)
+	h.sh.cfg.Backup = h.store.Backup
+	h.owner()
+	h.addUser("Ursula", app.RoleUser)
+	dest := filepath.Join(t.TempDir(), "copy.db")
+	t.Run("HiddenBelowAuditor", func(t *testing.T) {
+		h.signIn("Ursula")
+		h.sh.Backup(dest)
+		h.wait()
+		if _, err := os.Stat(dest); err == nil {
+			t.Error("a USER wrote a backup")
+		}
+	})
+	t.Run("Written", func(t *testing.T) {
+		h.signIn("Olivia")
+		h.sh.Backup(dest)
+		h.wait()
+		h.assertDialog("Backed up", "2 events")
+		h.closeDialogs()
+		st, err := localstore.Open(dest)
+		h.must(err)
+		defer st.Close()
+		if ok, err := app.NewService(st, nil, nil).HasUsers(h.ctx); !ok || err != nil {
+			t.Errorf("the backup holds no users (%v)", err)
+		}
+	})
+}

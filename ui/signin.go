@@ -1,0 +1,115 @@
+package ui
+
+import (
+	"context"
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"votedesk/app"
+)
+
+// FirstRunScreen creates the OWNER account on an empty database.
+type FirstRunScreen struct {
+	Name, Email      *widget.Entry
+	Password, Repeat *widget.Entry
+	Create           *widget.Button
+	content          fyne.CanvasObject
+}
+
+// newFirstRunScreen builds the screen; done is called with the new owner,
+// already signed in.
+func newFirstRunScreen(svc *app.Service, w fyne.Window, icon fyne.Resource, done func(app.User)) *FirstRunScreen {
+	s := &FirstRunScreen{Name: widget.NewEntry(), Email: widget.NewEntry(), Password: widget.NewPasswordEntry(), Repeat: widget.NewPasswordEntry()}
+	s.Name.SetPlaceHolder("Your name")
+	s.Email.SetPlaceHolder("name@example.org")
+	s.Create = widget.NewButton("Create owner account", func() {
+		if s.Password.Text != s.Repeat.Text {
+			showError(w, "Cannot create the account", app.Errorf(app.CodeInvalid, "the two passwords differ"), "")
+			return
+		}
+		ctx := context.Background()
+		if err := svc.RegisterUser(ctx, "", s.Name.Text, s.Email.Text, s.Password.Text); err != nil {
+			showError(w, "Cannot create the account", err, "")
+			return
+		}
+		u, err := svc.SignIn(ctx, s.Email.Text, s.Password.Text)
+		if err != nil {
+			showError(w, "Cannot sign in", err, "")
+			return
+		}
+		done(u)
+	})
+	s.Create.Importance = widget.HighImportance
+	form := widget.NewForm(
+		widget.NewFormItem("Name", s.Name),
+		widget.NewFormItem("Email", s.Email),
+		widget.NewFormItem("Password", s.Password),
+		widget.NewFormItem("Repeat password", s.Repeat),
+	)
+	s.Repeat.OnSubmitted = func(string) { s.Create.OnTapped() }
+	s.content = centered(logo(icon),
+		widget.NewLabelWithStyle("Welcome to VoteDesk", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}),
+		widget.NewLabelWithStyle("This database is new. Create the owner account: the owner manages users\nand hands ownership over; every later user is added by an administrator.", fyne.TextAlignCenter, fyne.TextStyle{}),
+		form, s.Create)
+	return s
+}
+
+// SignInScreen asks for a name or email and a password.
+type SignInScreen struct {
+	Login, Password *widget.Entry
+	SignIn          *widget.Button
+	content         fyne.CanvasObject
+}
+
+// newSignInScreen builds the screen; done is called with the signed-in user.
+func newSignInScreen(svc *app.Service, w fyne.Window, icon fyne.Resource, lastLogin string, done func(app.User)) *SignInScreen {
+	s := &SignInScreen{Login: widget.NewEntry(), Password: widget.NewPasswordEntry()}
+	s.Login.SetPlaceHolder("Name or email")
+	s.Login.SetText(lastLogin)
+	s.SignIn = widget.NewButton("Sign in", func() {
+		u, err := svc.SignIn(context.Background(), s.Login.Text, s.Password.Text)
+		if err != nil {
+			s.Password.SetText("")
+			showError(w, "Cannot sign in", err, "")
+			return
+		}
+		done(u)
+	})
+	s.SignIn.Importance = widget.HighImportance
+	s.Password.OnSubmitted = func(string) { s.SignIn.OnTapped() }
+	s.Login.OnSubmitted = func(string) { w.Canvas().Focus(s.Password) }
+	form := widget.NewForm(widget.NewFormItem("Name or email", s.Login), widget.NewFormItem("Password", s.Password))
+	s.content = centered(logo(icon),
+		widget.NewLabelWithStyle("Sign in to VoteDesk", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}),
+		form, s.SignIn)
+	return s
+}
+
+// logo is the app icon, 72 units square, centred (nothing without an icon).
+func logo(icon fyne.Resource) fyne.CanvasObject {
+	if icon == nil {
+		return layout.NewSpacer()
+	}
+	img := canvas.NewImageFromResource(icon)
+	img.FillMode = canvas.ImageFillContain
+	img.SetMinSize(fyne.NewSize(72, 72))
+	return container.NewCenter(img)
+}
+
+// centered stacks objects in a column at least 460 wide in the middle of
+// the window.
+func centered(objs ...fyne.CanvasObject) fyne.CanvasObject {
+	return container.NewCenter(container.NewStack(minWidth(460), container.NewVBox(objs...)))
+}
+
+// minWidth is an invisible object that holds its container at least w wide.
+func minWidth(w float32) fyne.CanvasObject {
+	r := canvas.NewRectangle(color.Transparent)
+	r.SetMinSize(fyne.NewSize(w, 0))
+	return r
+}

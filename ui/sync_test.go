@@ -1,0 +1,158 @@
+package ui
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"votedesk/app"
+)
+
+// replay records an event as if it had come from another device through
+// sync, applying it with the rules at its place in the log.
+func (h *harness) replay(actor string, typ app.EventType, data any) {
+	h.t.Helper()
+	raw, err := json.Marshal(data)
+	h.must(err)
+	h.must(h.store.Update(h.ctx, func(tx app.Tx) error {
+		id, err := tx.NewEventID()
+		if err != nil {
+			return err
+		}
+		ev := &app.Event{ID: id, When: h.clock.Now(), Actor: actor, Type: typ, Data: raw}
+		if err := tx.AppendEvent(ev); err != nil {
+			return err
+		}
+		_, err = app.Replay(tx, ev)
+		return err
+	}))
+}
+
+// syncFixture is an election with one duplicate-ballot conflict and one
+// rejected event, as a sync would leave them.
+func syncFixture(h *harness) {
+	h.owner()
+	h.must(h.svc.CreateElection(h.ctx, "Olivia", "Mayor", "", false))
+	h.must(h.svc.AddCandidates(h.ctx, "Olivia", "Mayor", "Ann", "Bob"))
+	h.must(h.svc.AddVoters(h.ctx, "Olivia", "Mayor", app.VoterEntry{Name: "Vera"}))
+	h.must(h.svc.LaunchElection(h.ctx, "Olivia", "Mayor"))
+	_, err := h.svc.CastBallot(h.ctx, "Olivia", app.Cast{Election: "Mayor", Voter: "Vera", Rankings: []app.Ranking{{Candidate: "Ann", Rank: 1}}})
+	h.must(err)
+	h.replay("Olivia", app.EvBallotCast, map[string]any{"election": "Mayor", "voter": "Vera", "confirmation": "kiosk-2",
+		"rankings": [][]string{{"Bob"}}, "source": "kiosk"})
+	h.replay("Olivia", app.EvCandidatesAdded, map[string]any{"election": "Mayor", "names": []string{"Cid"}})
+}
+
+func TestSyncPanel(t *testing.T) {
+	h := newHarness(t, newFakeSyncer(testStart))
+	syncFixture(h)
+	h.signIn("Olivia")
+	h.sh.ShowScreen(screenSync)
+	h.wait()
+	s := h.sh.Sync
+	fs := h.sh.cfg.Sync.(*fakeSyncer)
+
+	if s.Pending.Text != "17" || s.LastSuccess.Text != "2026-11-03 06:18" || s.Region.Text != "eu-west-1" {
+		t.Errorf("status: pending %q, last %q, region %q", s.Pending.Text, s.LastSuccess.Text, s.Region.Text)
+	}
+	t.Run("ConflictsAndRejections", func(t *testing.T) {
+		if len(s.conflicts) != 1 || s.conflicts[0].Kind != "duplicate_ballot" {
+			t.Fatalf("conflicts %+v", s.conflicts)
+		}
+		if len(s.rejections) != 1 || !strings.Contains(s.rejections[0].Reason, "does not allow edits now") {
+			t.Errorf("rejections %+v", s.rejections)
+		}
+		h.assertGolden("sync.xml")
+	})
+	t.Run("ConflictAccepted", func(t *testing.T) {
+		if !s.Accept.Disabled() {
+			t.Error("Accept enabled with no conflict selected")
+		}
+		s.Conflicts.Select(widgetCell(0))
+		test.Tap(s.Accept)
+		h.wait()
+		cs, _ := h.svc.Conflicts(h.ctx, "Olivia", "Mayor")
+		if !cs[0].Resolved || cs[0].Resolution != "accepted" {
+			t.Errorf("conflict %+v", cs[0])
+		}
+		bs, _ := h.svc.Ballots(h.ctx, "Olivia", "Mayor")
+		if len(bs) != 1 || bs[0].Rankings[0].Candidate != "Bob" {
+			t.Errorf("ballots after accepting the kiosk ballot: %+v", bs)
+		}
+		if got := s.conflictCell(0, 4); got != "accepted by Olivia" {
+			t.Errorf("state cell %q", got)
+		}
+	})
+	t.Run("SyncNow", func(t *testing.T) {
+		test.Tap(s.SyncNow)
+		h.wait()
+		if fs.syncs != 1 || len(fs.steps) != 17 || s.Progress.Value != 1 {
+			t.Errorf("syncs %d, progress steps %d, bar %v", fs.syncs, len(fs.steps), s.Progress.Value)
+		}
+		if !strings.Contains(s.Report.Text, "17 events pushed, 3 events pulled") || s.Pending.Text != "0" {
+			t.Errorf("report %q, pending %q", s.Report.Text, s.Pending.Text)
+		}
+	})
+	t.Run("ErrSyncFailed", func(t *testing.T) {
+		fs.fail = errors.New("no network")
+		test.Tap(s.SyncNow)
+		h.wait()
+		h.assertDialog("Sync failed", "no network")
+		h.closeDialogs()
+		if !strings.Contains(s.Report.Text, "no network") || s.SyncNow.Disabled() {
+			t.Errorf("report %q", s.Report.Text)
+		}
+	})
+	t.Run("SettingsSaved", func(t *testing.T) {
+		s.Region.SetText("us-east-1")
+		test.Type(s.Endpoint, "http://localhost:8000")
+		test.Tap(s.Save)
+		h.wait()
+		if got := fs.Settings(); got.Region != "us-east-1" || got.Endpoint != "http://localhost:8000" {
+			t.Errorf("settings %+v", got)
+		}
+	})
+	t.Run("IntervalRemembered", func(t *testing.T) {
+		s.Interval.SetSelected("Every 15 minutes")
+		if got := h.app.Preferences().Int(prefSyncInterval); got != 15 {
+			t.Errorf("interval stored %d", got)
+		}
+		if s.timer == nil {
+			t.Error("no automatic sync scheduled")
+		}
+		h.sh.SignOut()
+		if s.timer != nil {
+			t.Error("automatic sync survives sign-out")
+		}
+		h.signIn("Olivia")
+		if h.sh.Sync.Interval.Selected != "Every 15 minutes" {
+			t.Errorf("interval after sign-in %q", h.sh.Sync.Interval.Selected)
+		}
+		h.sh.Sync.stop()
+	})
+}
+
+func TestSyncPanelWithoutSync(t *testing.T) {
+	h := newHarness(t, nil)
+	syncFixture(h)
+	h.signIn("Olivia")
+	h.sh.ShowScreen(screenSync)
+	h.wait()
+	s := h.sh.Sync
+	if !s.SyncNow.Disabled() || !strings.Contains(s.Report.Text, "not part of this build") {
+		t.Errorf("Sync now enabled without sync, report %q", s.Report.Text)
+	}
+	if len(s.conflicts) != 1 {
+		t.Errorf("conflicts %d", len(s.conflicts))
+	}
+	s.Conflicts.Select(widgetCell(0))
+	test.Tap(s.Dismiss)
+	h.wait()
+	cs, _ := h.svc.Conflicts(h.ctx, "Olivia", "Mayor")
+	if !cs[0].Resolved || cs[0].Resolution != "dismissed" {
+		t.Errorf("conflict %+v", cs[0])
+	}
+}

@@ -1,0 +1,264 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"votedesk/app"
+)
+
+// UsersScreen lists the users and their roles. Managers (ADMIN and up) add
+// users and change the roles of users below them, to roles below their own;
+// the OWNER hands ownership over; everyone changes their own password.
+type UsersScreen struct {
+	s        *session
+	users    []app.User
+	selected int
+
+	Table                 *grid
+	Note                  *widget.Label
+	Add, Transfer, Remove *widget.Button
+	Password              *widget.Button
+	Role                  *widget.Select
+	AddForm               *AddUserForm
+	content               fyne.CanvasObject
+	settingRole           bool
+}
+
+func newUsersScreen(s *session) *UsersScreen {
+	sc := &UsersScreen{s: s, selected: -1, Note: widget.NewLabel("")}
+	sc.Note.Wrapping = fyne.TextWrapWord
+	sc.Table = newGrid([]column{
+		{"User", 220, fyne.TextAlignLeading},
+		{"Email", 260, fyne.TextAlignLeading},
+		{"Role", 120, fyne.TextAlignLeading},
+		{"Since", 150, fyne.TextAlignLeading},
+	}, func() int { return len(sc.users) }, func(row, col int) string {
+		u := sc.users[row]
+		switch col {
+		case 0:
+			if u.Name == s.user.Name {
+				return u.Name + " (you)"
+			}
+			return u.Name
+		case 1:
+			return u.Email
+		case 2:
+			return u.Role.String()
+		}
+		return fmtTime(u.Created)
+	}, func(row, col int) bool { return col == 0 && sc.users[row].Name == s.user.Name })
+	sc.Table.OnSelected = func(id widget.TableCellID) { sc.selected = id.Row; sc.updateButtons() }
+	sc.Role = widget.NewSelect(nil, sc.setRole)
+	sc.Role.PlaceHolder = "Change role to…"
+	sc.Add = widget.NewButtonWithIcon("Add user", theme.ContentAddIcon(), sc.addUser)
+	sc.Transfer = widget.NewButtonWithIcon("Transfer ownership", theme.AccountIcon(), sc.transfer)
+	sc.Remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), sc.remove)
+	sc.Password = widget.NewButtonWithIcon("Change my password", theme.SettingsIcon(), sc.changePassword)
+	bar := container.NewHBox(sc.Add, container.NewGridWrap(fyne.NewSize(200, sc.Role.MinSize().Height), sc.Role), sc.Transfer, sc.Remove, widget.NewSeparator(), sc.Password)
+	sc.content = container.NewBorder(container.NewVBox(title("Users and roles"), sc.Note, bar), nil, nil, nil, sc.Table)
+	sc.updateButtons()
+	return sc
+}
+
+// refresh reloads the users.
+func (sc *UsersScreen) refresh() {
+	load(sc.s, "Cannot list the users", func(ctx context.Context) ([]app.User, error) {
+		return sc.s.svc.Users(ctx, sc.s.actor())
+	}, func(us []app.User) {
+		prev := ""
+		if u, ok := sc.current(); ok {
+			prev = u.Name
+		}
+		sc.users, sc.selected = us, -1
+		sc.Table.UnselectAll()
+		for i, u := range us {
+			if u.Name == prev {
+				sc.Table.Select(widget.TableCellID{Row: i})
+			}
+		}
+		sc.Table.Refresh()
+		sc.updateButtons()
+	})
+}
+
+func (sc *UsersScreen) current() (app.User, bool) {
+	if sc.selected < 0 || sc.selected >= len(sc.users) {
+		return app.User{}, false
+	}
+	return sc.users[sc.selected], true
+}
+
+// Select selects a user by name, as a click on their row does.
+func (sc *UsersScreen) Select(name string) {
+	for i, u := range sc.users {
+		if u.Name == name {
+			sc.Table.Select(widget.TableCellID{Row: i})
+		}
+	}
+}
+
+// grantable lists the roles the signed-in user may give target: none for
+// themself or anyone not below them; otherwise the roles below their own.
+func grantable(me, target app.User) []app.Role {
+	if !me.Role.Has(app.PermManageUsers) || target.Name == me.Name || target.Role >= me.Role {
+		return nil
+	}
+	var out []app.Role
+	for _, r := range app.Roles() {
+		if r < me.Role {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (sc *UsersScreen) updateButtons() {
+	me := sc.s.user
+	manage := sc.s.can(app.PermManageUsers)
+	u, ok := sc.current()
+	roles := grantable(me, u)
+	opts := make([]string, len(roles))
+	for i, r := range roles {
+		opts[i] = r.String()
+	}
+	sc.settingRole = true
+	sc.Role.SetOptions(opts)
+	sc.Role.ClearSelected()
+	sc.settingRole = false
+	enable(sc.Role, ok && len(roles) > 0)
+	enable(sc.Add, manage)
+	enable(sc.Transfer, ok && sc.s.can(app.PermTransferOwner) && u.Name != me.Name)
+	enable(sc.Remove, ok && manage && u.Name != me.Name && u.Role < me.Role)
+	switch {
+	case sc.s.can(app.PermTransferOwner):
+		sc.Note.SetText("You are the owner: you may add users, give anyone below you a role below OWNER, and hand ownership over (you then become AUDITOR).")
+	case manage:
+		sc.Note.SetText(fmt.Sprintf("As %s you may add users and give users ranked below you a role below %s.", me.Role, me.Role))
+	default:
+		sc.Note.SetText(fmt.Sprintf("As %s you may see the users; an ADMIN or the owner manages them.", me.Role))
+	}
+	if sc.Transfer.Disabled() && !sc.s.can(app.PermTransferOwner) {
+		sc.Transfer.Hide()
+	} else {
+		sc.Transfer.Show()
+	}
+	if !manage {
+		sc.Add.Hide()
+		sc.Role.Hide()
+		sc.Remove.Hide()
+	} else {
+		sc.Add.Show()
+		sc.Role.Show()
+		sc.Remove.Show()
+	}
+}
+
+// setRole gives the selected user the role picked.
+func (sc *UsersScreen) setRole(choice string) {
+	if sc.settingRole || choice == "" {
+		return
+	}
+	u, ok := sc.current()
+	if !ok {
+		return
+	}
+	r, err := app.ParseRole(choice)
+	if err != nil {
+		return
+	}
+	sc.s.do("Cannot change the role of "+u.Name, func(ctx context.Context) error {
+		return sc.s.svc.SetRole(ctx, sc.s.actor(), u.Name, r)
+	}, sc.refresh)
+}
+
+// transfer asks for confirmation and makes the selected user the OWNER.
+func (sc *UsersScreen) transfer() {
+	u, ok := sc.current()
+	if !ok {
+		return
+	}
+	msg := fmt.Sprintf("Make %s the owner of this database? You become an AUDITOR and can no longer hand ownership over or manage the users above ADMIN.", u.Name)
+	d := dialog.NewConfirm("Transfer ownership", msg, func(yes bool) {
+		if !yes {
+			return
+		}
+		sc.s.do("Cannot transfer ownership", func(ctx context.Context) error {
+			return sc.s.svc.TransferOwnership(ctx, sc.s.actor(), u.Name)
+		}, sc.s.changed)
+	}, sc.s.win)
+	d.SetConfirmText("Transfer")
+	d.Show()
+}
+
+// remove asks for confirmation and removes the selected user.
+func (sc *UsersScreen) remove() {
+	u, ok := sc.current()
+	if !ok {
+		return
+	}
+	dialog.ShowConfirm("Remove user", fmt.Sprintf("Remove %s (%s)? They can no longer sign in; the audit log keeps what they did.", u.Name, u.Role), func(yes bool) {
+		if !yes {
+			return
+		}
+		sc.s.do("Cannot remove "+u.Name, func(ctx context.Context) error {
+			return sc.s.svc.RemoveUser(ctx, sc.s.actor(), u.Name)
+		}, sc.refresh)
+	}, sc.s.win)
+}
+
+// AddUserForm is the Add user dialog.
+type AddUserForm struct {
+	Name, Email, Password *widget.Entry
+	Add, Cancel           *widget.Button
+}
+
+func (sc *UsersScreen) addUser() {
+	f := &AddUserForm{Name: widget.NewEntry(), Email: widget.NewEntry(), Password: widget.NewPasswordEntry(),
+		Add: widget.NewButton("Add user", nil), Cancel: widget.NewButton("Cancel", nil)}
+	f.Add.Importance = widget.HighImportance
+	note := widget.NewLabel("New users start as USER; change their role once added. Give them the password to sign in with; they can change it.")
+	note.Wrapping = fyne.TextWrapWord
+	form := widget.NewForm(widget.NewFormItem("Name", f.Name), widget.NewFormItem("Email", f.Email), widget.NewFormItem("Password", f.Password))
+	d := dialog.NewCustomWithoutButtons("Add user", container.NewVBox(form, note), sc.s.win)
+	f.Cancel.OnTapped = d.Hide
+	f.Add.OnTapped = func() {
+		name := f.Name.Text
+		sc.s.do("Cannot add the user", func(ctx context.Context) error {
+			return sc.s.svc.RegisterUser(ctx, sc.s.actor(), name, f.Email.Text, f.Password.Text)
+		}, func() {
+			d.Hide()
+			sc.refresh()
+		})
+	}
+	d.SetButtons([]fyne.CanvasObject{f.Cancel, f.Add})
+	d.Resize(fyne.NewSize(460, 0))
+	sc.AddForm = f
+	d.Show()
+}
+
+// changePassword asks for a new password for the signed-in user.
+func (sc *UsersScreen) changePassword() {
+	pw, again := widget.NewPasswordEntry(), widget.NewPasswordEntry()
+	form := []*widget.FormItem{widget.NewFormItem("New password", pw), widget.NewFormItem("Repeat", again)}
+	dialog.ShowForm("Change my password", "Change", "Cancel", form, func(ok bool) {
+		if !ok {
+			return
+		}
+		if pw.Text != again.Text {
+			sc.s.fail("Password not changed", app.Errorf(app.CodeInvalid, "the two passwords differ"))
+			return
+		}
+		sc.s.do("Cannot change the password", func(ctx context.Context) error {
+			return sc.s.svc.ChangePassword(ctx, sc.s.actor(), sc.s.actor(), pw.Text)
+		}, func() {
+			dialog.ShowInformation("Password changed", "Use the new password from your next sign-in.", sc.s.win)
+		})
+	}, sc.s.win)
+}

@@ -1,0 +1,113 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"votedesk/app"
+)
+
+func TestUsersAndRoles(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	h.signIn("Olivia")
+	h.sh.ShowScreen(screenUsers)
+	h.wait()
+	u := h.sh.Users
+
+	t.Run("UserAdded", func(t *testing.T) {
+		test.Tap(u.Add)
+		f := u.AddForm
+		test.Type(f.Name, "Adam")
+		test.Type(f.Email, "adam@example.org")
+		test.Type(f.Password, "adam-pass")
+		test.Tap(f.Add)
+		h.wait()
+		got, err := h.svc.User(h.ctx, "Olivia", "Adam")
+		h.must(err)
+		if got.Role != app.RoleUser {
+			t.Errorf("new user is %s", got.Role)
+		}
+		if len(u.users) != 2 {
+			t.Errorf("the table shows %d users", len(u.users))
+		}
+	})
+	t.Run("OwnerOffersRolesBelowOwner", func(t *testing.T) {
+		u.Select("Adam")
+		want := "NO_ACCESS OBSERVER VOTER USER ADMIN AUDITOR"
+		if got := strings.Join(u.Role.Options, " "); got != want {
+			t.Errorf("roles offered %q, want %q", got, want)
+		}
+		u.Role.SetSelected("ADMIN")
+		h.wait()
+		got, _ := h.svc.User(h.ctx, "Olivia", "Adam")
+		if got.Role != app.RoleAdmin {
+			t.Errorf("Adam is %s", got.Role)
+		}
+	})
+	t.Run("NoRolesForOneself", func(t *testing.T) {
+		u.Select("Olivia")
+		if !u.Role.Disabled() || len(u.Role.Options) != 0 {
+			t.Errorf("roles offered for oneself: %v", u.Role.Options)
+		}
+		if !u.Transfer.Disabled() {
+			t.Error("transfer to oneself offered")
+		}
+	})
+	t.Run("AdminOffersRolesBelowAdmin", func(t *testing.T) {
+		h.addUser("Ursula", app.RoleUser)
+		h.addUser("Audrey", app.RoleAuditor)
+		h.signIn("Adam")
+		h.sh.ShowScreen(screenUsers)
+		h.wait()
+		u := h.sh.Users
+		u.Select("Ursula")
+		if got := strings.Join(u.Role.Options, " "); got != "NO_ACCESS OBSERVER VOTER USER" {
+			t.Errorf("roles offered %q", got)
+		}
+		u.Select("Audrey")
+		if !u.Role.Disabled() || !u.Remove.Disabled() {
+			t.Error("an ADMIN may change an AUDITOR")
+		}
+		if u.Transfer.Visible() {
+			t.Error("an ADMIN sees Transfer ownership")
+		}
+		h.assertGolden("users_admin.xml")
+	})
+	t.Run("ObserverSeesNoActions", func(t *testing.T) {
+		h.addUser("Oscar", app.RoleObserver)
+		h.signIn("Oscar")
+		h.sh.ShowScreen(screenUsers)
+		h.wait()
+		u := h.sh.Users
+		if u.Add.Visible() || u.Role.Visible() || u.Remove.Visible() || u.Transfer.Visible() {
+			t.Error("an OBSERVER sees user management")
+		}
+		if len(u.users) != 5 {
+			t.Errorf("observer sees %d users", len(u.users))
+		}
+	})
+	t.Run("OwnershipTransferred", func(t *testing.T) {
+		h.signIn("Olivia")
+		h.sh.ShowScreen(screenUsers)
+		h.wait()
+		u := h.sh.Users
+		u.Select("Adam")
+		test.Tap(u.Transfer)
+		h.tapDialogButton("Transfer")
+		adam, _ := h.svc.User(h.ctx, "Olivia", "Adam")
+		olivia, _ := h.svc.User(h.ctx, "Olivia", "Olivia")
+		if adam.Role != app.RoleOwner || olivia.Role != app.RoleAuditor {
+			t.Errorf("Adam %s, Olivia %s", adam.Role, olivia.Role)
+		}
+		h.assertDialog("Your role changed", "You are now AUDITOR")
+		if h.sh.UserLabel.Text != "Olivia · AUDITOR" {
+			t.Errorf("user label %q", h.sh.UserLabel.Text)
+		}
+		if h.sh.Users.Transfer.Visible() {
+			t.Error("the former owner still sees Transfer ownership")
+		}
+	})
+}
