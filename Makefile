@@ -89,5 +89,45 @@ package: build
 	rm -rf dist/src
 	@ls -l dist/VoteDesk.tar.xz
 
+# screenshots-report renders the HTML results report of a real election in
+# headless Chromium (Debian's chromium package, installed when missing):
+# Burlington, Vermont, mayor 2009, whose 8,984 ballots are imported as cast
+# vote records from the shared test data. screenshots/report.png is the
+# first screen, screenshots/report-full.png the whole report.
+SHARED       ?= ../shared/testdata
+REPORT_DEMO  := $(CACHE)/report-demo
+REPORT_E     := Burlington Mayor 2009
+CHROMIUM_RUN := chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+	--disable-background-networking --disable-component-update --disable-sync --hide-scrollbars
+
+.PHONY: screenshots-report chromium
+screenshots: screenshots-report
+
+screenshots-report: build chromium
+	@set -e; d=$(REPORT_DEMO); rm -rf $$d; mkdir -p $$d screenshots; \
+	export VOTEDESK_DB=$$d/demo.db VOTEDESK_USER=clerk VOTEDESK_PASSWORD=demo-password \
+	       VOTEDESK_NEW_PASSWORD=demo-password; \
+	v=./$(BIN); e="$(REPORT_E)"; \
+	$$v user add clerk --email clerk@example.org >/dev/null; \
+	$$v election create "$$e" --description "Mayor of the City of Burlington, Vermont: the general election of 3 March 2009, counted by instant runoff from the city's ballot records." >/dev/null; \
+	$$v candidate add "$$e" "Bob Kiss" "Andy Montroll" "James Simpson" "Dan Smith" "Kurt Wright" "Write-in" >/dev/null; \
+	$$v import cvr "$$e" $(SHARED)/real/burlington_2009_mayor/2009-Burlington-Mayor.blt; \
+	$$v election set "$$e" --method irv --rule overvoteRule=exhaustIfMultipleContinuing --rule batchElimination=true >/dev/null; \
+	$$v election launch "$$e" >/dev/null; $$v election finalize "$$e" >/dev/null; \
+	$$v export results "$$e" --format html --output $$d/report.html; \
+	for shot in report.png:1200,1600 report-full.png:1200,2860; do \
+	  $(CHROMIUM_RUN) --user-data-dir=$$d/chromium --window-size=$${shot#*:} \
+	    --screenshot=$(CURDIR)/screenshots/$${shot%%:*} file://$$d/report.html 2>/dev/null; done; \
+	rm -rf $$d/chromium; echo "wrote screenshots/report.png and screenshots/report-full.png"
+
+# chromium installs Debian's chromium (and a font it renders the report
+# with) when it is missing, like system-deps.
+chromium:
+	@if command -v chromium >/dev/null; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO=sudo; \
+	else echo "the report screenshots need Chromium: apt-get install -y chromium fonts-dejavu-core"; exit 1; fi; \
+	$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends chromium fonts-dejavu-core
+
 clean:
 	rm -rf bin dist bench.txt

@@ -1,6 +1,8 @@
 package app_test
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -139,7 +141,7 @@ func TestImportBallots(t *testing.T) {
 	e := newEnv(t)
 	in := make([]app.ImportedBallot, 12001)
 	for i := range in {
-		in[i] = app.ImportedBallot{SourceID: "cvr-" + string(rune('a'+i%26)), Rankings: rank("A", "C")}
+		in[i] = app.ImportedBallot{SourceID: fmt.Sprintf("cvr-%05d", i), Rankings: rank("A", "C")}
 	}
 	var last int
 	n, err := e.svc.ImportBallots(e.ctx, "user", "Open", app.SourceCVR, in, func(done int) { last = done })
@@ -153,10 +155,42 @@ func TestImportBallots(t *testing.T) {
 	}
 	t.Run("ErrAllOrNothing", func(t *testing.T) {
 		before := e.snapshot()
-		bad := append(append([]app.ImportedBallot{}, in[:6000]...), app.ImportedBallot{SourceID: "bad", Rankings: rank("A", "Q")})
+		bad := make([]app.ImportedBallot, 6001)
+		for i := range bad {
+			bad[i] = app.ImportedBallot{SourceID: fmt.Sprintf("more-%05d", i), Rankings: rank("B")}
+		}
+		bad[6000] = app.ImportedBallot{SourceID: "bad", Rankings: rank("A", "Q")}
 		_, err := e.svc.ImportBallots(e.ctx, "user", "Open", app.SourceCVR, bad, nil)
-		if app.ErrorCode(err) != app.CodeInvalid || !strings.Contains(app.ErrorMessage(err), "bad") {
+		var be *app.BallotError
+		if app.ErrorCode(err) != app.CodeInvalid || !strings.Contains(app.ErrorMessage(err), "bad") || !errors.As(err, &be) || be.Index != 6000 {
 			t.Errorf("import with an unknown candidate: %v", err)
+		}
+		if e.snapshot() != before {
+			t.Error("a refused import changed the database")
+		}
+	})
+	t.Run("ErrSourceIDRepeated", func(t *testing.T) {
+		before := e.snapshot()
+		_, err := e.svc.ImportBallots(e.ctx, "user", "Open", app.SourceCVR, []app.ImportedBallot{
+			{SourceID: "x1", Rankings: rank("A")}, {SourceID: "", Rankings: rank("B")}, {SourceID: "", Rankings: rank("B")}, {SourceID: "x1", Rankings: rank("C")},
+		}, nil)
+		var be *app.BallotError
+		if app.ErrorCode(err) != app.CodeInvalid || !errors.As(err, &be) || be.Index != 3 || !strings.Contains(app.ErrorMessage(err), "also ballot 1") {
+			t.Errorf("import repeating a source id: %v", err)
+		}
+		if e.snapshot() != before {
+			t.Error("a refused import changed the database")
+		}
+	})
+	t.Run("ErrSourceIDAlreadyImported", func(t *testing.T) {
+		before := e.snapshot()
+		_, err := e.svc.ImportBallots(e.ctx, "user", "Open", app.SourceCVR, []app.ImportedBallot{
+			{SourceID: "new-1", Rankings: rank("A")}, {SourceID: "cvr-00042", Rankings: rank("B")},
+		}, nil)
+		var be *app.BallotError
+		if app.ErrorCode(err) != app.CodeConflict || !errors.As(err, &be) || be.Index != 1 || be.SourceID != "cvr-00042" ||
+			!strings.Contains(app.ErrorMessage(err), "already imported") {
+			t.Errorf("import repeating an imported source id: %v", err)
 		}
 		if e.snapshot() != before {
 			t.Error("a refused import changed the database")

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -85,14 +86,23 @@ const ImportBatch = 5000
 // batch. Each ballot's id (its confirmation code) is its event's id and its
 // place in the batch: imported ballots carry no voter, so the order of their
 // ids reveals nothing but the order of the file, and ordered ids keep the
-// import fast (appending to the key space instead of splitting it). progress,
-// if set, is told how many ballots are recorded so far.
+// import fast (appending to the key space instead of splitting it). A source
+// id names one ballot: an import in which one repeats, or which repeats one
+// already imported into the election, is refused (empty ids are not
+// checked). A refusal caused by one ballot is a *BallotError saying which.
+// progress, if set, is told how many ballots are recorded so far.
 func (s *Service) ImportBallots(ctx context.Context, actor, election, source string, ballots []ImportedBallot, progress func(done int)) (int, error) {
 	if len(ballots) == 0 {
 		return 0, Errorf(CodeInvalid, "there are no ballots to import")
 	}
 	err := s.store.Update(ctx, func(tx Tx) error {
-		if _, err := mustElection(tx, election); err != nil {
+		// Applying each batch authorizes it; checking first keeps the
+		// source-id check below from answering someone who may not import.
+		gate := &applier{tx: tx, ev: &Event{Actor: actor, Type: EvBallotsImported}}
+		if _, _, err := gate.manager(election); err != nil {
+			return err
+		}
+		if err := checkSourceIDs(tx, election, ballots); err != nil {
 			return err
 		}
 		cands, err := candidatesOf(tx, election)
@@ -109,7 +119,7 @@ func (s *Service) ImportBallots(ctx context.Context, actor, election, source str
 			for i, b := range ballots[start:end] {
 				r, err := normalizeRankings(b.Rankings, order)
 				if err != nil {
-					return Errorf(CodeInvalid, "ballot %d (%s): %s", start+i+1, b.SourceID, ErrorMessage(err))
+					return ballotRefused(CodeInvalid, start+i, b.SourceID, ErrorMessage(err))
 				}
 				batch[i] = ImportedBallot{SourceID: b.SourceID, Rankings: r}
 			}
@@ -127,4 +137,51 @@ func (s *Service) ImportBallots(ctx context.Context, actor, election, source str
 		return 0, wrapOp("import ballots into "+election, err)
 	}
 	return len(ballots), nil
+}
+
+// BallotError is an import refused because of one of its ballots: its
+// place in the list given to ImportBallots (from 0), its source id and the
+// reason, so a caller that read the ballots from files can say where. It
+// wraps the domain *Error (code and message).
+type BallotError struct {
+	Index    int
+	SourceID string
+	Reason   string
+	err      *Error
+}
+
+func (e *BallotError) Error() string { return e.err.Error() }
+
+// Unwrap returns the domain error.
+func (e *BallotError) Unwrap() error { return e.err }
+
+// ballotRefused is the error for one ballot of an import.
+func ballotRefused(code Code, i int, sourceID, why string) *BallotError {
+	return &BallotError{Index: i, SourceID: sourceID, Reason: why,
+		err: Errorf(code, "ballot %d (%s): %s", i+1, sourceID, why)}
+}
+
+// checkSourceIDs refuses an import whose source ids repeat, among its own
+// ballots or with ballots already imported into the election.
+func checkSourceIDs(tx Tx, election string, ballots []ImportedBallot) error {
+	first := make(map[string]int, len(ballots))
+	for i, b := range ballots {
+		if b.SourceID == "" {
+			continue
+		}
+		if j, dup := first[b.SourceID]; dup {
+			return ballotRefused(CodeInvalid, i, b.SourceID, fmt.Sprintf("source id %q is also ballot %d of this import", b.SourceID, j+1))
+		}
+		first[b.SourceID] = i
+	}
+	if len(first) == 0 {
+		return nil
+	}
+	return tx.QueryAttr(electionPK(election), prefixUnlisted, "source_id", func(v []byte) (bool, error) {
+		if i, dup := first[string(v)]; dup && len(v) > 0 {
+			return false, ballotRefused(CodeConflict, i, ballots[i].SourceID,
+				fmt.Sprintf("a ballot with source id %q was already imported into %q", ballots[i].SourceID, election))
+		}
+		return true, nil
+	})
 }

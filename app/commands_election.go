@@ -1,6 +1,9 @@
 package app
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // CreateElection creates a draft election owned by the actor.
 func (s *Service) CreateElection(ctx context.Context, actor, name, description string, secret bool) error {
@@ -76,6 +79,19 @@ const VoterBatch = 2000
 // AddVoters adds entries to an election's poll book, all or nothing: a long
 // list is recorded as several events in one transaction.
 func (s *Service) AddVoters(ctx context.Context, actor, election string, voters ...VoterEntry) error {
+	return s.addVoters(ctx, actor, election, voters, false)
+}
+
+// CheckVoters answers whether AddVoters would accept the entries, checking
+// everything it checks (the actor's rights, the election's state, each
+// entry), and writes nothing: a poll-book import's dry run.
+func (s *Service) CheckVoters(ctx context.Context, actor, election string, voters ...VoterEntry) error {
+	return s.addVoters(ctx, actor, election, voters, true)
+}
+
+// addVoters records the events that add voters; a dry run records them in a
+// transaction it then rolls back.
+func (s *Service) addVoters(ctx context.Context, actor, election string, voters []VoterEntry, dryRun bool) error {
 	clean := make([]VoterEntry, len(voters))
 	for i, v := range voters {
 		n, err := CleanName("voter name", v.Name)
@@ -99,9 +115,12 @@ func (s *Service) AddVoters(ctx context.Context, actor, election string, voters 
 				return err
 			}
 		}
+		if dryRun {
+			return errDryRun
+		}
 		return nil
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, errDryRun) {
 		return wrapOp("add voters to "+election, err)
 	}
 	return nil

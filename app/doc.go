@@ -53,7 +53,11 @@
 // rankings: not in ballot lists, conflicts, or the log.
 //
 // Imported cast vote records (BallotsImported) belong to no voter; ballot i of
-// an import event gets the id "{event id}.{i}".
+// an import event gets the id "{event id}.{i}". A record's id in its file is
+// kept as the ballot's source id, which names one ballot per election: the
+// import command refuses one that repeats a source id, within itself or with
+// ballots already imported (events arriving by sync are not re-checked, so
+// two devices importing the same file offline both keep theirs).
 //
 // # Storage
 //

@@ -91,6 +91,16 @@ func (s *Service) Rejections(ctx context.Context, actor string) ([]Rejection, er
 	return out, err
 }
 
+// LogHead returns the sequence number and hash of the last event in the
+// log: the position a report or an export read the database at.
+func (s *Service) LogHead(ctx context.Context, actor string) (seq uint64, hash string, err error) {
+	err = s.view(ctx, "read log head", actor, PermViewApplication, func(tx Tx, _ User) error {
+		seq, hash, err = tx.Head()
+		return err
+	})
+	return seq, hash, err
+}
+
 // Log calls fn with each event from sequence number since on, in order, as
 // the actor may see it: password hashes are always hidden, and the rankings
 // and confirmation codes of ballots in secret (or deleted) elections are

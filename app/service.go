@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -77,6 +78,9 @@ func (s *Service) run(ctx context.Context, op, actor string, decide func(tx Tx) 
 	}
 	return out, nil
 }
+
+// errDryRun rolls back a command that was only to be checked.
+var errDryRun = errors.New("dry run")
 
 // record appends and applies one event inside tx.
 func (s *Service) record(tx Tx, actor string, d decision) (*Event, error) {

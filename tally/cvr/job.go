@@ -126,6 +126,11 @@ func (j *job) declare(names []string) {
 
 // add appends one ballot and counts it.
 func (j *job) add(marks []tally.Mark, id []byte, count uint32, precinct []byte) error {
+	if j.opts.Check != nil {
+		if err := j.opts.Check(id, marks, count); err != nil {
+			return err
+		}
+	}
 	if err := j.out.add(marks, id, count, precinct); err != nil {
 		return err
 	}

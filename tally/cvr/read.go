@@ -19,6 +19,12 @@ type Options struct {
 	// Progress, when set, is called now and then on the reading goroutine,
 	// and once at the end, so a GUI can show a progress bar.
 	Progress func(Progress)
+	// Check, when set, is called with each cast vote record before it is
+	// added: its id (empty when it has none; valid only during the call), its
+	// marks as read, and its count. An error refuses the file there, as a
+	// *ParseError naming the record's line, row or CVR, so a caller can add
+	// its own rules (ids unique across files, ballots its store can hold).
+	Check func(id []byte, marks []tally.Mark, count uint32) error
 }
 
 // Progress says how far a Read has got. Done and Total count bytes for text

@@ -150,3 +150,46 @@ func boolRule(set func(*tally.Rules, bool)) func(string) (func(*tally.Rules), er
 		return func(r *tally.Rules) { set(r, b) }, err
 	}
 }
+
+// Settings returns every rule of r under its RCTab name, sorted by name,
+// with the value ParseRule reads back into the same rule: the rules as a
+// config's "rules" section would state them.
+func Settings(r tally.Rules) []Setting {
+	blankIfZero := func(n int64) string {
+		if n == 0 {
+			return ""
+		}
+		return strconv.FormatInt(n, 10)
+	}
+	values := map[string]string{
+		"tiebreakMode":                          string(r.TiebreakMode),
+		"overvoteRule":                          string(r.OvervoteRule),
+		"winnerElectionMode":                    string(r.WinnerElectionMode),
+		"randomSeed":                            strconv.FormatInt(r.RandomSeed, 10),
+		"numberOfWinners":                       strconv.Itoa(r.NumberOfWinners),
+		"multiSeatBottomsUpPercentageThreshold": blankIfZero(int64(r.MultiSeatBottomsUpPercentageThreshold)),
+		"decimalPlacesForVoteArithmetic":        strconv.Itoa(r.DecimalPlacesForVoteArithmetic),
+		"minimumVoteThreshold":                  strconv.FormatInt(r.MinimumVoteThreshold, 10),
+		"stopTabulationEarlyAfterRound":         blankIfZero(int64(r.StopTabulationEarlyAfterRound)),
+		"maxSkippedRanksAllowed":                strconv.Itoa(r.MaxSkippedRanksAllowed),
+		"maxRankingsAllowed":                    strconv.Itoa(r.MaxRankingsAllowed),
+		"nonIntegerWinningThreshold":            strconv.FormatBool(r.NonIntegerWinningThreshold),
+		"doesFirstRoundDetermineThreshold":      strconv.FormatBool(r.DoesFirstRoundDetermineThreshold),
+		"hareQuota":                             strconv.FormatBool(r.HareQuota),
+		"batchElimination":                      strconv.FormatBool(r.BatchElimination),
+		"continueUntilTwoCandidatesRemain":      strconv.FormatBool(r.ContinueUntilTwoCandidatesRemain),
+		"exhaustOnDuplicateCandidate":           strconv.FormatBool(r.ExhaustOnDuplicateCandidate),
+	}
+	if r.MaxSkippedRanksAllowed == tally.Unlimited {
+		values["maxSkippedRanksAllowed"] = "unlimited"
+	}
+	if r.MaxRankingsAllowed == tally.MaxRankingsAll {
+		values["maxRankingsAllowed"] = "max"
+	}
+	out := make([]Setting, 0, len(values))
+	for _, name := range RuleNames() {
+		apply, _ := ruleParsers[name](values[name])
+		out = append(out, Setting{Name: name, Value: values[name], apply: apply})
+	}
+	return out
+}

@@ -84,3 +84,29 @@ func FuzzLoadConfig(f *testing.F) {
 		}
 	})
 }
+
+// TestSettingsRoundTrip checks that Settings states every rule and that
+// parsing what it states gives the same rules back.
+func TestSettingsRoundTrip(t *testing.T) {
+	changed := tally.DefaultRules()
+	changed.WinnerElectionMode, changed.NumberOfWinners, changed.MaxSkippedRanksAllowed = tally.MultiPassIRV, 3, tally.Unlimited
+	changed.MaxRankingsAllowed, changed.StopTabulationEarlyAfterRound, changed.RandomSeed = 5, 2, -77
+	changed.TiebreakMode, changed.BatchElimination, changed.MultiSeatBottomsUpPercentageThreshold = tally.Random, true, 25
+	for _, want := range []tally.Rules{tally.DefaultRules(), changed} {
+		settings := Settings(want)
+		if len(settings) != len(RuleNames()) {
+			t.Fatalf("Settings gave %d rules, want %d", len(settings), len(RuleNames()))
+		}
+		got := tally.Rules{}
+		for _, s := range settings {
+			p, err := ParseRule(s.Name, s.Value)
+			if err != nil {
+				t.Fatalf("ParseRule(%s, %q): %v", s.Name, s.Value, err)
+			}
+			p.Apply(&got)
+		}
+		if got != want {
+			t.Errorf("rules read back = %+v, want %+v", got, want)
+		}
+	}
+}

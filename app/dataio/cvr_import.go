@@ -1,0 +1,351 @@
+package dataio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+
+	"votedesk/app"
+	"votedesk/tally"
+	"votedesk/tally/cvr"
+)
+
+// The stages of an import that Progress reports.
+const (
+	StageRead   = "read"   // reading the files: Done and Total are bytes of all of them
+	StageRecord = "record" // recording the ballots: Done and Total are ballots
+)
+
+// Progress says how far an import has got. Callbacks come from the
+// goroutine doing the import; a GUI posts them to its own.
+type Progress struct {
+	Stage       string
+	File        string // the file being read (base name), in StageRead
+	Done, Total int64
+}
+
+// CVROptions tune an import of cast vote records.
+type CVROptions struct {
+	// Aliases maps names the files use to candidate names of the election.
+	Aliases map[string]string
+	// DropRepeated takes a record that ranks a candidate more than once
+	// (which a VoteDesk ballot cannot hold) by keeping the candidate's first,
+	// best ranking and leaving the later ranks without that mark. Without
+	// it such a record refuses the import. Counting the import may then
+	// differ from counting the file under rules that treat repeated
+	// rankings or skipped ranks specially (exhaustOnDuplicateCandidate,
+	// maxSkippedRanksAllowed).
+	DropRepeated bool
+	Progress     func(Progress)
+}
+
+// CVRImport is cast vote records read from files and checked against an
+// election's candidates, ready to be recorded.
+type CVRImport struct {
+	Files   []CVRFileSummary `json:"files"`
+	Matches []NameMatch      `json:"matches"` // names taken for a candidate other than by their exact name
+	Ballots int              `json:"ballots"` // ballots to import (records weighted by their counts)
+
+	ballots []app.ImportedBallot
+	spans   []span
+}
+
+// CVRFileSummary says what was read from one file.
+type CVRFileSummary struct {
+	Name       string     `json:"name"` // base name
+	Path       string     `json:"path"`
+	Format     cvr.Format `json:"format"`
+	Records    int        `json:"records"`    // cast vote records
+	Ballots    int        `json:"ballots"`    // ballots (records weighted by their counts)
+	Undervotes int        `json:"undervotes"` // records with no marks at all
+	Skipped    int        `json:"skipped"`    // records with no ballot for the contest (CDF), blank spreadsheet rows
+	Repeated   int        `json:"repeated"`   // records that ranked a candidate more than once (CVROptions.DropRepeated)
+	// WithoutIDs counts records the file gives no id; their source ids are
+	// made from the file's SHA-256 and the record's place (FileID/record),
+	// so importing the same file again is refused like any repeated id.
+	WithoutIDs int    `json:"without_ids"`
+	FileID     string `json:"file_id,omitempty"` // the first 12 hex digits of the file's SHA-256, when WithoutIDs > 0
+}
+
+// span is where one file's ballots sit in the import: from start, with the
+// records' counts (nil when every record counts once).
+type span struct {
+	start  int
+	counts []uint32
+}
+
+// ImportCVRs reads cast vote record files and imports their ballots into an
+// election, all or nothing (see ReadCVRs and CVRImport.Record).
+func ImportCVRs(ctx context.Context, svc *app.Service, actor, election string, sources []cvr.Source, opts CVROptions) (*CVRImport, error) {
+	cands, err := svc.Candidates(ctx, actor, election)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(cands))
+	for i, c := range cands {
+		names[i] = c.Name
+	}
+	im, err := ReadCVRs(ctx, names, sources, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := im.Record(ctx, svc, actor, election, opts.Progress); err != nil {
+		return nil, err
+	}
+	return im, nil
+}
+
+// ReadCVRs reads cast vote record files for an election whose candidates are
+// names, in ballot order. Each source needs only its FilePath: an empty
+// Provider is detected from the file's name and content, and a genericCsv or
+// ess file without its layout gets the usual one (DefaultLayout). Names are
+// matched to candidates exactly, else by opts.Aliases, else ignoring letter
+// case and spacing when that leaves one candidate. Ballot ids must be unique
+// across the files. A record a VoteDesk ballot cannot hold (an overvote
+// label without candidates, a candidate ranked twice, a rank beyond the
+// number of candidates) is refused. Every refusal names the file and the
+// line, row or record; nothing is kept of a refused read.
+func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CVROptions) (*CVRImport, error) {
+	if len(sources) == 0 {
+		return nil, app.Errorf(app.CodeInvalid, "no cast vote record files given")
+	}
+	if len(names) == 0 {
+		return nil, app.Errorf(app.CodeConflict, "the election has no candidates yet; add them before importing ballots")
+	}
+	m, err := newMatcher(names, opts.Aliases)
+	if err != nil {
+		return nil, err
+	}
+	sources = slices.Clone(sources)
+	sizes := make([]int64, len(sources))
+	var total int64
+	for i := range sources {
+		src := &sources[i]
+		if err := completeSource(src, m); err != nil {
+			return nil, err
+		}
+		if fi, err := os.Stat(src.FilePath); err == nil {
+			sizes[i] = fi.Size()
+			total += fi.Size()
+		}
+	}
+	r := &reader{names: names, dropRepeated: opts.DropRepeated}
+	ids := map[string]place{}
+	im := &CVRImport{}
+	var before int64
+	for i, src := range sources {
+		r.repeated = 0
+		var set tally.BallotSet
+		ro := cvr.Options{Check: r.check}
+		if opts.Progress != nil {
+			name, size := filepath.Base(src.FilePath), sizes[i]
+			ro.Progress = func(p cvr.Progress) {
+				done := before
+				if p.Total > 0 {
+					done += int64(float64(size) * float64(p.Done) / float64(p.Total))
+				}
+				opts.Progress(Progress{Stage: StageRead, File: name, Done: done, Total: total})
+			}
+		}
+		st, err := cvr.Read(ctx, src, m, &set, ro)
+		if err != nil {
+			return nil, readError(err)
+		}
+		before += sizes[i]
+		sum := CVRFileSummary{Name: filepath.Base(src.FilePath), Path: src.FilePath, Format: src.Provider,
+			Records: st.Records, Ballots: int(st.Ballots), Undervotes: st.Undervotes, Skipped: st.Skipped, Repeated: r.repeated}
+		if err := im.checkIDs(ids, &set, i); err != nil {
+			return nil, app.Errorf(app.CodeInvalid, "%s: %v", sum.Name, err)
+		}
+		if err := im.add(&set, &sum, names); err != nil {
+			return nil, err
+		}
+		im.Files = append(im.Files, sum)
+	}
+	if im.Ballots == 0 {
+		return nil, app.Errorf(app.CodeInvalid, "the files hold no ballots")
+	}
+	im.Matches = m.matches()
+	return im, nil
+}
+
+// readError makes a read error a domain error, keeping the cvr.ParseError's
+// message (file, line or record, and why).
+func readError(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return &app.Error{Code: app.CodeUnavailable, Message: "import cancelled", Err: err}
+	}
+	return &app.Error{Code: app.CodeInvalid, Message: err.Error(), Err: err}
+}
+
+// add appends one file's ballots, expanding records counted n times into n
+// ballots with ids ID_1 ... ID_n.
+func (im *CVRImport) add(set *tally.BallotSet, sum *CVRFileSummary, names []string) error {
+	for i := range set.Len() {
+		if set.ID(i) == "" {
+			sum.WithoutIDs++
+		}
+	}
+	if sum.WithoutIDs > 0 {
+		h, err := fileSHA256(sum.Path)
+		if err != nil {
+			return app.Errorf(app.CodeInvalid, "%s: %v", sum.Name, err)
+		}
+		sum.FileID = h[:12]
+	}
+	im.spans = append(im.spans, span{start: len(im.ballots), counts: set.Counts})
+	ranks := make([]app.Ranking, len(set.Marks))
+	for k, mk := range set.Marks {
+		ranks[k] = app.Ranking{Candidate: names[mk.Candidate], Rank: int(mk.Rank)}
+	}
+	if sum.Repeated > 0 {
+		ends := dropRepeated(set, ranks)
+		set = &tally.BallotSet{Ends: ends, Counts: set.Counts, IDs: set.IDs}
+	}
+	if im.ballots == nil {
+		im.ballots = make([]app.ImportedBallot, 0, int(set.Total()))
+	}
+	start := 0
+	for i := range set.Len() {
+		count := uint32(1)
+		if set.Counts != nil {
+			count = set.Counts[i]
+		}
+		end := int(set.Ends[i])
+		r := ranks[start:end:end]
+		start = end
+		id := set.ID(i)
+		if id == "" {
+			id = sum.FileID + "/" + strconv.Itoa(i+1)
+		}
+		if count == 1 {
+			im.ballots = append(im.ballots, app.ImportedBallot{SourceID: id, Rankings: r})
+			continue
+		}
+		for k := range count {
+			im.ballots = append(im.ballots, app.ImportedBallot{SourceID: id + "_" + strconv.Itoa(int(k)+1), Rankings: r})
+		}
+	}
+	im.Ballots = len(im.ballots)
+	return nil
+}
+
+// Record imports the ballots read into the election, all or nothing, and
+// tells progress (StageRecord) how many are recorded. A ballot the election
+// refuses (its id already imported, say) is named by file and record.
+func (im *CVRImport) Record(ctx context.Context, svc *app.Service, actor, election string, progress func(Progress)) error {
+	var report func(int)
+	if progress != nil {
+		total := int64(len(im.ballots))
+		report = func(done int) { progress(Progress{Stage: StageRecord, Done: int64(done), Total: total}) }
+	}
+	_, err := svc.ImportBallots(ctx, actor, election, app.SourceCVR, im.ballots, report)
+	var be *app.BallotError
+	if errors.As(err, &be) {
+		return &app.Error{Code: app.ErrorCode(err), Message: im.where(be.Index) + ": " + be.Reason, Err: err}
+	}
+	return err
+}
+
+// where says which file and record ballot i of the import came from.
+func (im *CVRImport) where(i int) string {
+	f := sort.Search(len(im.spans), func(k int) bool { return im.spans[k].start > i }) - 1
+	if f < 0 || f >= len(im.Files) {
+		return fmt.Sprintf("ballot %d", i+1)
+	}
+	sp, rec, off := im.spans[f], i-im.spans[f].start+1, ""
+	if sp.counts != nil {
+		n := i - sp.start
+		for rec = 1; n >= int(sp.counts[rec-1]); rec++ {
+			n -= int(sp.counts[rec-1])
+		}
+		off = fmt.Sprintf(", copy %d of %d", n+1, sp.counts[rec-1])
+	}
+	return fmt.Sprintf("%s: record %d%s (source id %q)", im.Files[f].Name, rec, off, im.ballots[i].SourceID)
+}
+
+// dropRepeated removes from each ballot's rankings the later rankings of a
+// candidate ranked before, compacting ranks in place, and returns the new
+// ends of the ballots.
+func dropRepeated(set *tally.BallotSet, ranks []app.Ranking) []uint32 {
+	ends := make([]uint32, set.Len())
+	out, start := 0, 0
+	for i, end := range set.Ends {
+		first := out
+		for _, r := range ranks[start:end] {
+			dup := false
+			for _, kept := range ranks[first:out] {
+				dup = dup || kept.Candidate == r.Candidate
+			}
+			if !dup {
+				ranks[out] = r
+				out++
+			}
+		}
+		start = int(end)
+		ends[i] = uint32(out)
+	}
+	return ends
+}
+
+// reader checks each record as the files are read.
+type reader struct {
+	names        []string
+	dropRepeated bool
+	repeated     int // records of the current file with a repeated candidate
+}
+
+// check refuses a record a VoteDesk ballot cannot hold.
+func (r *reader) check(_ []byte, marks []tally.Mark, _ uint32) error {
+	repeated := false
+	defer func() {
+		if repeated {
+			r.repeated++
+		}
+	}()
+	for i, m := range marks {
+		if m.Candidate == tally.Overvote {
+			return fmt.Errorf("rank %d is marked as an overvote without naming the candidates; a VoteDesk ballot holds only candidates", m.Rank)
+		}
+		if int(m.Rank) > len(r.names) {
+			return fmt.Errorf("rank %d is beyond the election's %d candidates", m.Rank, len(r.names))
+		}
+		for _, p := range marks[:i] {
+			if p.Candidate != m.Candidate {
+				continue
+			}
+			if !r.dropRepeated {
+				return fmt.Errorf("%q is ranked twice (ranks %d and %d); a VoteDesk ballot ranks each candidate once (import with repeated rankings dropped to keep the first)",
+					r.names[m.Candidate], min(p.Rank, m.Rank), max(p.Rank, m.Rank))
+			}
+			repeated = true
+		}
+	}
+	return nil
+}
+
+// place is where a ballot id was first seen: a file and a record in it.
+type place struct{ file, record int32 }
+
+// checkIDs refuses ballot ids that repeat within the files read so far.
+func (im *CVRImport) checkIDs(ids map[string]place, set *tally.BallotSet, file int) error {
+	for i, id := range set.IDs {
+		if id == "" {
+			continue
+		}
+		if first, dup := ids[id]; dup {
+			where := fmt.Sprintf("record %d", first.record)
+			if int(first.file) != file {
+				where += " of " + im.Files[first.file].Name
+			}
+			return fmt.Errorf("record %d: ballot id %q repeats %s", i+1, id, where)
+		}
+		ids[id] = place{int32(file), int32(i + 1)}
+	}
+	return nil
+}

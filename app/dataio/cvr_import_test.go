@@ -1,0 +1,251 @@
+package dataio_test
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"votedesk/app"
+	"votedesk/app/dataio"
+	"votedesk/tally/cvr"
+)
+
+var (
+	burlingtonDir   = filepath.Join(shared, "real", "burlington_2009_mayor")
+	burlingtonBLT   = filepath.Join(burlingtonDir, "2009-Burlington-Mayor.blt")
+	burlingtonTOI   = filepath.Join(burlingtonDir, "00005-00000002.toi")
+	burlingtonCands = []string{"Bob Kiss", "Andy Montroll", "James Simpson", "Dan Smith", "Kurt Wright", "Write-in"}
+	burlingtonRules = map[string]string{"overvoteRule": "exhaustIfMultipleContinuing", "batchElimination": "true"}
+)
+
+// TestImportCVRBurlington imports the real Burlington 2009 ballots from BLT
+// and from PrefLib, and counts them to the official result.
+func TestImportCVRBurlington(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		ballots    int
+		matches    []dataio.NameMatch
+	}{
+		{"BLT", burlingtonBLT, 8984, nil},
+		{"PrefLib", burlingtonTOI, 8980, []dataio.NameMatch{{InFile: "Write-In", Candidate: "Write-in", How: dataio.MatchFolded}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.election("Mayor", false, burlingtonCands...)
+			var stages []string
+			im, err := dataio.ImportCVRs(e.ctx, e.svc, clerk, "Mayor", []cvr.Source{{FilePath: tc.file}}, dataio.CVROptions{
+				Progress: func(p dataio.Progress) {
+					if len(stages) == 0 || stages[len(stages)-1] != p.Stage {
+						stages = append(stages, p.Stage)
+					}
+					if p.Done > p.Total {
+						t.Errorf("progress %+v is past its total", p)
+					}
+				},
+			})
+			e.must(err)
+			if im.Ballots != tc.ballots || len(im.Files) != 1 || im.Files[0].WithoutIDs == 0 || len(im.Files[0].FileID) != 12 {
+				t.Errorf("import = %+v", im)
+			}
+			if strings.Join(stages, ",") != "read,record" {
+				t.Errorf("progress stages = %v", stages)
+			}
+			if len(im.Matches) != len(tc.matches) || len(tc.matches) > 0 && im.Matches[0] != tc.matches[0] {
+				t.Errorf("matches = %+v, want %+v", im.Matches, tc.matches)
+			}
+			counted, _, err := e.svc.CountStored(e.ctx, clerk, "Mayor", "irv", burlingtonRules, nil)
+			e.must(err)
+			last := counted.Result.Passes[0].Rounds[len(counted.Result.Passes[0].Rounds)-1]
+			got := map[string]string{}
+			for _, v := range last.Tally {
+				got[burlingtonCands[v.Candidate]] = v.Votes.String()
+			}
+			if got["Bob Kiss"] != "4313" || got["Kurt Wright"] != "4061" {
+				t.Errorf("final round = %v, want Kiss 4313, Wright 4061", got)
+			}
+			t.Run("ErrSameFileAgain", func(t *testing.T) {
+				before := e.logLength()
+				_, err := dataio.ImportCVRs(e.ctx, e.svc, clerk, "Mayor", []cvr.Source{{FilePath: tc.file}}, dataio.CVROptions{})
+				if app.ErrorCode(err) != app.CodeConflict || !strings.Contains(app.ErrorMessage(err), filepath.Base(tc.file)+": record 1") ||
+					!strings.Contains(app.ErrorMessage(err), "already imported") {
+					t.Errorf("second import: %v", err)
+				}
+				if e.logLength() != before {
+					t.Error("a refused import wrote to the log")
+				}
+			})
+		})
+	}
+}
+
+// TestImportCVRFormats imports a file of each remaining format, detected
+// from its name and content.
+func TestImportCVRFormats(t *testing.T) {
+	rctab := filepath.Join(shared, "rctab")
+	for _, tc := range []struct {
+		name       string
+		file       string
+		candidates []string
+		ballots    int
+		repeated   int
+	}{
+		{"CDF", filepath.Join(rctab, "test_set_1_exhaust_at_overvote", "test_set_1_exhaust_at_overvote_cvr.json"),
+			[]string{"Candidate A Name", "Candidate B Name", "Candidate C Name", "Candidate D Name"}, 15, 0},
+		{"GenericCSVIDFirst", writeFile(t, "plain.csv", "BallotID,A,B,C\nx1,1,,2\nx2,,1,\n"), []string{"A", "B", "C"}, 2, 0},
+		{"GenericCSV", filepath.Join(rctab, "generic_csv_test", "generic_csv_test_cvr.csv"),
+			[]string{"Lettuce", "Broccoli", "Cucumber", "Cauliflower", "Write-In"}, 26, 0},
+		{"ClearBallot", filepath.Join(rctab, "clear_ballot_kansas_primary", "clear_ballot_kansas_primary.cvr.csv"),
+			[]string{"Michael Bennet", "Joe Biden", "Cory Booker", "Steven Bullock", "Pete Buttigieg", "Julian Castro", "John Delaney",
+				"Tulsi Gabbard", "Kamala Harris", "Amy Klobuchar", "Beto O'Rourke", "Bernie Sanders", "Tom Steyer", "Elizabeth Warren",
+				"Marianne Williamson", "Andrew Yang", "UWI"}, 50, 2},
+		{"ESS", filepath.Join(rctab, "exhaust_if_multiple_continuing", "exhaust_if_multiple_continuing_cvr.xlsx"),
+			[]string{"A", "B", "C", "D"}, 9, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.election("E", false, tc.candidates...)
+			src := cvr.Source{FilePath: tc.file}
+			if tc.name == "ESS" {
+				src.OvervoteDelimiter = "|"
+			}
+			im, err := dataio.ImportCVRs(e.ctx, e.svc, clerk, "E", []cvr.Source{src}, dataio.CVROptions{DropRepeated: tc.repeated > 0})
+			e.must(err)
+			if im.Ballots != tc.ballots || im.Files[0].Repeated != tc.repeated {
+				t.Errorf("imported %d ballots (%d with repeated rankings), want %d (%d)", im.Ballots, im.Files[0].Repeated, tc.ballots, tc.repeated)
+			}
+			if tc.repeated == 0 {
+				return
+			}
+			ballots, err := e.svc.Ballots(e.ctx, clerk, "E")
+			e.must(err)
+			for _, b := range ballots {
+				seen := map[string]bool{}
+				for _, r := range b.Rankings {
+					if seen[r.Candidate] {
+						t.Errorf("ballot %s ranks %q twice: %v", b.SourceID, r.Candidate, b.Rankings)
+					}
+					seen[r.Candidate] = true
+				}
+			}
+		})
+	}
+}
+
+// TestImportCVRAliases matches names by alias and by case and spacing.
+func TestImportCVRAliases(t *testing.T) {
+	e := newEnv(t)
+	e.election("E", false, "Alice Smith", "Bob Jones", "Carol King")
+	file := writeFile(t, "ballots.csv", "ballot_id,rank_1,rank_2\n1,ALICE  smith,BJ\n2,Carol King,\n3,bj,Alice Smith\n")
+	im, err := dataio.ImportCVRs(e.ctx, e.svc, clerk, "E", []cvr.Source{{FilePath: file}}, dataio.CVROptions{Aliases: map[string]string{"BJ": "bob jones"}})
+	e.must(err)
+	want := []dataio.NameMatch{{"ALICE  smith", "Alice Smith", dataio.MatchFolded}, {"BJ", "Bob Jones", dataio.MatchAlias}, {"bj", "Bob Jones", dataio.MatchFolded}}
+	if len(im.Matches) != len(want) {
+		t.Fatalf("matches = %+v", im.Matches)
+	}
+	for i := range want {
+		if im.Matches[i] != want[i] {
+			t.Errorf("match %d = %+v, want %+v", i, im.Matches[i], want[i])
+		}
+	}
+	ballots, err := e.svc.Ballots(e.ctx, clerk, "E")
+	e.must(err)
+	if len(ballots) != 3 || ballots[0].SourceID != "1" || ballots[0].Rankings[1].Candidate != "Bob Jones" || ballots[0].Voter != "" || ballots[0].Source != app.SourceCVR {
+		t.Errorf("ballots = %+v", ballots)
+	}
+	t.Run("ErrAliasToNobody", func(t *testing.T) {
+		_, err := dataio.ImportCVRs(e.ctx, e.svc, clerk, "E", []cvr.Source{{FilePath: file}}, dataio.CVROptions{Aliases: map[string]string{"BJ": "Bobby"}})
+		if !strings.Contains(app.ErrorMessage(err), `alias "BJ" names "Bobby", which is not a candidate`) {
+			t.Errorf("alias to no candidate: %v", err)
+		}
+	})
+	t.Run("ErrAmbiguousFold", func(t *testing.T) {
+		e := newEnv(t)
+		e.election("F", false, "Lee", "LEE")
+		file := writeFile(t, "ballots.csv", "ballot_id,rank_1\n1,lee\n")
+		_, err := dataio.ImportCVRs(e.ctx, e.svc, clerk, "F", []cvr.Source{{FilePath: file}}, dataio.CVROptions{})
+		if msg := app.ErrorMessage(err); msg != `ballots.csv: line 2, column 2: unknown candidate "lee"` {
+			t.Errorf("name matching two candidates: %q", msg)
+		}
+	})
+}
+
+// TestImportCVRRefused checks that bad files are refused with the file, the
+// line or record, and why, and that nothing is imported.
+func TestImportCVRRefused(t *testing.T) {
+	e := newEnv(t)
+	e.election("E", false, "A", "B", "C")
+	good := writeFile(t, "good.csv", "ballot_id,rank_1,rank_2\ng1,A,B\ng2,B,\n")
+	e.must2(dataio.ImportCVRs(e.ctx, e.svc, clerk, "E", []cvr.Source{{FilePath: good}}, dataio.CVROptions{}))
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		code  app.Code
+		want  string
+	}{
+		{"ErrUnknownCandidate", map[string]string{"a.csv": "ballot_id,rank_1\nx1,A\nx2,Zed\n"}, app.CodeInvalid,
+			`a.csv: line 3, column 2: unknown candidate "Zed"`},
+		{"ErrMalformedRecord", map[string]string{"a.csv": "ballot_id,rank_1,rank_2\nx1,A\n"}, app.CodeInvalid,
+			`a.csv: line 2: the row has 2 fields, the header 3`},
+		{"ErrRepeatedCandidate", map[string]string{"a.csv": "ballot_id,rank_1,rank_2,rank_3\nx1,A,,\nx2,B,C,B\n"}, app.CodeInvalid,
+			`a.csv: line 3: "B" is ranked twice (ranks 1 and 3); a VoteDesk ballot ranks each candidate once`},
+		{"ErrRankBeyondCandidates", map[string]string{"a.csv": "ballot_id,rank_1,rank_2,rank_3,rank_4\nx1,,,,A\n"}, app.CodeInvalid,
+			`a.csv: line 2: rank 4 is beyond the election's 3 candidates`},
+		{"ErrOvervoteLabel", map[string]string{"a.blt": "3 1\n(b1) 1 -=- 2 0\n0\n\"A\"\n\"B\"\n\"C\"\n\"T\"\n"}, app.CodeInvalid,
+			`a.blt: line 2: rank 1 is marked as an overvote without naming the candidates; a VoteDesk ballot holds only candidates`},
+		{"ErrIDRepeatedInFile", map[string]string{"a.csv": "ballot_id,rank_1\nx1,A\nx2,B\nx1,C\n"}, app.CodeInvalid,
+			`a.csv: record 3: ballot id "x1" repeats record 1`},
+		{"ErrIDRepeatedAcrossFiles", map[string]string{"a.csv": "ballot_id,rank_1\nx1,A\nx2,B\n", "b.csv": "ballot_id,rank_1\nx3,A\nx2,C\n"}, app.CodeInvalid,
+			`b.csv: record 2: ballot id "x2" repeats record 2 of a.csv`},
+		{"ErrIDAlreadyImported", map[string]string{"a.csv": "ballot_id,rank_1\nx1,A\ng2,B\n"}, app.CodeConflict,
+			`a.csv: record 2 (source id "g2"): a ballot with source id "g2" was already imported into "E"`},
+		{"ErrSecondFileBad", map[string]string{"a.csv": "ballot_id,rank_1\nx1,A\n", "b.csv": "ballot_id,rank_1\nx2,\"A\n"}, app.CodeInvalid,
+			`b.csv: line 2`},
+		{"ErrUnknownFormat", map[string]string{"a.dat": "hello"}, app.CodeInvalid,
+			`a.dat: cannot tell the format from its name or content`},
+		{"ErrEmpty", map[string]string{"a.csv": "ballot_id,rank_1\n"}, app.CodeInvalid, `the files hold no ballots`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var srcs []cvr.Source
+			for _, name := range []string{"a.csv", "a.blt", "a.dat", "b.csv"} {
+				if content, ok := tc.files[name]; ok {
+					p := filepath.Join(dir, name)
+					writeAt(t, p, content)
+					srcs = append(srcs, cvr.Source{FilePath: p})
+				}
+			}
+			before := e.logLength()
+			_, err := dataio.ImportCVRs(e.ctx, e.svc, clerk, "E", srcs, dataio.CVROptions{})
+			if app.ErrorCode(err) != tc.code || !strings.HasPrefix(app.ErrorMessage(err), tc.want) {
+				t.Errorf("err = %v (%s), want %s %q", app.ErrorMessage(err), app.ErrorCode(err), tc.code, tc.want)
+			}
+			if e.logLength() != before {
+				t.Error("a refused import wrote to the log")
+			}
+		})
+	}
+	t.Run("ErrObserver", func(t *testing.T) {
+		_, err := dataio.ImportCVRs(e.ctx, e.svc, observer, "E", []cvr.Source{{FilePath: good}}, dataio.CVROptions{})
+		if app.ErrorCode(err) != app.CodeForbidden {
+			t.Errorf("observer import: %v", err)
+		}
+	})
+	t.Run("ErrNoCandidates", func(t *testing.T) {
+		e.must(e.svc.CreateElection(e.ctx, clerk, "Empty", "", false))
+		_, err := dataio.ImportCVRs(e.ctx, e.svc, clerk, "Empty", []cvr.Source{{FilePath: good}}, dataio.CVROptions{})
+		if app.ErrorCode(err) != app.CodeConflict || !strings.Contains(app.ErrorMessage(err), "no candidates") {
+			t.Errorf("import into an election without candidates: %v", err)
+		}
+	})
+	var pe *cvr.ParseError
+	_, err := dataio.ImportCVRs(e.ctx, e.svc, clerk, "E", []cvr.Source{{FilePath: writeFile(t, "z.csv", "ballot_id,rank_1\n1,Q\n")}}, dataio.CVROptions{})
+	if !errors.As(err, &pe) || pe.Line != 2 {
+		t.Errorf("the error does not carry the cvr.ParseError: %v", err)
+	}
+}
+
+func (e *env) must2(_ any, err error) {
+	e.t.Helper()
+	e.must(err)
+}

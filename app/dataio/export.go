@@ -1,0 +1,174 @@
+package dataio
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"votedesk/app"
+	"votedesk/tally"
+	"votedesk/tally/cvr"
+)
+
+// The ballot export formats.
+const (
+	BallotsCDF = "cdf" // NIST SP 1500-103 cast vote records, JSON (cvr.WriteCDF)
+	BallotsCSV = "csv" // VoteDesk's ranked-ballot CSV (cvr.WriteVoteDesk)
+)
+
+// WriteFileAtomic writes the file at path through write: into a temporary
+// file in the same folder, synced to disk, then renamed over path. On any
+// error the temporary file is removed and path is untouched, so a reader
+// never sees half a file and a refused export leaves nothing.
+func WriteFileAtomic(path string, perm os.FileMode, write func(io.Writer) error) error {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return app.Errorf(app.CodeInvalid, "cannot write %s: %v", path, unwrapPath(err))
+	}
+	tmp := f.Name()
+	done := false
+	defer func() {
+		if !done {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 1<<16)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return app.Errorf(app.CodeInvalid, "cannot write %s: %v", path, err)
+	}
+	if err := f.Chmod(perm); err != nil {
+		return app.Errorf(app.CodeInvalid, "cannot write %s: %v", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return app.Errorf(app.CodeInvalid, "cannot write %s: %v", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return app.Errorf(app.CodeInvalid, "cannot write %s: %v", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return app.Errorf(app.CodeInvalid, "cannot write %s: %v", path, unwrapPath(err))
+	}
+	done = true
+	return nil
+}
+
+// unwrapPath drops the path an *os.PathError repeats.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	if le, ok := err.(*os.LinkError); ok {
+		return le.Err
+	}
+	return err
+}
+
+// ElectionBallots returns an election's candidates (in ballot order) and its
+// ballots as a ballot set: one record per ballot, in confirmation-code order,
+// each with its confirmation code as its id. No voter is in it, whatever the
+// actor's role; app.Service.Ballots checks that the actor may see ballots.
+func ElectionBallots(ctx context.Context, svc *app.Service, actor, election string) ([]string, *tally.BallotSet, error) {
+	cands, err := svc.Candidates(ctx, actor, election)
+	if err != nil {
+		return nil, nil, err
+	}
+	ballots, err := svc.Ballots(ctx, actor, election)
+	if err != nil {
+		return nil, nil, err
+	}
+	slices.SortFunc(ballots, func(a, b app.Ballot) int { return strings.Compare(a.Confirmation, b.Confirmation) })
+	names := make([]string, len(cands))
+	index := make(map[string]uint16, len(cands))
+	for i, c := range cands {
+		names[i] = c.Name
+		index[c.Name] = uint16(i)
+	}
+	set := &tally.BallotSet{Ends: make([]uint32, 0, len(ballots)), IDs: make([]string, 0, len(ballots))}
+	var marks []tally.Mark
+	for _, b := range ballots {
+		marks = marks[:0]
+		for _, r := range b.Rankings {
+			c, ok := index[r.Candidate]
+			if !ok {
+				return nil, nil, app.Errorf(app.CodeInternal, "ballot %s ranks %q, which is not a candidate", b.Confirmation, r.Candidate)
+			}
+			marks = append(marks, tally.Mark{Rank: uint16(r.Rank), Candidate: c})
+		}
+		if err := set.Add(b.Confirmation, 1, marks); err != nil {
+			return nil, nil, err
+		}
+	}
+	return names, set, nil
+}
+
+// ExportBallots writes an election's ballots as cast vote records: format
+// BallotsCDF or BallotsCSV. The records carry each ballot's confirmation
+// code as its id and its rankings, in confirmation-code order, and never a
+// voter, for every role: a cast vote record file is what an election
+// publishes, and in a secret election the order of confirmation codes says
+// nothing about who voted when. It returns the number of ballots written.
+func ExportBallots(ctx context.Context, svc *app.Service, actor, election, format string, w io.Writer) (int, error) {
+	if format != BallotsCDF && format != BallotsCSV {
+		return 0, app.Errorf(app.CodeInvalid, "ballots are exported as %s or %s, not %q", BallotsCDF, BallotsCSV, format)
+	}
+	names, set, err := ElectionBallots(ctx, svc, actor, election)
+	if err != nil {
+		return 0, err
+	}
+	if err := WriteBallots(w, format, election, names, set, svc.Now()); err != nil {
+		return 0, err
+	}
+	return set.Len(), nil
+}
+
+// WriteBallots writes ballots of an election as cast vote records in a
+// format (BallotsCDF, dated generated, or BallotsCSV).
+func WriteBallots(w io.Writer, format, election string, names []string, set *tally.BallotSet, generated time.Time) error {
+	var err error
+	switch format {
+	case BallotsCDF:
+		err = cvr.WriteCDF(w, cvr.CDFReport{ContestName: election, Candidates: names, GeneratedDate: generated}, set)
+	case BallotsCSV:
+		err = cvr.WriteVoteDesk(w, names, set)
+	default:
+		return app.Errorf(app.CodeInvalid, "ballots are exported as %s or %s, not %q", BallotsCDF, BallotsCSV, format)
+	}
+	if err != nil {
+		return &app.Error{Code: app.CodeInvalid, Message: strings.TrimPrefix(err.Error(), "cvr: "), Err: err}
+	}
+	return nil
+}
+
+// ExportLog writes the event log as JSON Lines, one event per line in log
+// order, as the actor may see it (app.Service.Log hides password hashes
+// always, and secret ballots' rankings and confirmation codes below
+// AUDITOR). It returns the number of events written.
+func ExportLog(ctx context.Context, svc *app.Service, actor string, w io.Writer) (int, error) {
+	n := 0
+	err := svc.Log(ctx, actor, 1, func(ev *app.Event) error {
+		b, err := app.EncodeEvent(ev)
+		if err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintf(w, "%s\n", b); err != nil {
+			return err
+		}
+		n++
+		return nil
+	})
+	return n, err
+}

@@ -1,0 +1,123 @@
+package dataio
+
+import (
+	"fmt"
+	"strings"
+
+	"votedesk/app"
+)
+
+// How a name in a file was matched to a candidate.
+const (
+	MatchAlias  = "alias"            // an alias given with the import
+	MatchFolded = "case and spacing" // the same name but for letter case and spaces
+)
+
+// NameMatch is a name in a file that is not a candidate's exact name but was
+// taken for one.
+type NameMatch struct {
+	InFile    string `json:"in_file"`
+	Candidate string `json:"candidate"`
+	How       string `json:"how"`
+}
+
+// candidateMatcher resolves the names a file uses to an election's
+// candidates: the exact name, else an alias given with the import, else the
+// one candidate (or alias) whose name is the same but for letter case and
+// runs of spaces. It is a cvr.Candidates.
+type candidateMatcher struct {
+	names   []string
+	exact   map[string]uint16
+	aliases map[string]uint16
+	folded  map[string]int // folded name -> candidate, -1 when two differ
+	matched map[string]NameMatch
+	order   []string // names in matched, in the order first matched
+}
+
+// newMatcher builds the matcher for candidates names and aliases (name in a
+// file -> candidate name). An alias must lead to a candidate, and may not
+// be another candidate's name.
+func newMatcher(names []string, aliases map[string]string) (*candidateMatcher, error) {
+	m := &candidateMatcher{
+		names: names, exact: make(map[string]uint16, len(names)), aliases: map[string]uint16{},
+		folded: make(map[string]int, len(names)), matched: map[string]NameMatch{},
+	}
+	for i, n := range names {
+		m.exact[n] = uint16(i)
+		m.fold(n, i)
+	}
+	for alias, target := range aliases {
+		alias = strings.TrimSpace(alias)
+		if alias == "" {
+			return nil, app.Errorf(app.CodeInvalid, "an alias for %q is empty", target)
+		}
+		c, ok := m.exact[strings.TrimSpace(target)]
+		if !ok {
+			i, found := m.folded[foldName(target)]
+			if !found || i < 0 {
+				return nil, app.Errorf(app.CodeInvalid, "alias %q names %q, which is not a candidate (candidates: %s)", alias, target, strings.Join(names, ", "))
+			}
+			c = uint16(i)
+		}
+		if other, ok := m.exact[alias]; ok && other != c {
+			return nil, app.Errorf(app.CodeInvalid, "alias %q for %q is the name of candidate %q", alias, names[c], names[other])
+		}
+		m.aliases[alias] = c
+	}
+	for alias, c := range m.aliases {
+		m.fold(alias, int(c))
+	}
+	return m, nil
+}
+
+// fold records that the folded form of name leads to candidate c.
+func (m *candidateMatcher) fold(name string, c int) {
+	f := foldName(name)
+	if prev, ok := m.folded[f]; ok && prev != c {
+		m.folded[f] = -1
+		return
+	}
+	m.folded[f] = c
+}
+
+// foldName lower-cases a name and reduces its spaces to single ones.
+func foldName(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+
+// Candidate returns the candidate a name in a file stands for.
+func (m *candidateMatcher) Candidate(name string) (uint16, bool) {
+	if c, ok := m.exact[name]; ok {
+		return c, true
+	}
+	how := MatchAlias
+	c, ok := m.aliases[strings.TrimSpace(name)]
+	if !ok {
+		i, found := m.folded[foldName(name)]
+		if !found || i < 0 {
+			return 0, false
+		}
+		c, how = uint16(i), MatchFolded
+	}
+	if _, seen := m.matched[name]; !seen {
+		m.matched[name] = NameMatch{InFile: name, Candidate: m.names[c], How: how}
+		m.order = append(m.order, name)
+	}
+	return c, true
+}
+
+// matches lists the names matched other than exactly, in the order met.
+func (m *candidateMatcher) matches() []NameMatch {
+	out := make([]NameMatch, len(m.order))
+	for i, n := range m.order {
+		out[i] = m.matched[n]
+	}
+	return out
+}
+
+// ParseAlias reads "NAME=CANDIDATE", as the command line takes an alias.
+func ParseAlias(arg string) (alias, candidate string, err error) {
+	alias, candidate, ok := strings.Cut(arg, "=")
+	if !ok || strings.TrimSpace(alias) == "" || strings.TrimSpace(candidate) == "" {
+		return "", "", fmt.Errorf("alias %q is not NAME=CANDIDATE", arg)
+	}
+	return strings.TrimSpace(alias), strings.TrimSpace(candidate), nil
+}

@@ -1,0 +1,198 @@
+package dataio
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"votedesk/app"
+)
+
+// PollBookFile is a poll-book file as read: the entries it lists, and the
+// rows left out, each with its line and why.
+type PollBookFile struct {
+	Entries []PollBookEntry
+	// Repeated rows name a voter an earlier row already lists.
+	Repeated []PollBookRow
+	// Invalid rows have no valid name, an invalid email, or are not CSV.
+	Invalid []PollBookRow
+}
+
+// PollBookEntry is one voter to add and the line it came from.
+type PollBookEntry struct {
+	app.VoterEntry
+	Line int `json:"line"`
+}
+
+// PollBookRow is a row left out, with its line, its text and why.
+type PollBookRow struct {
+	Line   int    `json:"line"`
+	Text   string `json:"text"`
+	Reason string `json:"reason"`
+}
+
+// MaxPollBookLine is the longest line a poll-book file may have.
+const MaxPollBookLine = 64 << 10
+
+// The header names a poll-book column may have (compared in lower case).
+var (
+	nameHeaders  = []string{"name", "voter", "voter name", "voter_name", "full name", "full_name"}
+	emailHeaders = []string{"email", "e-mail", "email address", "email_address", "mail"}
+	idHeaders    = []string{"id", "voter id", "voter_id", "voterid", "voter number", "voter_number"}
+)
+
+// ReadPollBook reads a poll-book file in one of two shapes:
+//
+//   - one voter name per line (commas are part of the name; one pair of
+//     surrounding double quotes is removed), or
+//   - CSV whose first row is a header naming a "name" column, and optionally
+//     "email" and "id" columns (see the header names above; others are
+//     ignored). A file with an id column and no name column lists voters by
+//     their id, which becomes their name in the poll book; with both, the id
+//     is not stored (the poll book keeps a name and an email).
+//
+// Blank lines are ignored and a UTF-8 byte-order mark is allowed. Names and
+// emails are checked as app checks them, so the entries are accepted unless
+// the poll book already has them. A row is one line: a quoted field may not
+// span lines.
+func ReadPollBook(r io.Reader) (*PollBookFile, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), MaxPollBookLine)
+	f := &PollBookFile{}
+	first := map[string]int{}
+	var cols *pollBookColumns
+	line, rows := 0, 0
+	for sc.Scan() {
+		line++
+		raw := sc.Bytes()
+		if line == 1 {
+			raw = bytes.TrimPrefix(raw, []byte("\xEF\xBB\xBF"))
+		}
+		text := strings.TrimRight(string(raw), "\r")
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		rows++
+		if rows == 1 {
+			if c, ok := pollBookHeader(text); ok {
+				cols = c
+				continue
+			}
+		}
+		name, email := unquote(strings.TrimSpace(text)), ""
+		if cols != nil {
+			rec, err := csvRow(text)
+			if err != nil {
+				f.Invalid = append(f.Invalid, PollBookRow{line, text, "not a CSV row: " + csvReason(err)})
+				continue
+			}
+			name, email = field(rec, cols.name), strings.TrimSpace(field(rec, cols.email))
+		}
+		f.add(first, line, text, name, email)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, app.Errorf(app.CodeInvalid, "line %d is longer than %d bytes; is this a poll-book file?", line+1, MaxPollBookLine)
+		}
+		return nil, fmt.Errorf("read poll-book file: %w", err)
+	}
+	return f, nil
+}
+
+// add checks one row's name and email and files it as an entry, a repeat
+// or an invalid row.
+func (f *PollBookFile) add(first map[string]int, line int, text, name, email string) {
+	n, err := app.CleanName("voter name", name)
+	if err != nil {
+		f.Invalid = append(f.Invalid, PollBookRow{line, text, app.ErrorMessage(err)})
+		return
+	}
+	if email != "" {
+		if email, err = app.CleanEmail(email); err != nil {
+			f.Invalid = append(f.Invalid, PollBookRow{line, text, app.ErrorMessage(err)})
+			return
+		}
+	}
+	if l, dup := first[n]; dup {
+		f.Repeated = append(f.Repeated, PollBookRow{line, text, fmt.Sprintf("%q is listed twice (first on line %d)", n, l)})
+		return
+	}
+	first[n] = line
+	f.Entries = append(f.Entries, PollBookEntry{app.VoterEntry{Name: n, Email: email}, line})
+}
+
+// pollBookColumns are the columns of a poll-book CSV with a header; email is
+// -1 when there is none, and name is the id column when there is no name.
+type pollBookColumns struct{ name, email int }
+
+// pollBookHeader recognizes a header row: a CSV row with a name or id
+// column.
+func pollBookHeader(text string) (*pollBookColumns, bool) {
+	rec, err := csvRow(text)
+	if err != nil {
+		return nil, false
+	}
+	name, email, id := -1, -1, -1
+	for i, h := range rec {
+		h = strings.Join(strings.Fields(strings.ToLower(h)), " ")
+		switch {
+		case name < 0 && isOneOf(h, nameHeaders):
+			name = i
+		case email < 0 && isOneOf(h, emailHeaders):
+			email = i
+		case id < 0 && isOneOf(h, idHeaders):
+			id = i
+		}
+	}
+	if name < 0 {
+		name = id
+	}
+	return &pollBookColumns{name: name, email: email}, name >= 0
+}
+
+func isOneOf(s string, list []string) bool {
+	for _, x := range list {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+// csvRow parses one line as a CSV row.
+func csvRow(text string) ([]string, error) {
+	r := csv.NewReader(strings.NewReader(text))
+	r.FieldsPerRecord = -1
+	r.TrimLeadingSpace = true
+	return r.Read()
+}
+
+// csvReason is a CSV error without the position encoding/csv adds (the
+// row is one line, which the caller names).
+func csvReason(err error) string {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func field(rec []string, i int) string {
+	if i < 0 || i >= len(rec) {
+		return ""
+	}
+	return rec[i]
+}
+
+// unquote removes one pair of surrounding double quotes, undoubling inner
+// ones, as a spreadsheet writes a one-column file.
+func unquote(s string) string {
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`)
+	}
+	return s
+}

@@ -1,0 +1,223 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/term"
+
+	"votedesk/app"
+	"votedesk/app/dataio"
+	"votedesk/tally/cvr"
+	"votedesk/tally/rctab"
+)
+
+func init() {
+	register(
+		&command{path: "import cvr",
+			usage: "import cvr ELECTION FILE... [--format F] [--contest ID] [--alias NAME=CANDIDATE ...] [--rctab CONFIG.json] [--drop-repeated]\n" +
+				"  (cast vote records, all or nothing; F = cdf, genericCsv, clearBallot, ess, blt, preflib, votedesk; detected when not given)",
+			flags: map[string]flagKind{"format": valueFlag, "contest": valueFlag, "alias": valueFlag, "rctab": valueFlag, "drop-repeated": boolFlag},
+			db:    true, auth: true, run: importCVR},
+		&command{path: "import voters",
+			usage: "import voters ELECTION FILE [--dry-run] [--skip-invalid]   (one name per line, or CSV with name and optional email, id columns)",
+			flags: map[string]flagKind{"dry-run": boolFlag, "skip-invalid": boolFlag},
+			db:    true, auth: true, run: importVoters},
+	)
+}
+
+func importCVR(c *call) error {
+	const usage = "import cvr ELECTION FILE... [--format F] [--contest ID] [--alias NAME=CANDIDATE ...] [--rctab CONFIG.json] [--drop-repeated]"
+	min := 2
+	if c.args.given["rctab"] {
+		min = 1
+	}
+	if err := c.args.want(min, -1, usage); err != nil {
+		return err
+	}
+	election := c.args.pos[0]
+	format := cvr.Format(c.args.str("format"))
+	if format != "" && cvr.Format(canonicalFormat(string(format))) == "" {
+		return usagef("--format takes cdf, genericCsv, clearBallot, ess, blt, preflib or votedesk, not %q", format)
+	}
+	format = cvr.Format(canonicalFormat(string(format)))
+	aliases := map[string]string{}
+	var sources []cvr.Source
+	if path := c.args.str("rctab"); path != "" {
+		cfg, err := rctab.Load(path)
+		if err != nil {
+			return app.Errorf(app.CodeInvalid, "%s", strings.TrimPrefix(err.Error(), "rctab: "))
+		}
+		sources = append(sources, cfg.CVRFileSources...)
+		for _, cand := range cfg.Candidates {
+			for _, a := range append([]string{cand.Code}, cand.Aliases...) {
+				if a = strings.TrimSpace(a); a != "" && a != strings.TrimSpace(cand.Name) {
+					aliases[a] = strings.TrimSpace(cand.Name)
+				}
+			}
+		}
+	}
+	for _, f := range c.args.pos[1:] {
+		sources = append(sources, cvr.Source{Provider: format, FilePath: f, ContestID: c.args.str("contest")})
+	}
+	for _, a := range c.args.all("alias") {
+		name, cand, err := dataio.ParseAlias(a)
+		if err != nil {
+			return usagef("--alias: %v", err)
+		}
+		aliases[name] = cand
+	}
+	p := c.progress()
+	var progress func(dataio.Progress)
+	if p.w != nil {
+		progress = p.report
+	}
+	im, err := dataio.ImportCVRs(c.ctx, c.backend.Service, c.actor, election, sources,
+		dataio.CVROptions{Aliases: aliases, DropRepeated: c.args.flag("drop-repeated"), Progress: progress})
+	p.end()
+	if err != nil {
+		return err
+	}
+	return c.out(im, func(w io.Writer) {
+		fmt.Fprintf(w, "imported %s ballots into %q from %d file(s):\n", thousands(im.Ballots), election, len(im.Files))
+		for _, f := range im.Files {
+			var notes []string
+			if f.Undervotes > 0 {
+				notes = append(notes, fmt.Sprintf("%s with no rankings", thousands(f.Undervotes)))
+			}
+			if f.Skipped > 0 {
+				notes = append(notes, fmt.Sprintf("%s without this contest skipped", thousands(f.Skipped)))
+			}
+			if f.Repeated > 0 {
+				notes = append(notes, fmt.Sprintf("%s ranked a candidate twice (first ranking kept)", thousands(f.Repeated)))
+			}
+			if f.WithoutIDs > 0 {
+				notes = append(notes, fmt.Sprintf("%s without ids, given %s/N from the file's SHA-256", thousands(f.WithoutIDs), f.FileID))
+			}
+			line := fmt.Sprintf("  %s (%s): %s records", f.Name, f.Format, thousands(f.Records))
+			if f.Ballots != f.Records {
+				line += fmt.Sprintf(", %s ballots", thousands(f.Ballots))
+			}
+			if len(notes) > 0 {
+				line += "; " + strings.Join(notes, "; ")
+			}
+			fmt.Fprintln(w, line)
+		}
+		if len(im.Matches) > 0 {
+			fmt.Fprintln(w, "names matched other than exactly:")
+			for _, m := range im.Matches {
+				fmt.Fprintf(w, "  %q -> %q (%s)\n", m.InFile, m.Candidate, m.How)
+			}
+		}
+	})
+}
+
+// canonicalFormat returns the format named s (any letter case), or "".
+func canonicalFormat(s string) string {
+	if s == "" {
+		return ""
+	}
+	for _, f := range []cvr.Format{cvr.FormatCDF, cvr.FormatGenericCSV, cvr.FormatClearBallot, cvr.FormatESS, cvr.FormatBLT, cvr.FormatPrefLib, cvr.FormatVoteDesk} {
+		if strings.EqualFold(s, string(f)) {
+			return string(f)
+		}
+	}
+	return ""
+}
+
+func importVoters(c *call) error {
+	if err := c.args.want(2, 2, "import voters ELECTION FILE [--dry-run] [--skip-invalid]"); err != nil {
+		return err
+	}
+	election, path := c.args.pos[0], c.args.pos[1]
+	f, err := os.Open(path)
+	if err != nil {
+		return app.Errorf(app.CodeInvalid, "cannot read %s: %v", path, unwrapPathError(err))
+	}
+	defer f.Close()
+	book, err := dataio.ReadPollBook(f)
+	if err != nil {
+		return &app.Error{Code: app.ErrorCode(err), Message: path + ": " + app.ErrorMessage(err), Err: err}
+	}
+	opts := dataio.PollBookOptions{DryRun: c.args.flag("dry-run"), SkipInvalid: c.args.flag("skip-invalid")}
+	res, err := dataio.ImportPollBook(c.ctx, c.backend.Service, c.actor, election, book, opts)
+	if err != nil {
+		return err
+	}
+	return c.out(res, func(w io.Writer) {
+		verb := "added"
+		if res.DryRun {
+			verb = "dry run: would add"
+		}
+		fmt.Fprintf(w, "%s %s voter(s) to the poll book of %q; %d skipped, %d invalid\n", verb, thousands(len(res.Added)), election, len(res.Skipped), len(res.Invalid))
+		for _, r := range res.Skipped {
+			fmt.Fprintf(w, "  skipped line %d: %s\n", r.Line, r.Reason)
+		}
+		for _, r := range res.Invalid {
+			fmt.Fprintf(w, "  invalid line %d: %s\n", r.Line, r.Reason)
+		}
+	})
+}
+
+// unwrapPathError drops the path an *os.PathError repeats.
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// thousands writes n with its digits grouped in threes.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 && r != '-' && s[i-1] != '-' {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// progressLine shows an import's progress on standard error when it is a
+// terminal, one line rewritten in place; elsewhere it shows nothing.
+type progressLine struct {
+	w    io.Writer
+	last string
+}
+
+func (c *call) progress() *progressLine {
+	f, ok := c.deps.Stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return &progressLine{}
+	}
+	return &progressLine{w: f}
+}
+
+// report is the dataio progress callback.
+func (p *progressLine) report(pr dataio.Progress) {
+	if pr.Total <= 0 {
+		return
+	}
+	pct := 100 * pr.Done / pr.Total
+	var s string
+	if pr.Stage == dataio.StageRead {
+		s = fmt.Sprintf("reading %s: %d%%", pr.File, pct)
+	} else {
+		s = fmt.Sprintf("recording ballots: %s of %s (%d%%)", thousands(int(pr.Done)), thousands(int(pr.Total)), pct)
+	}
+	if s != p.last {
+		fmt.Fprintf(p.w, "\r\033[K%s", s)
+		p.last = s
+	}
+}
+
+// end clears the progress line.
+func (p *progressLine) end() {
+	if p.w != nil && p.last != "" {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
