@@ -14,10 +14,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/app/dataio"
 )
-
-// rollBatch is how many voters one AddVoters command of an import carries.
-const rollBatch = 5000
 
 // PollBookScreen is an election's poll book: who may vote and who has. It
 // searches, adds, removes and imports voters, and stays smooth with a
@@ -42,24 +40,17 @@ type PollBookScreen struct {
 	Name, Email      *widget.Entry
 	Add, Remove      *widget.Button
 	Import           *widget.Button
-	Progress         *widget.ProgressBar
-	LastImport       *ImportSummary
+	Progress         *widget.ProgressBarInfinite
+	LastImport       *dataio.PollBookImport
 	changed          func()
 	content          fyne.CanvasObject
 	importInProgress bool
 }
 
-// ImportSummary is what an import did.
-type ImportSummary struct {
-	Added   int
-	Skipped []RollRow
-	Invalid []RollRow
-}
-
 func newPollBookScreen(s *session, election string, changed func()) *PollBookScreen {
 	sc := &PollBookScreen{s: s, name: election, changed: changed, selected: -1,
 		Search: widget.NewEntry(), Summary: widget.NewLabel(""), Note: widget.NewLabel(""),
-		Name: widget.NewEntry(), Email: widget.NewEntry(), Progress: widget.NewProgressBar()}
+		Name: widget.NewEntry(), Email: widget.NewEntry(), Progress: widget.NewProgressBarInfinite()}
 	sc.Note.Wrapping = fyne.TextWrapWord
 	sc.Search.SetPlaceHolder("Search voters by name or email")
 	sc.Search.OnChanged = func(string) { sc.filter() }
@@ -221,67 +212,44 @@ func (sc *PollBookScreen) chooseFile() {
 	d.Show()
 }
 
-// ImportFrom reads a poll-book file and adds its new voters, off the UI
-// goroutine in batches with a progress bar, then shows what was added,
-// skipped and refused. The reader is closed when done.
+// ImportFrom reads a poll-book file (one name per line, or CSV with name,
+// email and id columns) and adds its new voters in one change, off the UI
+// goroutine, then shows what was added, skipped (already in the poll book or
+// repeated in the file) and left out as invalid, by line. The reader is
+// closed when done.
 func (sc *PollBookScreen) ImportFrom(r io.ReadCloser) {
 	sc.importInProgress = true
-	sc.Progress.SetValue(0)
 	sc.Progress.Show()
+	sc.Progress.Start()
 	sc.updateButtons()
 	actor, election := sc.s.actor(), sc.name
-	run(sc.s.tasks, func() (ImportSummary, error) {
+	run(sc.s.tasks, func() (*dataio.PollBookImport, error) {
 		defer r.Close()
-		f, err := ReadRollFile(r)
+		f, err := dataio.ReadPollBook(r)
 		if err != nil {
-			return ImportSummary{}, err
+			return nil, err
 		}
-		sum := ImportSummary{Skipped: f.Skipped, Invalid: f.Invalid}
-		ctx := context.Background()
-		existing, err := sc.s.svc.Voters(ctx, actor, election)
-		if err != nil {
-			return sum, err
-		}
-		have := make(map[string]bool, len(existing))
-		for _, v := range existing {
-			have[v.Name] = true
-		}
-		var add []app.VoterEntry
-		for _, e := range f.Entries {
-			if have[e.Name] {
-				sum.Skipped = append(sum.Skipped, RollRow{e.Line, e.Name, fmt.Sprintf("%q is already in the poll book", e.Name)})
-				continue
-			}
-			add = append(add, e.VoterEntry)
-		}
-		for start := 0; start < len(add); start += rollBatch {
-			end := min(start+rollBatch, len(add))
-			if err := sc.s.svc.AddVoters(ctx, actor, election, add[start:end]...); err != nil {
-				return sum, err
-			}
-			sum.Added = end
-			sc.s.tasks.post(func() { sc.Progress.SetValue(float64(end) / float64(len(add))) })
-		}
-		return sum, nil
-	}, func(sum ImportSummary, err error) {
+		return dataio.ImportPollBook(context.Background(), sc.s.svc, actor, election, f, dataio.PollBookOptions{SkipInvalid: true})
+	}, func(im *dataio.PollBookImport, err error) {
 		sc.importInProgress = false
+		sc.Progress.Stop()
 		sc.Progress.Hide()
-		sc.LastImport = &sum
+		sc.LastImport = im
 		sc.changed()
 		if err != nil {
-			sc.s.failHint("The import stopped", err, plural(sum.Added, "voter was", "voters were")+" added before it stopped.")
+			sc.s.failHint("The import was refused", err, "Nothing was added.")
 			return
 		}
-		sc.showSummary(sum)
+		sc.showSummary(im)
 	})
 }
 
 // showSummary tells what an import did, listing the first rows left out.
-func (sc *PollBookScreen) showSummary(sum ImportSummary) {
+func (sc *PollBookScreen) showSummary(sum *dataio.PollBookImport) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Added: %s\nSkipped: %s\nInvalid: %s",
-		fmtCount(sum.Added), fmtCount(len(sum.Skipped)), fmtCount(len(sum.Invalid)))
-	rows := append(append([]RollRow{}, sum.Invalid...), sum.Skipped...)
+		fmtCount(len(sum.Added)), fmtCount(len(sum.Skipped)), fmtCount(len(sum.Invalid)))
+	rows := append(append([]dataio.PollBookRow{}, sum.Invalid...), sum.Skipped...)
 	const show = 12
 	for i, r := range rows {
 		if i == 0 {

@@ -88,7 +88,7 @@ func TestPollBook(t *testing.T) {
 		if got := strings.Join(voterNames(t, h), ","); got != "Ann Lee|ann@example.org,Cid Park|cid@example.org,Dee Ross|" {
 			t.Errorf("poll book %s", got)
 		}
-		if s := pb.LastImport; s == nil || s.Added != 2 {
+		if s := pb.LastImport; s == nil || len(s.Added) != 2 {
 			t.Errorf("import summary %+v", s)
 		}
 	})
