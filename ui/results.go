@@ -94,6 +94,7 @@ type ResultsScreen struct {
 	SaveRules     *widget.Button
 	ExportJSON    *widget.Button
 	ExportCSV     *widget.Button
+	ExportHTML    *widget.Button
 	Activity      *widget.Activity
 	Status        *widget.Label
 	Banner        *widget.Label
@@ -130,8 +131,10 @@ func newResultsScreen(s *session, name string) *ResultsScreen {
 	sc.Count = widget.NewButtonWithIcon("Count", theme.MediaPlayIcon(), sc.Recount)
 	sc.Count.Importance = widget.HighImportance
 	sc.SaveRules = widget.NewButtonWithIcon("Save as the election's method", theme.DocumentSaveIcon(), sc.saveRules)
-	sc.ExportJSON = widget.NewButtonWithIcon("Export JSON…", theme.DownloadIcon(), func() { sc.export("json") })
-	sc.ExportCSV = widget.NewButtonWithIcon("Export CSV…", theme.DownloadIcon(), func() { sc.export("csv") })
+	// Export: RCTab's JSON and CSV reports, and the HTML report for people.
+	sc.ExportJSON = widget.NewButtonWithIcon("JSON…", theme.DownloadIcon(), func() { sc.export("json") })
+	sc.ExportCSV = widget.NewButtonWithIcon("CSV…", theme.DownloadIcon(), func() { sc.export("csv") })
+	sc.ExportHTML = widget.NewButtonWithIcon("HTML…", theme.DownloadIcon(), func() { sc.export("html") })
 	sc.Banner = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	sc.Banner.SizeName = theme.SizeNameSubHeadingText
 	sc.Banner.Wrapping = fyne.TextWrapWord
@@ -182,7 +185,7 @@ func newResultsScreen(s *session, name string) *ResultsScreen {
 		container.NewTabItem("Ballots", container.NewBorder(container.NewVBox(sc.BallotNote, container.NewHBox(sc.LoadBallots)), nil, nil, nil, sc.BallotList)))
 	rules := widget.NewAccordion(widget.NewAccordionItem("Counting rules (RCTab)", sc.Rules.content))
 	sc.controls = container.NewVBox(
-		container.NewBorder(nil, nil, widget.NewLabel("Method"), container.NewHBox(sc.Count, sc.Activity, sc.SaveRules, sc.ExportJSON, sc.ExportCSV), sc.Method),
+		container.NewBorder(nil, nil, widget.NewLabel("Method"), container.NewHBox(sc.Count, sc.Activity, sc.SaveRules, sc.ExportJSON, sc.ExportCSV, sc.ExportHTML), sc.Method),
 		rules, sc.Status, sc.bannerBox)
 	sc.content = container.NewBorder(sc.controls, nil, nil, nil, sc.Tabs)
 	sc.updateButtons()
@@ -278,6 +281,7 @@ func (sc *ResultsScreen) updateButtons() {
 	enable(sc.SaveRules, sc.election.Name != "" && sc.s.manages(sc.election) && sc.election.Status == app.StatusDraft)
 	enable(sc.ExportJSON, sc.count != nil)
 	enable(sc.ExportCSV, sc.count != nil && len(sc.count.Result.Passes) > 0)
+	enable(sc.ExportHTML, sc.count != nil)
 }
 
 // Recount counts the election off the UI goroutine with the method and

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -10,47 +12,30 @@ import (
 	"fyne.io/fyne/v2/storage"
 
 	"votedesk/app"
-	"votedesk/tally/report"
+	"votedesk/app/dataio"
+	"votedesk/tally/rctab"
 )
 
-// header is the descriptive part of an exported report.
-func (sc *ResultsScreen) header() report.Header {
-	c := sc.count
-	return report.Header{GeneratedBy: "VoteDesk", Contest: c.Election.Name, Date: sc.s.svc.Now().Local().Format("2006-01-02")}
-}
-
-// Export writes the result shown: RCTab's detailed report as JSON (or, for
-// methods without rounds, the ranking and matrices as JSON), or RCTab's
-// detailed CSV report of each pass.
+// Export writes the result shown, as the command line's `export results`
+// does (app/dataio): RCTab's detailed report as JSON (for methods without
+// rounds, the ranking and matrices), RCTab's detailed CSV report, or the
+// self-contained HTML report with the digests of its inputs and the log
+// head it was counted at. It counts again with the method and rules shown,
+// so the report states exactly what it was computed from.
 func (sc *ResultsScreen) Export(w io.Writer, format string) error {
 	c := sc.count
 	if c == nil {
 		return app.Errorf(app.CodeInvalid, "count the election first")
 	}
-	if format == "json" {
-		return report.EncodeJSON(w, sc.header(), c.Contest, c.Rules, c.Result)
+	rules := map[string]string{}
+	for _, s := range rctab.Settings(c.Rules) {
+		rules[s.Name] = s.Value
 	}
-	if len(c.Result.Passes) == 0 {
-		return app.Errorf(app.CodeInvalid, "RCTab's CSV report is for ranked-choice counts (IRV, STV); export %s as JSON", methodLabel(c.Method))
-	}
-	rules := c.Rules
-	if len(c.Result.Passes) > 1 {
-		rules.NumberOfWinners = 1
-	}
-	for i, p := range c.Result.Passes {
-		if i > 0 {
-			if _, err := io.WriteString(w, "\n"); err != nil {
-				return err
-			}
-		}
-		if err := report.WriteDetailedCSV(w, report.RCTab{Header: sc.header(), Contest: c.Contest, Rules: rules, Pass: p}); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err := dataio.ExportResults(sc.s.ctx(), sc.s.svc, sc.s.actor(), sc.name, string(c.Method), rules, format, w)
+	return err
 }
 
-// export asks where to save and writes the report there.
+// export asks where to save, then writes the report off the UI goroutine.
 func (sc *ResultsScreen) export(format string) {
 	if sc.count == nil {
 		return
@@ -63,17 +48,25 @@ func (sc *ResultsScreen) export(format string) {
 		if wc == nil {
 			return
 		}
-		err = sc.Export(wc, format)
-		if cerr := wc.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			sc.s.fail("Cannot export", err)
-			return
-		}
-		dialog.ShowInformation("Exported", fmt.Sprintf("The results of %q were written to %s.", sc.name, wc.URI().Path()), sc.s.win)
+		var buf bytes.Buffer
+		sc.s.do("Cannot export", func(context.Context) error {
+			err := sc.Export(&buf, format)
+			if err == nil {
+				_, err = wc.Write(buf.Bytes())
+			}
+			if cerr := wc.Close(); err == nil {
+				err = cerr
+			}
+			return err
+		}, func() {
+			dialog.ShowInformation("Exported", fmt.Sprintf("The results of %q were written to %s.", sc.name, wc.URI().Path()), sc.s.win)
+		})
 	}, sc.s.win)
-	d.SetFileName(fmt.Sprintf("%s_detailed_report.%s", fileSafe(sc.name), format))
+	name := "detailed_report"
+	if format == dataio.ResultsHTML {
+		name = "results"
+	}
+	d.SetFileName(fmt.Sprintf("%s_%s.%s", fileSafe(sc.name), name, format))
 	d.SetFilter(storage.NewExtensionFileFilter([]string{"." + format}))
 	d.Show()
 }

@@ -99,10 +99,14 @@ func TestResultsIRV(t *testing.T) {
 			t.Errorf("transfer link %+v", transfer)
 		}
 	})
-	t.Run("ExportJSONAndCSV", func(t *testing.T) {
-		var js, csv bytes.Buffer
+	t.Run("ExportJSONCSVAndHTML", func(t *testing.T) {
+		var js, csv, html bytes.Buffer
 		h.must(r.Export(&js, "json"))
 		h.must(r.Export(&csv, "csv"))
+		h.must(r.Export(&html, "html"))
+		if !strings.Contains(html.String(), "<svg") || !strings.Contains(html.String(), "Bob") {
+			t.Errorf("HTML report:\n%.600s", html.String())
+		}
 		if !strings.Contains(js.String(), `"elected" : "Bob"`) || !strings.Contains(js.String(), `"contest" : "Mayor"`) {
 			t.Errorf("JSON report:\n%.600s", js.String())
 		}
