@@ -38,6 +38,9 @@ type ElectionScreen struct {
 	Back, Edit, Launch, Finalize, Delete *widget.Button
 	// StartKiosk turns this window into a kiosk for the election.
 	StartKiosk *widget.Button
+	// ImportBallots imports a cast vote record file.
+	ImportBallots *widget.Button
+	Import        *BallotImport
 	Tabs       *container.AppTabs
 	Candidates *CandidatesScreen
 	PollBook   *PollBookScreen
@@ -62,12 +65,15 @@ func newElectionScreen(s *session, name string, back func(), onTab func(string))
 	sc.Finalize = widget.NewButtonWithIcon("Finalize", theme.ConfirmIcon(), func() { finalizeElection(s, sc.election, sc.refresh) })
 	sc.Delete = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), func() { deleteElection(s, sc.election, back) })
 	sc.StartKiosk = widget.NewButtonWithIcon("Start kiosk", theme.ComputerIcon(), sc.startKiosk)
+	sc.Import = newBallotImport(s, name, sc.refresh)
+	sc.ImportBallots = widget.NewButtonWithIcon("Import ballots…", theme.UploadIcon(), sc.Import.choose)
 	sc.Candidates = newCandidatesScreen(s, name, sc.refresh)
 	sc.PollBook = newPollBookScreen(s, name, sc.refresh)
 	sc.Results = newResultsScreen(s, name)
 	overview := container.NewVScroll(container.NewVBox(
 		sc.Status,
-		container.NewHBox(sc.Edit, sc.Launch, sc.Finalize, sc.Delete, sc.StartKiosk),
+		container.NewHBox(sc.Edit, sc.Launch, sc.Finalize, sc.Delete),
+		container.NewHBox(sc.StartKiosk, sc.ImportBallots),
 		widget.NewSeparator(),
 		sc.settingsBox))
 	sc.Tabs = container.NewAppTabs(
@@ -198,6 +204,7 @@ func (sc *ElectionScreen) updateButtons() {
 	enable(sc.Finalize, m && e.Status == app.StatusLaunched)
 	enable(sc.Delete, m)
 	enable(sc.StartKiosk, e.Name != "" && e.Status == app.StatusLaunched && sc.s.can(app.PermUseApplication))
+	enable(sc.ImportBallots, m && e.Status != app.StatusFinalized && e.Candidates > 0)
 }
 
 // startKiosk asks for the officer passcode and hands the window to a kiosk

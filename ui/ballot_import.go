@@ -1,0 +1,160 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"votedesk/app/dataio"
+	"votedesk/tally/cvr"
+)
+
+// BallotImport imports a cast vote record file into an election, as
+// `votedesk import cvr` does (app/dataio): the file is read and checked
+// against the candidates off the UI goroutine, the official sees what will be
+// imported (ballots, format, names matched other than exactly) and confirms,
+// then the ballots are recorded in one change, all or nothing, with a
+// progress bar throughout.
+type BallotImport struct {
+	s        *session
+	election string
+	done     func()
+
+	Progress *widget.ProgressBar
+	Stage    *widget.Label
+	// Preview is what was read, waiting for the official's go-ahead.
+	Preview *dataio.CVRImport
+	// Imported is set once the ballots are recorded.
+	Imported bool
+
+	progressDialog dialog.Dialog
+}
+
+func newBallotImport(s *session, election string, done func()) *BallotImport {
+	return &BallotImport{s: s, election: election, done: done, Progress: widget.NewProgressBar(), Stage: widget.NewLabel("")}
+}
+
+// choose asks for the file.
+func (bi *BallotImport) choose() {
+	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
+		if err != nil {
+			bi.s.fail("Cannot open the file", err)
+			return
+		}
+		if rc == nil {
+			return
+		}
+		path := rc.URI().Path()
+		rc.Close()
+		bi.Read(path)
+	}, bi.s.win)
+	d.Show()
+}
+
+// showProgress shows (or updates) the progress dialog.
+func (bi *BallotImport) showProgress(p dataio.Progress) {
+	if bi.progressDialog == nil {
+		bi.progressDialog = dialog.NewCustomWithoutButtons("Importing ballots", container.NewVBox(bi.Stage, bi.Progress), bi.s.win)
+		bi.progressDialog.Resize(fyne.NewSize(460, 0))
+		bi.progressDialog.Show()
+	}
+	if p.Stage == dataio.StageRead {
+		bi.Stage.SetText("Reading " + p.File)
+	} else {
+		bi.Stage.SetText("Recording the ballots")
+	}
+	if p.Total > 0 {
+		bi.Progress.SetValue(float64(p.Done) / float64(p.Total))
+	}
+}
+
+func (bi *BallotImport) hideProgress() {
+	if bi.progressDialog != nil {
+		bi.progressDialog.Hide()
+		bi.progressDialog = nil
+	}
+}
+
+// progress reports from the import's goroutine to the UI's.
+func (bi *BallotImport) progress(p dataio.Progress) {
+	bi.s.tasks.post(func() { bi.showProgress(p) })
+}
+
+// Read reads and checks the file at path, then asks to import it.
+func (bi *BallotImport) Read(path string) {
+	bi.showProgress(dataio.Progress{Stage: dataio.StageRead, File: path})
+	actor := bi.s.actor()
+	run(bi.s.tasks, func() (*dataio.CVRImport, error) {
+		ctx := context.Background()
+		cands, err := bi.s.svc.Candidates(ctx, actor, bi.election)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(cands))
+		for i, c := range cands {
+			names[i] = c.Name
+		}
+		return dataio.ReadCVRs(ctx, names, []cvr.Source{{FilePath: path}}, dataio.CVROptions{Progress: bi.progress})
+	}, func(im *dataio.CVRImport, err error) {
+		bi.hideProgress()
+		if err != nil {
+			bi.s.failHint("Cannot import "+path, err, "Nothing was imported.")
+			return
+		}
+		bi.Preview = im
+		dialog.ShowConfirm("Import ballots", bi.describe(im), func(ok bool) {
+			if ok {
+				bi.Record()
+			}
+		}, bi.s.win)
+	})
+}
+
+// describe says what an import will bring in.
+func (bi *BallotImport) describe(im *dataio.CVRImport) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Import %s into %q?", plural(im.Ballots, "ballot", "ballots"), bi.election)
+	for _, f := range im.Files {
+		fmt.Fprintf(&b, "\n%s (%s): %s", f.Name, f.Format, plural(f.Records, "record", "records"))
+		if f.Undervotes > 0 {
+			fmt.Fprintf(&b, ", %s with no marks", plural(f.Undervotes, "record", "records"))
+		}
+	}
+	for i, m := range im.Matches {
+		if i == 8 {
+			fmt.Fprintf(&b, "\n… and %d more names matched", len(im.Matches)-i)
+			break
+		}
+		fmt.Fprintf(&b, "\n%q counts for %s (%s)", m.InFile, m.Candidate, m.How)
+	}
+	b.WriteString("\n\nThe ballots are added all together or not at all.")
+	return b.String()
+}
+
+// Record records the previewed ballots.
+func (bi *BallotImport) Record() {
+	im := bi.Preview
+	if im == nil {
+		return
+	}
+	bi.showProgress(dataio.Progress{Stage: dataio.StageRecord})
+	actor := bi.s.actor()
+	run(bi.s.tasks, func() (struct{}, error) {
+		return struct{}{}, im.Record(context.Background(), bi.s.svc, actor, bi.election, bi.progress)
+	}, func(_ struct{}, err error) {
+		bi.hideProgress()
+		bi.Preview = nil
+		if err != nil {
+			bi.s.failHint("The import was refused", err, "Nothing was imported.")
+			return
+		}
+		bi.Imported = true
+		bi.done()
+		dialog.ShowInformation("Ballots imported", fmt.Sprintf("%s imported into %q.", plural(im.Ballots, "ballot was", "ballots were"), bi.election), bi.s.win)
+	})
+}
