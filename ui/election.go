@@ -41,11 +41,11 @@ type ElectionScreen struct {
 	// ImportBallots imports a cast vote record file.
 	ImportBallots *widget.Button
 	Import        *BallotImport
-	Tabs       *container.AppTabs
-	Candidates *CandidatesScreen
-	PollBook   *PollBookScreen
-	Results    *ResultsScreen
-	EditForm   *ElectionForm
+	Tabs          *container.AppTabs
+	Candidates    *CandidatesScreen
+	PollBook      *PollBookScreen
+	Results       *ResultsScreen
+	EditForm      *ElectionForm
 
 	settingsBox *fyne.Container
 	back        func()
