@@ -5,8 +5,10 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"votedesk/app"
@@ -44,18 +46,53 @@ func openBackend(path string) (*cli.Backend, error) {
 	return &cli.Backend{Service: svc, Store: st, Cloud: cloud}, nil
 }
 
-// runGUI opens the desktop app on the database at path.
+// runGUI opens the desktop app on the database at path. When the app asks
+// for a backup to be restored, the database is closed, the backup restored
+// (localstore checks it again first), and the app started again with a
+// notice of what happened.
 func runGUI(path string) error {
-	b, err := openBackend(path)
+	restoreFrom, err := runGUIOnce(path, os.Getenv(noticeEnv))
+	if err != nil || restoreFrom == "" {
+		return err
+	}
+	notice := restoreNotice(path, restoreFrom)
+	exe, err := os.Executable()
 	if err != nil {
 		return err
+	}
+	env := append(os.Environ(), noticeEnv+"="+notice)
+	return syscall.Exec(exe, append([]string{exe}, os.Args[1:]...), env)
+}
+
+// restoreNotice restores the backup at from over the database at path and
+// says, for the user, what happened.
+func restoreNotice(path, from string) string {
+	info, err := localstore.Restore(context.Background(), path, from, time.Now())
+	if err != nil {
+		return "The restore failed; the database is as it was.\n" + app.ErrorMessage(err)
+	}
+	return fmt.Sprintf("Restored %d events from %s. The database it replaced is kept as %s.", info.Report.Events, from, info.Kept)
+}
+
+// noticeEnv carries a notice to the app started again after a restore.
+const noticeEnv = "VOTEDESK_NOTICE"
+
+// runGUIOnce runs the app until it closes, and returns the backup it asked
+// to restore, if any.
+func runGUIOnce(path, notice string) (restoreFrom string, err error) {
+	os.Unsetenv(noticeEnv)
+	b, err := openBackend(path)
+	if err != nil {
+		return "", err
 	}
 	defer b.Store.Close()
 	if stop, err := b.Store.ServeControl(); err == nil {
 		defer stop()
 	}
-	return ui.Run(ui.Config{Service: b.Service, DBPath: path, Icon: assets.Icon, Backup: b.Store.Backup,
-		Sync: ui.NewCloudSyncer(b.Cloud)})
+	err = ui.Run(ui.Config{Service: b.Service, DBPath: path, Icon: assets.Icon, Backup: b.Store.Backup,
+		Sync: ui.NewCloudSyncer(b.Cloud), CheckBackup: localstore.CheckFile,
+		Restore: func(from string) { restoreFrom = from }, Notice: notice})
+	return restoreFrom, err
 }
 
 // runKiosk opens a kiosk window on the database the command opened.

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/dialog"
 )
 
 // Run opens the main window and returns when it is closed, or when the app
@@ -25,6 +26,9 @@ func Run(cfg Config) error {
 	sh := NewShell(a, w, cfg)
 	sh.RestoreWindow()
 	sh.Show()
+	if cfg.Notice != "" {
+		dialog.ShowInformation("VoteDesk", cfg.Notice, w)
+	}
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	a.Lifecycle().SetOnStarted(func() {

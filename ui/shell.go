@@ -381,6 +381,51 @@ func (sh *Shell) Backup(path string) {
 	})
 }
 
+// chooseRestore asks for the backup to restore.
+func (sh *Shell) chooseRestore() {
+	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
+		if err != nil {
+			sh.sess.fail("Cannot restore", err)
+			return
+		}
+		if rc == nil {
+			return
+		}
+		path := rc.URI().Path()
+		rc.Close()
+		sh.CheckRestore(path)
+	}, sh.win)
+	d.Show()
+}
+
+// CheckRestore verifies the backup at path off the UI goroutine and, when it
+// is sound, asks the OWNER to confirm replacing the database with it (the
+// whole database: only the OWNER may). Confirming closes the app, which
+// restores the backup and starts again; the replaced database is kept.
+func (sh *Shell) CheckRestore(path string) {
+	s := sh.sess
+	if s == nil || sh.cfg.Restore == nil || sh.cfg.CheckBackup == nil || !s.can(app.PermTransferOwner) {
+		return
+	}
+	load(s, "Cannot restore", func(ctx context.Context) (app.VerifyReport, error) {
+		return sh.cfg.CheckBackup(ctx, path)
+	}, func(r app.VerifyReport) {
+		if !r.OK() {
+			dialog.ShowInformation("This backup cannot be restored", fmt.Sprintf("%s fails its check:\n%s\n\nNothing was changed.", path, strings.Join(r.Problems, "\n")), sh.win)
+			return
+		}
+		msg := fmt.Sprintf("%s holds %s and checks out (hash chain whole, projection matches its log).\n\n"+
+			"Replace this database with it? Everything done since the backup is set aside: the current database is kept beside it as a .before-restore file. VoteDesk closes and opens again on the restored database.",
+			path, plural(int64(r.Events), "event", "events"))
+		dialog.ShowConfirm("Restore from backup", msg, func(ok bool) {
+			if ok {
+				sh.cfg.Restore(path)
+				sh.app.Quit()
+			}
+		}, sh.win)
+	})
+}
+
 // Shortcuts of the main actions, shown in the menus.
 var (
 	shortcutNew     = &desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault}
@@ -401,7 +446,9 @@ func (sh *Shell) menu() *fyne.MainMenu {
 	newItem.Disabled = !sh.sess.can(app.PermUseApplication)
 	backup := fyne.NewMenuItem("Back up database…", sh.chooseBackup)
 	backup.Disabled = sh.cfg.Backup == nil || !sh.sess.can(app.PermViewSecrets)
-	file := fyne.NewMenu("File", newItem, backup, fyne.NewMenuItemSeparator(), item("Sign out", shortcutSignOut, sh.SignOut))
+	restore := fyne.NewMenuItem("Restore from backup…", sh.chooseRestore)
+	restore.Disabled = sh.cfg.Restore == nil || sh.cfg.CheckBackup == nil || !sh.sess.can(app.PermTransferOwner)
+	file := fyne.NewMenu("File", newItem, backup, restore, fyne.NewMenuItemSeparator(), item("Sign out", shortcutSignOut, sh.SignOut))
 	edit := fyne.NewMenu("Election", item("Find…", shortcutFind, sh.Find), item("Results", shortcutResults, sh.ShowResults))
 	var views []*fyne.MenuItem
 	for _, s := range sections {

@@ -148,3 +148,45 @@ func TestBackupFromMenu(t *testing.T) {
 		}
 	})
 }
+
+func TestRestoreFromMenu(t *testing.T) {
+	h := newHarness(t, nil)
+	var asked string
+	h.sh.cfg.CheckBackup = localstore.CheckFile
+	h.sh.cfg.Restore = func(path string) { asked = path }
+	h.owner()
+	h.addUser("Ursula", app.RoleAuditor)
+	backup := filepath.Join(t.TempDir(), "backup.db")
+	_, err := h.store.Backup(h.ctx, backup)
+	h.must(err)
+	t.Run("OwnerOnly", func(t *testing.T) {
+		h.signIn("Ursula")
+		h.sh.CheckRestore(backup)
+		h.wait()
+		if len(h.overlays()) != 0 || asked != "" {
+			t.Error("an AUDITOR was offered a restore")
+		}
+	})
+	t.Run("ErrNotADatabase", func(t *testing.T) {
+		h.signIn("Olivia")
+		bad := filepath.Join(t.TempDir(), "bad.db")
+		h.must(os.WriteFile(bad, []byte("this is not a database"), 0o600))
+		h.sh.CheckRestore(bad)
+		h.wait()
+		h.assertDialog("not a VoteDesk database")
+		h.closeDialogs()
+		if asked != "" {
+			t.Error("a bad backup was handed on to restore")
+		}
+	})
+	t.Run("ConfirmedRestoreIsHandedOn", func(t *testing.T) {
+		h.signIn("Olivia")
+		h.sh.CheckRestore(backup)
+		h.wait()
+		h.assertDialog("Restore from backup", "holds 3 events", ".before-restore")
+		h.tapDialogButton("Yes")
+		if asked != backup {
+			t.Errorf("restore asked for %q, want %q", asked, backup)
+		}
+	})
+}
