@@ -34,7 +34,7 @@ lint: go-deps
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 bench: deps dynamodb-local
-	$(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 120m ./... | tee bench.txt
+	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 120m ./... | tee bench.txt
 	$(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da bench.txt
 
 # screenshots-kiosk renders every kiosk screen with Fyne's headless test
@@ -73,7 +73,7 @@ dynamodb-local:
 # screenshots renders every main screen of the desktop app with a demo
 # database (ui/demo_test.go) to screenshots/*.png, headless, through Fyne's
 # test driver and software painter.
-screenshots: go-deps
+screenshots: go-deps screenshots-kiosk
 	$(GO) test -count=1 -run '^TestScreenshots$$' ./ui -screenshots $(CURDIR)/screenshots
 
 # package makes dist/VoteDesk.tar.xz (binary, icon, .desktop file) with the
