@@ -141,6 +141,43 @@ func (a *applier) manager(election string) (Election, User, error) {
 	return e, u, nil
 }
 
+// managedData decodes an event's data and loads the election it names,
+// checking that the actor may manage that election.
+func managedData[T electionEvent](a *applier) (T, Election, error) {
+	var d T
+	if err := a.decode(&d); err != nil {
+		return d, Election{}, err
+	}
+	e, _, err := a.manager(d.electionName())
+	return d, e, err
+}
+
+// electionData decodes an event's data and loads the election it names;
+// the caller authorizes.
+func electionData[T electionEvent](a *applier) (T, Election, error) {
+	var d T
+	if err := a.decode(&d); err != nil {
+		return d, Election{}, err
+	}
+	e, err := mustElection(a.tx, d.electionName())
+	return d, e, err
+}
+
+// requireAll checks, for each name, whether the election's item at sk(name)
+// exists (want true) or not (want false); refuse says why a name fails.
+func (a *applier) requireAll(e Election, names []string, sk func(string) string, want bool, refuse func(name string) error) error {
+	for _, n := range names {
+		_, ok, err := a.tx.Get(electionPK(e.Name), sk(n))
+		if err != nil {
+			return err
+		}
+		if ok != want {
+			return refuse(n)
+		}
+	}
+	return nil
+}
+
 // describe names what an event type does, for messages.
 func describe(t EventType) string {
 	switch t {

@@ -50,11 +50,7 @@ func (a *applier) voterFor(e Election, voter string) error {
 }
 
 func applyBallotCast(a *applier) error {
-	var d ballotCast
-	if err := a.decode(&d); err != nil {
-		return err
-	}
-	e, err := mustElection(a.tx, d.Election)
+	d, e, err := electionData[ballotCast](a)
 	if err != nil {
 		return err
 	}
@@ -97,11 +93,7 @@ func applyBallotCast(a *applier) error {
 }
 
 func applyBallotRankingsChanged(a *applier) error {
-	var d ballotRankingsChanged
-	if err := a.decode(&d); err != nil {
-		return err
-	}
-	e, err := mustElection(a.tx, d.Election)
+	d, e, err := electionData[ballotRankingsChanged](a)
 	if err != nil {
 		return err
 	}
@@ -145,11 +137,7 @@ func applyBallotRankingsChanged(a *applier) error {
 }
 
 func applyBallotsImported(a *applier) error {
-	var d ballotsImported
-	if err := a.decode(&d); err != nil {
-		return err
-	}
-	e, _, err := a.manager(d.Election)
+	d, e, err := managedData[ballotsImported](a)
 	if err != nil {
 		return err
 	}
@@ -216,11 +204,7 @@ func importedSK(eventID string, i int) string {
 }
 
 func applyConflictResolved(a *applier) error {
-	var d conflictResolved
-	if err := a.decode(&d); err != nil {
-		return err
-	}
-	e, _, err := a.manager(d.Election)
+	d, e, err := managedData[conflictResolved](a)
 	if err != nil {
 		return err
 	}

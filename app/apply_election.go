@@ -45,11 +45,7 @@ func editable(e Election) error {
 }
 
 func applyElectionUpdated(a *applier) error {
-	var d electionUpdated
-	if err := a.decode(&d); err != nil {
-		return err
-	}
-	e, _, err := a.manager(d.Name)
+	d, e, err := managedData[electionUpdated](a)
 	if err != nil {
 		return err
 	}
@@ -140,11 +136,7 @@ func parseWindow(field, s string) (time.Time, error) {
 }
 
 func applyElectionLaunched(a *applier) error {
-	var d electionNamed
-	if err := a.decode(&d); err != nil {
-		return err
-	}
-	e, _, err := a.manager(d.Name)
+	_, e, err := managedData[electionNamed](a)
 	if err != nil {
 		return err
 	}
@@ -160,11 +152,7 @@ func applyElectionLaunched(a *applier) error {
 }
 
 func applyElectionFinalized(a *applier) error {
-	var d electionNamed
-	if err := a.decode(&d); err != nil {
-		return err
-	}
-	e, _, err := a.manager(d.Name)
+	_, e, err := managedData[electionNamed](a)
 	if err != nil {
 		return err
 	}
@@ -177,11 +165,7 @@ func applyElectionFinalized(a *applier) error {
 }
 
 func applyElectionDeleted(a *applier) error {
-	var d electionNamed
-	if err := a.decode(&d); err != nil {
-		return err
-	}
-	e, _, err := a.manager(d.Name)
+	_, e, err := managedData[electionNamed](a)
 	if err != nil {
 		return err
 	}

@@ -1,11 +1,7 @@
 package app
 
 func applyCandidatesAdded(a *applier) error {
-	var d candidatesChanged
-	if err := a.decode(&d); err != nil {
-		return err
-	}
-	e, _, err := a.manager(d.Election)
+	d, e, err := managedData[candidatesChanged](a)
 	if err != nil {
 		return err
 	}
@@ -16,13 +12,10 @@ func applyCandidatesAdded(a *applier) error {
 	if err != nil {
 		return err
 	}
-	for _, n := range names {
-		if _, ok, err := a.tx.Get(electionPK(e.Name), candidateSK(n)); err != nil || ok {
-			if err != nil {
-				return err
-			}
-			return Errorf(CodeConflict, "%q is already a candidate in %q", n, e.Name)
-		}
+	if err := a.requireAll(e, names, candidateSK, false, func(n string) error {
+		return Errorf(CodeConflict, "%q is already a candidate in %q", n, e.Name)
+	}); err != nil {
+		return err
 	}
 	for _, n := range names {
 		e.NextOrder++
@@ -48,11 +41,7 @@ func candidatesEditable(e Election) error {
 }
 
 func applyCandidatesRemoved(a *applier) error {
-	var d candidatesChanged
-	if err := a.decode(&d); err != nil {
-		return err
-	}
-	e, _, err := a.manager(d.Election)
+	d, e, err := managedData[candidatesChanged](a)
 	if err != nil {
 		return err
 	}
@@ -66,13 +55,10 @@ func applyCandidatesRemoved(a *applier) error {
 	if err != nil {
 		return err
 	}
-	for _, n := range names {
-		if _, ok, err := a.tx.Get(electionPK(e.Name), candidateSK(n)); err != nil || !ok {
-			if err != nil {
-				return err
-			}
-			return Errorf(CodeNotFound, "%q is not a candidate in %q", n, e.Name)
-		}
+	if err := a.requireAll(e, names, candidateSK, true, func(n string) error {
+		return Errorf(CodeNotFound, "%q is not a candidate in %q", n, e.Name)
+	}); err != nil {
+		return err
 	}
 	for _, n := range names {
 		if err := a.tx.Delete(electionPK(e.Name), candidateSK(n)); err != nil {
@@ -85,11 +71,7 @@ func applyCandidatesRemoved(a *applier) error {
 }
 
 func applyVotersAdded(a *applier) error {
-	var d votersAdded
-	if err := a.decode(&d); err != nil {
-		return err
-	}
-	e, _, err := a.manager(d.Election)
+	d, e, err := managedData[votersAdded](a)
 	if err != nil {
 		return err
 	}
@@ -131,11 +113,7 @@ func applyVotersAdded(a *applier) error {
 }
 
 func applyVotersRemoved(a *applier) error {
-	var d votersRemoved
-	if err := a.decode(&d); err != nil {
-		return err
-	}
-	e, _, err := a.manager(d.Election)
+	d, e, err := managedData[votersRemoved](a)
 	if err != nil {
 		return err
 	}
@@ -146,19 +124,15 @@ func applyVotersRemoved(a *applier) error {
 	if err != nil {
 		return err
 	}
-	for _, n := range names {
-		if _, ok, err := a.tx.Get(electionPK(e.Name), voterSK(n)); err != nil || !ok {
-			if err != nil {
-				return err
-			}
-			return Errorf(CodeNotFound, "%q is not in the poll book of %q", n, e.Name)
-		}
-		if _, ok, err := a.tx.Get(electionPK(e.Name), ballotSK(n)); err != nil || ok {
-			if err != nil {
-				return err
-			}
-			return Errorf(CodeConflict, "%q has already voted in %q; a voter with a ballot stays in the poll book", n, e.Name)
-		}
+	if err := a.requireAll(e, names, voterSK, true, func(n string) error {
+		return Errorf(CodeNotFound, "%q is not in the poll book of %q", n, e.Name)
+	}); err != nil {
+		return err
+	}
+	if err := a.requireAll(e, names, ballotSK, false, func(n string) error {
+		return Errorf(CodeConflict, "%q has already voted in %q; a voter with a ballot stays in the poll book", n, e.Name)
+	}); err != nil {
+		return err
 	}
 	for _, n := range names {
 		if err := a.tx.Delete(electionPK(e.Name), voterSK(n)); err != nil {

@@ -174,3 +174,16 @@ type conflictResolved struct {
 	Conflict uint64 `json:"conflict"`
 	Accept   bool   `json:"accept"`
 }
+
+// electionEvent is event data that names the election it changes.
+type electionEvent interface{ electionName() string }
+
+func (d electionUpdated) electionName() string       { return d.Name }
+func (d electionNamed) electionName() string         { return d.Name }
+func (d candidatesChanged) electionName() string     { return d.Election }
+func (d votersAdded) electionName() string           { return d.Election }
+func (d votersRemoved) electionName() string         { return d.Election }
+func (d ballotsImported) electionName() string       { return d.Election }
+func (d conflictResolved) electionName() string      { return d.Election }
+func (d ballotCast) electionName() string            { return d.Election }
+func (d ballotRankingsChanged) electionName() string { return d.Election }
