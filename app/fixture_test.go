@@ -11,41 +11,9 @@ import (
 	"time"
 
 	"votedesk/app"
+	"votedesk/app/apptest"
 	"votedesk/localstore"
 )
-
-// testClock is a clock tests set; every reading moves it on by a millisecond
-// so events get distinct times.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(time.Millisecond)
-	return c.t
-}
-
-func (c *testClock) Set(t time.Time) {
-	c.mu.Lock()
-	c.t = t
-	c.mu.Unlock()
-}
-
-// seqIDs makes predictable ids.
-type seqIDs struct {
-	mu sync.Mutex
-	n  int
-}
-
-func (s *seqIDs) NewID() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.n++
-	return fmt.Sprintf("00000000-0000-4000-8000-%012d", s.n)
-}
 
 var start = time.Date(2026, 11, 3, 7, 0, 0, 0, time.UTC)
 
@@ -96,8 +64,8 @@ func buildTemplate(path string) error {
 		return err
 	}
 	defer st.Close()
-	clock := &testClock{t: start}
-	svc := app.NewService(st, clock, &seqIDs{})
+	clock := apptest.NewClock(start, time.Millisecond)
+	svc := app.NewService(st, clock, &apptest.SeqIDs{})
 	ctx := context.Background()
 	steps := []func() error{
 		func() error { return svc.RegisterUser(ctx, "", "owner", "owner@example.org", pw("owner")) },
@@ -145,7 +113,7 @@ type env struct {
 	t     testing.TB
 	store *localstore.Store
 	svc   *app.Service
-	clock *testClock
+	clock *apptest.Clock
 	ctx   context.Context
 }
 
@@ -159,8 +127,8 @@ func newEnv(t testing.TB) *env {
 		t.Fatalf("open copy of template: %v", err)
 	}
 	t.Cleanup(func() { st.Close() })
-	clock := &testClock{t: start.Add(time.Hour)}
-	return &env{t: t, store: st, svc: app.NewService(st, clock, &seqIDs{n: 1000}), clock: clock, ctx: context.Background()}
+	clock := apptest.NewClock(start.Add(time.Hour), time.Millisecond)
+	return &env{t: t, store: st, svc: app.NewService(st, clock, &apptest.SeqIDs{Next: 1000}), clock: clock, ctx: context.Background()}
 }
 
 func copyFile(t testing.TB, from, to string) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"votedesk/app"
+	"votedesk/app/apptest"
 )
 
 var joinCodeRE = regexp.MustCompile(`^[A-HJ-NP-Z]{3}-[A-HJ-NP-Z]{3}-[0-9]{5}$`)
@@ -181,7 +182,7 @@ func TestPasscodeLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := &testClock{t: start}
+	clock := apptest.NewClock(start, time.Millisecond)
 	l := app.NewPasscodeLock(hash, clock)
 	wrong := func(want app.Code) string {
 		t.Helper()

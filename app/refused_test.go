@@ -33,12 +33,12 @@ func TestRefusedCommandsChangeNothing(t *testing.T) {
 			setup: func(e *env) { e.must(e.svc.FinalizeElection(e.ctx, "user", "Open")) },
 			run:   func(e *env) error { return cast(e, "user", "Open", "v1", "A") }},
 		{name: "ErrWindowNotOpenYet", code: app.CodeConflict, msg: "opens at",
-			setup: func(e *env) { launchWithWindow(e, "W", e.clock.t.Add(24*time.Hour), time.Time{}) },
+			setup: func(e *env) { launchWithWindow(e, "W", e.clock.Now().Add(24*time.Hour), time.Time{}) },
 			run:   func(e *env) error { return cast(e, "user", "W", "v1", "A") }},
 		{name: "ErrWindowClosed", code: app.CodeConflict, msg: "closed at",
-			setup: func(e *env) { launchWithWindow(e, "W", time.Time{}, e.clock.t.Add(time.Minute)) },
+			setup: func(e *env) { launchWithWindow(e, "W", time.Time{}, e.clock.Now().Add(time.Minute)) },
 			run: func(e *env) error {
-				e.clock.Set(e.clock.t.Add(time.Hour))
+				e.clock.Set(e.clock.Now().Add(time.Hour))
 				return cast(e, "user", "W", "v1", "A")
 			}},
 		{name: "ErrVoterNotEligible", code: app.CodeForbidden, msg: "not in the poll book",

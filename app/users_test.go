@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"votedesk/app"
+	"votedesk/app/apptest"
 	"votedesk/localstore"
 )
 
@@ -18,7 +19,7 @@ func TestFirstUserBecomesOwnerLaterOnesUser(t *testing.T) {
 	}
 	defer st.Close()
 	ctx := context.Background()
-	svc := app.NewService(st, &testClock{t: start}, nil)
+	svc := app.NewService(st, apptest.NewClock(start, time.Millisecond), nil)
 	if has, _ := svc.HasUsers(ctx); has {
 		t.Fatal("empty database says it has users")
 	}

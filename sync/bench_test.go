@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"votedesk/app"
+	"votedesk/app/apptest"
 	"votedesk/localstore"
 	cloudsync "votedesk/sync"
 )
@@ -60,7 +61,7 @@ func buildBenchTemplate(path string) error {
 		return err
 	}
 	defer st.Close()
-	svc := app.NewService(st, &testClock{t: start}, nil)
+	svc := app.NewService(st, apptest.NewClock(start, time.Millisecond), nil)
 	steps := []func() error{
 		func() error { return svc.RegisterUser(ctx, "", "olga", "olga@example.org", "owner-password") },
 		func() error { return svc.CreateElection(ctx, "olga", "Mayor", "", false) },

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"votedesk/app"
+	"votedesk/app/apptest"
 	"votedesk/localstore"
 	cloudsync "votedesk/sync"
 )
@@ -79,7 +80,7 @@ func (d *device) reopen(prefix string) {
 	d.must(err)
 	d.t.Cleanup(func() { st.Close() })
 	d.store = st
-	d.svc = app.NewService(st, &testClock{t: start.Add(2 * time.Hour)}, nil)
+	d.svc = app.NewService(st, apptest.NewClock(start.Add(2*time.Hour), time.Millisecond), nil)
 	d.syncer = cloudsync.New(st, cloudConfig(prefix, nil))
 }
 

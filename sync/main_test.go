@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"votedesk/app"
+	"votedesk/app/apptest"
 	"votedesk/localstore"
 	cloudsync "votedesk/sync"
 	"votedesk/sync/ddblocal"
@@ -72,19 +72,6 @@ func connect(t testing.TB, prefix string, hc aws.HTTPClient) *cloudsync.Cloud {
 	return c
 }
 
-// testClock moves on by a millisecond at every reading.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(time.Millisecond)
-	return c.t
-}
-
 var start = time.Date(2026, 11, 3, 7, 0, 0, 0, time.UTC)
 
 // device is one laptop or kiosk: its own bbolt file, domain service and
@@ -110,7 +97,7 @@ func newDevice(t testing.TB, name, prefix string, skew time.Duration, hc aws.HTT
 	}
 	t.Cleanup(func() { st.Close() })
 	d := &device{t: t, name: name, path: path, store: st, ctx: context.Background()}
-	d.svc = app.NewService(st, &testClock{t: start.Add(skew)}, nil)
+	d.svc = app.NewService(st, apptest.NewClock(start.Add(skew), time.Millisecond), nil)
 	d.syncer = cloudsync.New(st, cloudConfig(prefix, hc))
 	return d
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/app/apptest"
 	"votedesk/assets"
 	"votedesk/localstore"
 )
@@ -26,48 +26,6 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// fixedClock is a clock that stands still until the test moves it.
-type fixedClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fixedClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fixedClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
-// seqIDs makes predictable confirmation codes.
-type seqIDs struct {
-	mu sync.Mutex
-	n  int
-}
-
-func (s *seqIDs) NewID() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.n++
-	return "00000000-0000-4000-8000-" + strings.Repeat("0", 12-len(itoa(s.n))) + itoa(s.n)
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
-}
-
 var testStart = time.Date(2026, 11, 3, 7, 0, 0, 0, time.UTC)
 
 // harness is the desktop app on a real temporary bbolt store, in Fyne's
@@ -76,7 +34,7 @@ type harness struct {
 	t     testing.TB
 	store *localstore.Store
 	svc   *app.Service
-	clock *fixedClock
+	clock *apptest.Clock
 	app   fyne.App
 	win   fyne.Window
 	sh    *Shell
@@ -99,8 +57,8 @@ func mustOpenStore(t testing.TB) *localstore.Store {
 func newHarness(t testing.TB, sync Syncer) *harness {
 	t.Helper()
 	st := mustOpenStore(t)
-	clock := &fixedClock{t: testStart}
-	h := &harness{t: t, store: st, clock: clock, svc: app.NewService(st, clock, &seqIDs{}), ctx: context.Background()}
+	clock := apptest.NewClock(testStart, 0)
+	h := &harness{t: t, store: st, clock: clock, svc: app.NewService(st, clock, &apptest.SeqIDs{}), ctx: context.Background()}
 	h.app = test.NewTempApp(t)
 	h.win = test.NewWindow(nil)
 	t.Cleanup(func() { h.sh.Wait(); h.win.Close() })

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -21,7 +22,7 @@ func mayor(h *harness, secret bool) {
 	h.must(h.svc.AddCandidates(h.ctx, "Olivia", "Mayor", "Ann", "Bob", "Cid"))
 	var voters []app.VoterEntry
 	for i := range mayorBallots {
-		voters = append(voters, app.VoterEntry{Name: "Voter " + itoa(i+1)})
+		voters = append(voters, app.VoterEntry{Name: "Voter " + strconv.Itoa(i+1)})
 	}
 	h.must(h.svc.AddVoters(h.ctx, "Olivia", "Mayor", voters...))
 	h.must(h.svc.LaunchElection(h.ctx, "Olivia", "Mayor"))

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/app/apptest"
 	"votedesk/localstore"
 )
 
@@ -44,25 +45,6 @@ var (
 // testStart is the test clock's first reading: inside every voting window
 // but Later's.
 var testStart = time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
-
-// testClock steps by a millisecond at every reading; tests move it on.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(time.Millisecond)
-	return c.t
-}
-
-func (c *testClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 func pollBook(extra int) []app.VoterEntry {
 	v := []app.VoterEntry{{Name: "Ann Lee"}, {Name: "Bob Ray"}, {Name: "Cy Young"}, {Name: "Dee Fox"}}
@@ -97,7 +79,7 @@ func buildTemplate(path string) error {
 		return err
 	}
 	defer st.Close()
-	svc := app.NewService(st, &testClock{t: testStart.Add(-time.Hour)}, nil)
+	svc := app.NewService(st, apptest.NewClock(testStart.Add(-time.Hour), time.Millisecond), nil)
 	ctx := context.Background()
 	yes := true
 	later := app.FormatTime(time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC))
@@ -141,7 +123,7 @@ type fixture struct {
 	path  string
 	store *localstore.Store
 	svc   *app.Service
-	clock *testClock
+	clock *apptest.Clock
 	ctx   context.Context
 }
 
@@ -160,7 +142,7 @@ func openFixture(t testing.TB, path string) *fixture {
 		t.Fatalf("open %s: %v", path, err)
 	}
 	t.Cleanup(func() { st.Close() })
-	clock := &testClock{t: testStart}
+	clock := apptest.NewClock(testStart, time.Millisecond)
 	return &fixture{t: t, path: path, store: st, svc: app.NewService(st, clock, nil), clock: clock, ctx: context.Background()}
 }
 

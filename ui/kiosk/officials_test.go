@@ -73,7 +73,7 @@ func TestWrongPasscodeLocksOut(t *testing.T) {
 	if !strings.Contains(h.k.passcode.msg.Text, "Try again in") {
 		t.Errorf("the passcode screen reopened during the lockout says %q", h.k.passcode.msg.Text)
 	}
-	h.clock.advance(31 * time.Second)
+	h.clock.Add(31 * time.Second)
 	h.typ(passcode)
 	h.key(fyne.KeyReturn)
 	if h.k.screen != h.k.menu {
