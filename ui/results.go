@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -85,6 +86,12 @@ type ResultsScreen struct {
 	election app.Election
 	count    *app.Count
 	gen      int // the count whose result is awaited
+
+	// TieChoice is the open tie dialog's choice of candidate; tieChoices
+	// the ties decided so far for the count going on (see results_ties.go).
+	TieChoice  *widget.RadioGroup
+	tieDialog  dialog.Dialog
+	tieChoices []int
 	opened   bool
 	round    int // the chart's round (index)
 
@@ -243,7 +250,7 @@ func (sc *ResultsScreen) autoCount() {
 	case e.Ballots == 0:
 		sc.clear("No ballots yet: the results appear here once ballots are cast (or imported).")
 	default:
-		sc.count1(false)
+		sc.count1(false, false)
 	}
 }
 
@@ -285,12 +292,17 @@ func (sc *ResultsScreen) updateButtons() {
 }
 
 // Recount counts the election off the UI goroutine with the method and
-// rules chosen, showing activity meanwhile (the Count button).
-func (sc *ResultsScreen) Recount() { sc.count1(true) }
+// rules chosen, showing activity meanwhile (the Count button). Ties decided
+// for an earlier count are asked again.
+func (sc *ResultsScreen) Recount() { sc.count1(true, false) }
 
 // count1 counts; asked says whether the user asked (a refusal is then shown
-// as a dialog too).
-func (sc *ResultsScreen) count1(asked bool) {
+// as a dialog too); keepTies keeps the tie decisions made so far (a count
+// going on after a decision).
+func (sc *ResultsScreen) count1(asked, keepTies bool) {
+	if !keepTies {
+		sc.tieChoices = nil
+	}
 	method := methodByLabel(sc.Method.Selected)
 	rules, err := sc.Rules.Rules()
 	if err != nil {
@@ -306,14 +318,31 @@ func (sc *ResultsScreen) count1(asked bool) {
 	sc.Activity.Show()
 	sc.Status.SetText(fmt.Sprintf("Counting %s with %s…", plural(sc.election.Ballots, "ballot", "ballots"), methodLabel(method)))
 	start := time.Now()
+	decided := &decisions{chosen: append([]int(nil), sc.tieChoices...)}
+	var names []string // the candidates in count order, when a tie is asked
 	run(sc.s.tasks, func() (app.Count, error) {
-		return sc.s.svc.Count(sc.s.ctx(), sc.s.actor(), sc.name, method, rules)
+		c, err := sc.s.svc.Count(sc.s.ctx(), sc.s.actor(), sc.name, method, rules, tally.WithDecider(decided))
+		if _, ok := askedTie(err); ok {
+			cands, cerr := sc.s.svc.Candidates(sc.s.ctx(), sc.s.actor(), sc.name)
+			if cerr != nil {
+				return c, cerr
+			}
+			for _, cand := range cands {
+				names = append(names, cand.Name)
+			}
+		}
+		return c, err
 	}, func(c app.Count, err error) {
 		if gen != sc.gen {
 			return
 		}
 		sc.Activity.Stop()
 		sc.Activity.Hide()
+		if tie, ok := askedTie(err); ok {
+			sc.Status.SetText(fmt.Sprintf("Round %d has a tie for an official to decide.", tie.Round))
+			sc.askTie(tie, names)
+			return
+		}
 		if err != nil {
 			sc.Status.SetText(app.ErrorMessage(err))
 			if asked {
