@@ -92,8 +92,8 @@ type ResultsScreen struct {
 	TieChoice  *widget.RadioGroup
 	tieDialog  dialog.Dialog
 	tieChoices []int
-	opened   bool
-	round    int // the chart's round (index)
+	opened     bool
+	round      int // the chart's round (index)
 
 	Method        *widget.Select
 	Rules         *RulesForm
