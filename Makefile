@@ -95,7 +95,7 @@ package: build
 # Burlington, Vermont, mayor 2009, whose 8,984 ballots are imported as cast
 # vote records from the shared test data. screenshots/report.png is the
 # first screen, screenshots/report-full.png the whole report.
-SHARED       ?= ../shared/testdata
+SHARED       ?= $(or $(VOTEDESK_SHARED_TESTDATA),../shared/testdata)
 REPORT_DEMO  := $(CACHE)/report-demo
 REPORT_E     := Burlington Mayor 2009
 CHROMIUM_RUN := chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \

@@ -5,9 +5,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"votedesk/app/apptest"
 )
 
-const shared = "../shared/testdata"
+var shared = apptest.SharedTestdata()
 
 func TestCLITallyRCTabConfig(t *testing.T) {
 	c := newCLI(t)

@@ -8,24 +8,18 @@ import (
 
 	"votedesk/tally"
 	"votedesk/tally/cvr"
+
+	"votedesk/app/apptest"
 )
 
-// sharedFile returns a path under the shared test data, found by walking
-// up from the package folder.
+// sharedFile returns a path under the shared test data.
 func sharedFile(t *testing.T, rel string) string {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		p := filepath.Join(dir, "shared", "testdata", rel)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			t.Fatalf("shared/testdata/%s not found", rel)
-		}
-		dir = up
+	p := filepath.Join(apptest.SharedTestdata(), rel)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("shared test data: %v", err)
 	}
+	return p
 }
 
 // TestBurlington2009 reproduces the official round-by-round count of the

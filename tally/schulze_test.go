@@ -8,27 +8,18 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"votedesk/app/apptest"
 )
 
-// testdata returns the shared test data folder, found by walking up from
-// the package folder.
+// testdata returns the shared test data folder.
 func testdata(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+	d := apptest.SharedTestdata()
+	if _, err := os.Stat(d); err != nil {
+		t.Fatalf("shared test data: %v", err)
 	}
-	for {
-		p := filepath.Join(dir, "shared", "testdata")
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return p
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			t.Fatal("shared/testdata not found above the package folder")
-		}
-		dir = up
-	}
+	return d
 }
 
 // sections splits a seed-vote file into its headed sections, each the list

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"votedesk/app/apptest"
 )
 
 // TestImportBallotsFromElection imports Burlington 2009's ballots (BLT)
@@ -22,7 +24,7 @@ func TestImportBallotsFromElection(t *testing.T) {
 	if es.ImportBallots.Disabled() {
 		t.Fatal("Import ballots is disabled for the owner of a draft with candidates")
 	}
-	blt := filepath.Join("..", "..", "shared", "testdata", "real", "burlington_2009_mayor", "2009-Burlington-Mayor.blt")
+	blt := filepath.Join(apptest.SharedTestdata(), "real", "burlington_2009_mayor", "2009-Burlington-Mayor.blt")
 	es.Import.Read(blt)
 	h.wait()
 	im := es.Import.Preview

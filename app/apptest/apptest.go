@@ -4,6 +4,8 @@ package apptest
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 )
@@ -58,3 +60,30 @@ func (s *SeqIDs) NewID() string {
 	s.Next++
 	return fmt.Sprintf("00000000-0000-4000-8000-%012d", s.Next)
 }
+
+// SharedTestdata returns the folder of the project's shared test data
+// (../shared/testdata beside the checkout), read in place: the folder named
+// by VOTEDESK_SHARED_TESTDATA, else the first shared/testdata found walking
+// up from the working directory. When there is none it returns a path that
+// does not exist and says so, so a test reading from it fails naming the fix.
+func SharedTestdata() string {
+	if d := os.Getenv(SharedTestdataEnv); d != "" {
+		return d
+	}
+	dir, err := os.Getwd()
+	for err == nil {
+		p := filepath.Join(dir, "shared", "testdata")
+		if fi, statErr := os.Stat(p); statErr == nil && fi.IsDir() {
+			return p
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			break
+		}
+		dir = up
+	}
+	return "shared-testdata-not-found (put the shared test data at ../shared/testdata or set " + SharedTestdataEnv + ")"
+}
+
+// SharedTestdataEnv names the variable that points at the shared test data.
+const SharedTestdataEnv = "VOTEDESK_SHARED_TESTDATA"

@@ -11,10 +11,12 @@ import (
 
 	"votedesk/app"
 	"votedesk/localstore"
+
+	"votedesk/app/apptest"
 )
 
 // shared is the project's shared test data, read in place.
-const shared = "../../../shared/testdata"
+var shared = apptest.SharedTestdata()
 
 // The users of the template database; each has password pw(name).
 const (

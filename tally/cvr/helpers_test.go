@@ -10,11 +10,13 @@ import (
 	"testing"
 
 	"votedesk/tally"
+
+	"votedesk/app/apptest"
 )
 
 // sharedTestdata is where the project's shared test data lives, seen from
 // this package.
-const sharedTestdata = "../../../shared/testdata"
+var sharedTestdata = apptest.SharedTestdata()
 
 // shared returns the path of a file under the shared test data, failing the
 // test if it is not there.

@@ -9,27 +9,18 @@ import (
 	"testing"
 
 	"votedesk/tally/report"
+
+	"votedesk/app/apptest"
 )
 
-// testdata returns the shared test data folder, found by walking up from
-// the package folder, so tests run from any checkout depth.
+// testdata returns the shared test data folder.
 func testdata(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+	d := apptest.SharedTestdata()
+	if _, err := os.Stat(d); err != nil {
+		t.Fatalf("shared test data: %v", err)
 	}
-	for {
-		p := filepath.Join(dir, "shared", "testdata")
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return p
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			t.Fatal("shared/testdata not found above the package folder")
-		}
-		dir = up
-	}
+	return d
 }
 
 // rctabCases are the 17 RCTab test cases; passes is the number of
