@@ -1,4 +1,4 @@
-package main
+package cli_test
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"votedesk/app"
+	"votedesk/localstore"
+	cloudsync "votedesk/sync"
 	"votedesk/ui"
 )
 
@@ -25,16 +27,17 @@ func TestSyncPanelBackend(t *testing.T) {
 	ctx := context.Background()
 	var raw func(app.CloudOptions) app.Syncer
 	open := func(name string) (*ui.CloudSyncer, *app.Service, func()) {
-		b, err := openBackend(filepath.Join(t.TempDir(), name+".db"))
+		// Wired as main.go wires the desktop app.
+		st, err := localstore.Open(filepath.Join(t.TempDir(), name+".db"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		cloud := func(o app.CloudOptions) app.Syncer {
-			o.TablePrefix = prefix
-			return b.Cloud(o)
+			return cloudsync.New(st, cloudsync.Config{Endpoint: o.Endpoint, TablePrefix: prefix})
 		}
 		raw = cloud
-		return ui.NewCloudSyncer(cloud), b.Service, func() { b.Store.Close() }
+		svc := app.NewService(st, nil, nil, app.WithAttemptLog(st.Attempts()))
+		return ui.NewCloudSyncer(cloud), svc, func() { st.Close() }
 	}
 	a, svcA, closeA := open("a")
 	defer closeA()
