@@ -52,15 +52,17 @@ type Shell struct {
 	tasks tasks
 	sess  *session
 
-	FirstRun  *FirstRunScreen
-	SignIn    *SignInScreen
-	Elections *ElectionsScreen
-	Election  *ElectionScreen
-	Users     *UsersScreen
-	Audit     *AuditScreen
-	Sync      *SyncScreen
-	Nav       *widget.List
-	UserLabel *widget.Label
+	FirstRun *FirstRunScreen
+	// joinDialog is the open Join from the cloud dialog, if any.
+	joinDialog dialog.Dialog
+	SignIn     *SignInScreen
+	Elections  *ElectionsScreen
+	Election   *ElectionScreen
+	Users      *UsersScreen
+	Audit      *AuditScreen
+	Sync       *SyncScreen
+	Nav        *widget.List
+	UserLabel  *widget.Label
 
 	screen string // the section shown, or "election:NAME"
 	since  func(time.Time) time.Duration
@@ -83,7 +85,11 @@ func (sh *Shell) Show() {
 		return
 	}
 	if !has {
-		sh.FirstRun = newFirstRunScreen(sh.cfg.Service, sh.win, sh.cfg.Icon, sh.signedIn)
+		var join func()
+		if sh.cfg.Sync != nil {
+			join = sh.JoinCloud
+		}
+		sh.FirstRun = newFirstRunScreen(sh.cfg.Service, sh.win, sh.cfg.Icon, sh.signedIn, join)
 		sh.win.SetContent(sh.FirstRun.content)
 		sh.win.Canvas().Focus(sh.FirstRun.Name)
 		return

@@ -18,12 +18,15 @@ type FirstRunScreen struct {
 	Name, Email      *widget.Entry
 	Password, Repeat *widget.Entry
 	Create           *widget.Button
-	content          fyne.CanvasObject
+	// Join fetches an existing deployment's users and elections from the
+	// cloud instead (hidden when this build has no sync).
+	Join    *widget.Button
+	content fyne.CanvasObject
 }
 
 // newFirstRunScreen builds the screen; done is called with the new owner,
-// already signed in.
-func newFirstRunScreen(svc *app.Service, w fyne.Window, icon fyne.Resource, done func(app.User)) *FirstRunScreen {
+// already signed in; join, when set, joins an existing deployment.
+func newFirstRunScreen(svc *app.Service, w fyne.Window, icon fyne.Resource, done func(app.User), join func()) *FirstRunScreen {
 	s := &FirstRunScreen{Name: widget.NewEntry(), Email: widget.NewEntry(), Password: widget.NewPasswordEntry(), Repeat: widget.NewPasswordEntry()}
 	s.Name.SetPlaceHolder("Your name")
 	s.Email.SetPlaceHolder("name@example.org")
@@ -52,10 +55,15 @@ func newFirstRunScreen(svc *app.Service, w fyne.Window, icon fyne.Resource, done
 		widget.NewFormItem("Repeat password", s.Repeat),
 	)
 	s.Repeat.OnSubmitted = func(string) { s.Create.OnTapped() }
-	s.content = centered(logo(icon),
+	parts := []fyne.CanvasObject{logo(icon),
 		widget.NewLabelWithStyle("Welcome to VoteDesk", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}),
 		widget.NewLabelWithStyle("This database is new. Create the owner account: the owner manages users\nand hands ownership over; every later user is added by an administrator.", fyne.TextAlignCenter, fyne.TextStyle{}),
-		form, s.Create)
+		form, s.Create}
+	if join != nil {
+		s.Join = widget.NewButton("Join an existing deployment from the cloud…", join)
+		parts = append(parts, widget.NewLabelWithStyle("A laptop or kiosk of an office that already uses VoteDesk fetches its users and elections instead.", fyne.TextAlignCenter, fyne.TextStyle{}), s.Join)
+	}
+	s.content = centered(parts...)
 	return s
 }
 
