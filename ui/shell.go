@@ -89,12 +89,12 @@ func (sh *Shell) Show() {
 		if sh.cfg.Sync != nil {
 			join = sh.JoinCloud
 		}
-		sh.FirstRun = newFirstRunScreen(sh.cfg.Service, sh.win, sh.cfg.Icon, sh.signedIn, join)
+		sh.FirstRun = newFirstRunScreen(sh.cfg.Service, sh.win, &sh.tasks, sh.cfg.Icon, sh.signedIn, join)
 		sh.win.SetContent(sh.FirstRun.content)
 		sh.win.Canvas().Focus(sh.FirstRun.Name)
 		return
 	}
-	sh.SignIn = newSignInScreen(sh.cfg.Service, sh.win, sh.cfg.Icon, p.String(prefLogin), sh.signedIn)
+	sh.SignIn = newSignInScreen(sh.cfg.Service, sh.win, &sh.tasks, sh.cfg.Icon, p.String(prefLogin), sh.signedIn)
 	sh.win.SetContent(sh.SignIn.content)
 	if sh.SignIn.Login.Text == "" {
 		sh.win.Canvas().Focus(sh.SignIn.Login)

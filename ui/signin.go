@@ -26,7 +26,8 @@ type FirstRunScreen struct {
 
 // newFirstRunScreen builds the screen; done is called with the new owner,
 // already signed in; join, when set, joins an existing deployment.
-func newFirstRunScreen(svc *app.Service, w fyne.Window, icon fyne.Resource, done func(app.User), join func()) *FirstRunScreen {
+// Hashing the password (argon2id, about 0.1 s) runs off the UI goroutine.
+func newFirstRunScreen(svc *app.Service, w fyne.Window, t *tasks, icon fyne.Resource, done func(app.User), join func()) *FirstRunScreen {
 	s := &FirstRunScreen{Name: widget.NewEntry(), Email: widget.NewEntry(), Password: widget.NewPasswordEntry(), Repeat: widget.NewPasswordEntry()}
 	s.Name.SetPlaceHolder("Your name")
 	s.Email.SetPlaceHolder("name@example.org")
@@ -35,17 +36,22 @@ func newFirstRunScreen(svc *app.Service, w fyne.Window, icon fyne.Resource, done
 			showError(w, "Cannot create the account", app.Errorf(app.CodeInvalid, "the two passwords differ"), "")
 			return
 		}
-		ctx := context.Background()
-		if err := svc.RegisterUser(ctx, "", s.Name.Text, s.Email.Text, s.Password.Text); err != nil {
-			showError(w, "Cannot create the account", err, "")
-			return
-		}
-		u, err := svc.SignIn(ctx, s.Email.Text, s.Password.Text)
-		if err != nil {
-			showError(w, "Cannot sign in", err, "")
-			return
-		}
-		done(u)
+		name, email, password := s.Name.Text, s.Email.Text, s.Password.Text
+		s.Create.Disable()
+		run(t, func() (app.User, error) {
+			ctx := context.Background()
+			if err := svc.RegisterUser(ctx, "", name, email, password); err != nil {
+				return app.User{}, err
+			}
+			return svc.SignIn(ctx, email, password)
+		}, func(u app.User, err error) {
+			s.Create.Enable()
+			if err != nil {
+				showError(w, "Cannot create the account", err, "")
+				return
+			}
+			done(u)
+		})
 	})
 	s.Create.Importance = widget.HighImportance
 	form := widget.NewForm(
@@ -75,18 +81,25 @@ type SignInScreen struct {
 }
 
 // newSignInScreen builds the screen; done is called with the signed-in user.
-func newSignInScreen(svc *app.Service, w fyne.Window, icon fyne.Resource, lastLogin string, done func(app.User)) *SignInScreen {
+// Checking the password (argon2id, about 0.1 s) runs off the UI goroutine.
+func newSignInScreen(svc *app.Service, w fyne.Window, t *tasks, icon fyne.Resource, lastLogin string, done func(app.User)) *SignInScreen {
 	s := &SignInScreen{Login: widget.NewEntry(), Password: widget.NewPasswordEntry()}
 	s.Login.SetPlaceHolder("Name or email")
 	s.Login.SetText(lastLogin)
 	s.SignIn = widget.NewButton("Sign in", func() {
-		u, err := svc.SignIn(context.Background(), s.Login.Text, s.Password.Text)
-		if err != nil {
-			s.Password.SetText("")
-			showError(w, "Cannot sign in", err, "")
-			return
-		}
-		done(u)
+		login, password := s.Login.Text, s.Password.Text
+		s.SignIn.Disable()
+		run(t, func() (app.User, error) {
+			return svc.SignIn(context.Background(), login, password)
+		}, func(u app.User, err error) {
+			s.SignIn.Enable()
+			if err != nil {
+				s.Password.SetText("")
+				showError(w, "Cannot sign in", err, "")
+				return
+			}
+			done(u)
+		})
 	})
 	s.SignIn.Importance = widget.HighImportance
 	s.Password.OnSubmitted = func(string) { s.SignIn.OnTapped() }
