@@ -1,7 +1,6 @@
 package app
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -61,14 +60,4 @@ func buildRules(rules map[string]string) (tally.Rules, error) {
 		s.Apply(&r)
 	}
 	return r, nil
-}
-
-// describeRules writes rules as sorted NAME=VALUE pairs.
-func describeRules(rules map[string]string) string {
-	var out []string
-	for k, v := range rules {
-		out = append(out, fmt.Sprintf("%s=%s", k, v))
-	}
-	sort.Strings(out)
-	return strings.Join(out, " ")
 }

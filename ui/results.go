@@ -95,36 +95,35 @@ type ResultsScreen struct {
 	opened     bool
 	round      int // the chart's round (index)
 
-	Method        *widget.Select
-	Rules         *RulesForm
-	Count         *widget.Button
-	SaveRules     *widget.Button
-	ExportJSON    *widget.Button
-	ExportCSV     *widget.Button
-	ExportHTML    *widget.Button
-	Activity      *widget.Activity
-	Status        *widget.Label
-	Banner        *widget.Label
-	Tabs          *container.AppTabs
-	Rounds        *grid
-	Chart         *BarChart
-	ChartRound    *widget.Select
-	Flow          *FlowView
-	Preferences   *grid
-	Paths         *grid
-	PathsTitle    *widget.Label
-	Places        *widget.Label
-	Sets          *widget.Label
-	BallotList    *grid
-	BallotNote    *widget.Label
-	LoadBallots   *widget.Button
-	rounds        roundsTable
-	ballots       []app.Ballot
-	notes         map[int]*widget.Label
-	bannerBox     *fyne.Container
-	controls      *fyne.Container
-	resultContent []fyne.CanvasObject
-	content       fyne.CanvasObject
+	Method      *widget.Select
+	Rules       *RulesForm
+	Count       *widget.Button
+	SaveRules   *widget.Button
+	ExportJSON  *widget.Button
+	ExportCSV   *widget.Button
+	ExportHTML  *widget.Button
+	Activity    *widget.Activity
+	Status      *widget.Label
+	Banner      *widget.Label
+	Tabs        *container.AppTabs
+	Rounds      *grid
+	Chart       *BarChart
+	ChartRound  *widget.Select
+	Flow        *FlowView
+	Preferences *grid
+	Paths       *grid
+	PathsTitle  *widget.Label
+	Places      *widget.Label
+	Sets        *widget.Label
+	BallotList  *grid
+	BallotNote  *widget.Label
+	LoadBallots *widget.Button
+	rounds      roundsTable
+	ballots     []app.Ballot
+	notes       map[int]*widget.Label
+	bannerBox   *fyne.Container
+	controls    *fyne.Container
+	content     fyne.CanvasObject
 }
 
 func newResultsScreen(s *session, name string) *ResultsScreen {

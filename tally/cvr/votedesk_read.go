@@ -35,7 +35,7 @@ func readVoteDesk(j *job) error {
 		if sc.err != nil {
 			return j.at(1, sc.col, sc.err)
 		}
-		return j.at(1, 0, errors.New("the file is empty: expected the header ballot_id,rank_1,..."))
+		return j.at(1, 0, errors.New("the file is empty: expected the header ballot_id,rank_1,… rank_n"))
 	}
 	if sc.prefixed {
 		names := make([]string, 0, len(sc.fields))

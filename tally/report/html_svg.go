@@ -93,12 +93,11 @@ func roundChart(c tally.Contest, rd tally.Round, order []int, scale float64) tem
 // flowNode is one box of the flow chart: a candidate (or the inactive
 // ballots, candidate -1) in one round.
 type flowNode struct {
-	cand      int
-	votes     float64
-	y, h      float64
-	out, in   float64 // the part of the height already used by drawn bands
-	colorIdx  int
-	labelText string
+	cand     int
+	votes    float64
+	y, h     float64
+	out, in  float64 // the part of the height already used by drawn bands
+	colorIdx int
 }
 
 // flowBand is votes moving from a node to a node of the next round.
