@@ -32,6 +32,7 @@ test: deps dynamodb-local
 lint: go-deps
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
 bench: deps dynamodb-local
 	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 120m ./... | tee bench.txt
