@@ -36,8 +36,10 @@ type ElectionScreen struct {
 	Status                               *widget.Label
 	Settings                             *widget.Form
 	Back, Edit, Launch, Finalize, Delete *widget.Button
-	// StartKiosk turns this window into a kiosk for the election.
-	StartKiosk *widget.Button
+	// StartKiosk turns this window into a kiosk for the election;
+	// KioskStarted, when set, is called once the kiosk has the window.
+	StartKiosk   *widget.Button
+	KioskStarted func(*kiosk.Kiosk)
 	// ImportBallots imports a cast vote record file.
 	ImportBallots *widget.Button
 	Import        *BallotImport
@@ -219,6 +221,14 @@ func (sc *ElectionScreen) startKiosk() {
 		Service: sc.s.svc, Official: sc.s.actor(), Election: sc.election.Name, Sync: syncer, OnExit: sc.s.kioskDone,
 		// Nothing of the officials' app may stay reachable: its menu bar goes.
 		OnStart: func(*kiosk.Kiosk) { sc.s.win.SetMainMenu(nil) },
+		Started: func(k *kiosk.Kiosk) {
+			if sc.KioskStarted != nil {
+				sc.KioskStarted(k)
+			}
+		},
+		Background: func(work func() func()) {
+			run(sc.s.tasks, func() (func(), error) { return work(), nil }, func(onUI func(), _ error) { onUI() })
+		},
 	})
 }
 

@@ -4,13 +4,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/ui/kiosk"
 )
 
 // TestStartKioskFromElection starts a kiosk from an election's overview: the
@@ -41,6 +40,8 @@ func TestStartKioskFromElection(t *testing.T) {
 		t.Errorf("the overview does not show the join code %s", app.JoinCode(e))
 	}
 
+	var started *kiosk.Kiosk
+	es.KioskStarted = func(k *kiosk.Kiosk) { started = k }
 	test.Tap(es.StartKiosk)
 	var entries []*widget.Entry
 	var start *widget.Button
@@ -62,15 +63,15 @@ func TestStartKioskFromElection(t *testing.T) {
 	entries[1].SetText("poll-worker-9")
 	entries[2].SetText("poll-worker-9")
 	test.Tap(start)
-	deadline := time.Now().Add(10 * time.Second)
-	for !h.win.FullScreen() {
-		if time.Now().After(deadline) {
-			t.Fatalf("the kiosk did not start: %s", h.dialogText())
-		}
-		time.Sleep(20 * time.Millisecond)
+	h.wait()
+	if started == nil {
+		t.Fatalf("the kiosk did not start: %s", h.dialogText())
 	}
-	var shown []string
-	fyne.DoAndWait(func() { shown = texts(h.win.Content()) })
+	started.Wait()
+	if !h.win.FullScreen() {
+		t.Error("the kiosk window is not full screen")
+	}
+	shown := texts(h.win.Content())
 	if h.win.MainMenu() != nil {
 		t.Error("the officials' menu bar stays reachable in the kiosk")
 	}

@@ -167,6 +167,10 @@ func (k *Kiosk) Start() {
 // JoinCode is the election's join code, once the kiosk has loaded it.
 func (k *Kiosk) JoinCode() string { return k.joinCode }
 
+// Wait returns once the background work started so far (and what it posted
+// to the UI goroutine) is done.
+func (k *Kiosk) Wait() { k.jobs.Wait() }
+
 // background runs work off the UI goroutine, then the function it returns
 // on the UI goroutine.
 func (k *Kiosk) background(work func() (onUI func())) {

@@ -37,8 +37,14 @@ type StartRequest struct {
 	Sync     Syncer
 	// OnExit is Config.OnExit: it gets the window back after the kiosk.
 	OnExit func()
-	// OnStart, when set, is given the kiosk just before it starts.
+	// OnStart, when set, is given the kiosk just before it starts, and
+	// Started just after.
 	OnStart func(*Kiosk)
+	Started func(*Kiosk)
+	// Background, when set, runs work off the UI goroutine and what it
+	// returns on it (the officials' app passes its own task runner); nil
+	// uses a goroutine and fyne.Do.
+	Background func(work func() (onUI func()))
 }
 
 // ShowStartDialog asks an official for the election (name or join code) and
@@ -63,7 +69,11 @@ func ShowStartDialog(a fyne.App, win fyne.Window, req StartRequest) {
 		nameOrCode, passcode, repeat := election.Text, pass.Text, again.Text
 		pass.SetText("")
 		again.SetText("")
-		startOffUI(func() func() {
+		background := startOffUI
+		if req.Background != nil {
+			background = req.Background
+		}
+		background(func() func() {
 			cfg, err := prepare(context.Background(), req, nameOrCode, passcode, repeat)
 			return func() {
 				if err != nil {
@@ -75,6 +85,9 @@ func ShowStartDialog(a fyne.App, win fyne.Window, req StartRequest) {
 					req.OnStart(k)
 				}
 				k.Start()
+				if req.Started != nil {
+					req.Started(k)
+				}
 			}
 		})
 	}, win)
