@@ -1,0 +1,3 @@
+// Package assets holds VoteDesk's embedded resources: the app icon and the
+// pictures the screens use.
+package assets
