@@ -175,6 +175,13 @@ func (r *essRows) record(row int, cells []string) error {
 	if err := j.add(r.marks, []byte(id), 1, []byte(precinct)); err != nil {
 		return &ParseError{File: j.file, Row: row, Err: err}
 	}
+	if batchCol >= 0 {
+		var batch string
+		if batchCol < len(cells) {
+			batch = strings.TrimSpace(cells[batchCol])
+		}
+		j.out.setBatch([]byte(batch))
+	}
 	return nil
 }
 

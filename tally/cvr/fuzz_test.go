@@ -70,7 +70,7 @@ func fuzzRead(f *testing.F, name string, source func(path, arg string) Source, s
 func checkSet(t *testing.T, s *tally.BallotSet, candidates int) {
 	t.Helper()
 	n := s.Len()
-	for _, col := range []int{len(s.Counts), len(s.IDs), len(s.Precincts)} {
+	for _, col := range []int{len(s.Counts), len(s.IDs), len(s.Precincts), len(s.Batches)} {
 		if col != 0 && col != n {
 			t.Fatalf("optional column has %d entries for %d ballots", col, n)
 		}

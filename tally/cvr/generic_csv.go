@@ -90,6 +90,9 @@ func readGenericCSV(j *job) error {
 		if err := j.add(marks, field(row, idCol), 1, field(row, precinctCol)); err != nil {
 			return j.at(sc.line, 0, err)
 		}
+		if batchCol >= 0 {
+			j.out.setBatch(trimSpace(field(row, batchCol)))
+		}
 		if j.stats.Records == 1024 {
 			j.reserveRest(sc.lines.used)
 		}

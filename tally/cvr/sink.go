@@ -20,6 +20,8 @@ type sink struct {
 
 	precinctOf map[string]string
 	precincts  []string // nil until a ballot has a precinct
+
+	batches []string // nil until a ballot has a batch (interned through precinctOf)
 }
 
 // add appends one ballot. id and precinct may be empty.
@@ -59,6 +61,30 @@ func (s *sink) add(marks []tally.Mark, id []byte, count uint32, precinct []byte)
 		s.precincts = append(s.precincts, p)
 	}
 	return nil
+}
+
+// setBatch records the batch of the ballot added last; once one ballot has
+// a batch, every ballot has an entry ("" for none).
+func (s *sink) setBatch(batch []byte) {
+	n := s.set.Len()
+	if n == 0 || len(batch) == 0 && s.batches == nil {
+		return
+	}
+	if s.batches == nil {
+		s.batches = make([]string, 0, max(n, 1024))
+	}
+	for len(s.batches) < n-1 {
+		s.batches = append(s.batches, "")
+	}
+	if s.precinctOf == nil {
+		s.precinctOf = make(map[string]string)
+	}
+	b, ok := s.precinctOf[string(batch)]
+	if !ok {
+		b = string(batch)
+		s.precinctOf[b] = b
+	}
+	s.batches = append(s.batches, b)
 }
 
 // reserve grows the set's storage for about n more ballots of k marks each,
@@ -102,11 +128,18 @@ func (s *sink) finish() error {
 		s.idEnds = nil
 	}
 	s.set.Precincts = s.precincts
+	if s.batches != nil {
+		for len(s.batches) < s.set.Len() {
+			s.batches = append(s.batches, "")
+		}
+		s.set.Batches = s.batches
+	}
 	return nil
 }
 
 // appendSet appends the ballots of src to dst, keeping dst's optional
-// columns (Counts, IDs, Precincts) either nil or one entry per ballot.
+// columns (Counts, IDs, Precincts, Batches) either nil or one entry per
+// ballot.
 func appendSet(dst, src *tally.BallotSet) error {
 	if dst.Len() == 0 {
 		*dst = *src
@@ -124,6 +157,7 @@ func appendSet(dst, src *tally.BallotSet) error {
 	dst.Counts = mergeColumn(dst.Counts, src.Counts, n0, n1, 1)
 	dst.IDs = mergeColumn(dst.IDs, src.IDs, n0, n1, "")
 	dst.Precincts = mergeColumn(dst.Precincts, src.Precincts, n0, n1, "")
+	dst.Batches = mergeColumn(dst.Batches, src.Batches, n0, n1, "")
 	return nil
 }
 

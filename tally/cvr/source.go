@@ -35,7 +35,7 @@ type Source struct {
 	FirstVoteColumnIndex Index `json:"firstVoteColumnIndex"` // genericCsv, ess
 	FirstVoteRowIndex    Index `json:"firstVoteRowIndex"`    // genericCsv, ess
 	IDColumnIndex        Index `json:"idColumnIndex"`        // genericCsv, ess
-	BatchColumnIndex     Index `json:"batchColumnIndex"`     // genericCsv, ess: kept out of the rankings, not stored
+	BatchColumnIndex     Index `json:"batchColumnIndex"`     // genericCsv, ess: the batch (BallotSet.Batches)
 	PrecinctColumnIndex  Index `json:"precinctColumnIndex"`  // genericCsv, ess
 
 	OvervoteDelimiter             string `json:"overvoteDelimiter"`             // ess: splits a cell naming several candidates

@@ -13,8 +13,12 @@ import (
 	"votedesk/tally/report"
 )
 
-// noPrecinct is the slice RCTab reports ballots without a precinct under.
-const noPrecinct = "no precinct id"
+// noPrecinct and noBatch are the slices RCTab reports ballots without a
+// precinct or a batch under.
+const (
+	noPrecinct = "no precinct id"
+	noBatch    = "no batch id"
+)
 
 // Count is a finished count of a config's contest, ready to be written.
 type Count struct {
@@ -64,7 +68,14 @@ func (c *Config) count(contest tally.Contest, ballots *tally.BallotSet, rules ta
 	}
 	opts := []tally.Option{audit, tally.WithDecider(d)}
 	if c.OutputSettings.TabulateByPrecinct {
-		g, err := precincts(ballots)
+		g, err := grouping(ballots.Precincts, ballots.Len(), "Precinct", noPrecinct, "tabulateByPrecinct", "precincts")
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, tally.WithGroups(g))
+	}
+	if c.OutputSettings.TabulateByBatch {
+		g, err := grouping(ballots.Batches, ballots.Len(), "Batch", noBatch, "tabulateByBatch", "batches")
 		if err != nil {
 			return nil, err
 		}
@@ -77,17 +88,19 @@ func (c *Config) count(contest tally.Contest, ballots *tally.BallotSet, rules ta
 	return &Count{Config: c, Contest: contest, Rules: rules, Ballots: ballots, Result: res}, nil
 }
 
-// precincts groups ballots by precinct, as RCTab's tabulate by precinct.
-func precincts(b *tally.BallotSet) (tally.Grouping, error) {
-	if b.Precincts == nil {
-		return tally.Grouping{}, fmt.Errorf("rctab: outputSettings.tabulateByPrecinct is set but the CVRs list no precincts")
+// grouping groups ballots by a column (precinct or batch), as RCTab's
+// tabulate by precinct and by batch do; a ballot without a value is in the
+// group named missing.
+func grouping(values []string, n int, name, missing, setting, plural string) (tally.Grouping, error) {
+	if values == nil {
+		return tally.Grouping{}, fmt.Errorf("rctab: outputSettings.%s is set but the CVRs list no %s", setting, plural)
 	}
-	g := tally.Grouping{Name: "Precinct", Of: make([]uint32, b.Len())}
+	g := tally.Grouping{Name: name, Of: make([]uint32, n)}
 	index := map[string]uint32{}
 	for i := range g.Of {
-		p := strings.TrimSpace(b.Precincts[i])
+		p := strings.TrimSpace(values[i])
 		if p == "" {
-			p = noPrecinct
+			p = missing
 		}
 		k, ok := index[p]
 		if !ok {

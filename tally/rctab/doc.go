@@ -12,8 +12,8 @@
 // Files written (all into one folder, renamed into place when complete):
 // detailed_report.json, detailed_report.csv and summary_report.csv (with
 // _1, _2, ... per pass for multiPassIrv); with tabulateByPrecinct the same
-// three per precinct, named <precinct>_precinct_...; audit.log; and for
-// each file a .sha256 beside it in sha256sum's format. Not written:
-// tabulateByBatch reports, because the CVR readers do not keep batch ids,
-// and the CDF JSON export of generateCdfJson.
+// three per precinct, named <precinct>_precinct_..., and with
+// tabulateByBatch per batch, named <batch>_batch_...; audit.log; and for
+// each file a .sha256 beside it in sha256sum's format. Not written: the CDF
+// JSON export of generateCdfJson.
 package rctab

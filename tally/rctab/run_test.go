@@ -93,6 +93,12 @@ func TestRunConfigSlicesMatchRCTab(t *testing.T) {
 				filepath.Join(caseDir, "Tabulate by Precinct", "generic_csv_test_expected_"+id+"_precinct_detailed_report.csv"), nil)
 		})
 	}
+	for _, id := range []string{"b1", "b2", "no_batch_id"} {
+		t.Run(id, func(t *testing.T) {
+			compareFile(t, filepath.Join(out, id+"_batch_detailed_report.csv"),
+				filepath.Join(caseDir, "Tabulate by Batch", "generic_csv_test_expected_"+id+"_batch_detailed_report.csv"), nil)
+		})
+	}
 }
 
 // trimFinalNewline drops a final newline, which Jackson never writes: one
