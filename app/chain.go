@@ -17,7 +17,7 @@ func CheckRun(prev string, next uint64, evs []*Event) error {
 			return Errorf(CodeInvalid, "event %d: %s", want, ErrorMessage(err))
 		}
 		if h := ev.ComputeHash(prev); h != ev.Hash {
-			return Errorf(CodeInvalid, "event %d: its hash does not match its content (stored %.12s…, computed %.12s…)", want, ev.Hash, h)
+			return Errorf(CodeInvalid, "event %d: its hash does not match its content, so it was changed after it was written (stored %.12s…, computed %.12s…)", want, ev.Hash, h)
 		}
 		prev = ev.Hash
 	}

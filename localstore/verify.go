@@ -63,7 +63,8 @@ func verifyDB(ctx context.Context, db *bolt.DB) (VerifyReport, error) {
 }
 
 // checkChain walks the log: sequence numbers from 1 without gaps, every
-// event decodable, linked to the one before, and hashing to its hash.
+// event decodable, stored at its own sequence number, linked to the one
+// before and hashing to its hash (app.CheckRun, as sync checks the cloud's).
 func checkChain(ctx context.Context, log *bolt.Bucket, r *VerifyReport) {
 	prev := ""
 	want := uint64(1)
@@ -74,33 +75,22 @@ func checkChain(ctx context.Context, log *bolt.Bucket, r *VerifyReport) {
 			return
 		}
 		seq := getSeq(k)
-		bad := func(format string, a ...any) {
-			if r.FirstBadSeq == 0 {
-				r.FirstBadSeq = seq
-				r.Problem("event %d: %s", seq, fmt.Sprintf(format, a...))
-			}
-		}
 		r.Events = seq
-		if seq != want {
-			bad("sequence jumps from %d to %d", want-1, seq)
-			return
-		}
-		want++
 		ev, err := app.DecodeEvent(v)
 		switch {
+		case seq != want:
+			err = app.Errorf(app.CodeInvalid, "event %d: the sequence jumps from %d to %d", seq, want-1, seq)
 		case err != nil:
-			bad("cannot be read: %s", app.ErrorMessage(err))
-		case ev.Seq != seq:
-			bad("is stored at %d but says it is %d", seq, ev.Seq)
-		case ev.PrevHash != prev:
-			bad("does not link to the event before it (prev_hash %.12s…, want %.12s…)", ev.PrevHash, prev)
-		case ev.Hash != ev.ComputeHash(prev):
-			bad("its content does not match its hash: it was changed after it was written")
+			err = app.Errorf(app.CodeInvalid, "event %d cannot be read: %s", seq, app.ErrorMessage(err))
+		default:
+			err = app.CheckRun(prev, want, []*app.Event{ev})
 		}
-		if r.FirstBadSeq != 0 {
+		if err != nil {
+			r.FirstBadSeq = seq
+			r.Problem("%s", app.ErrorMessage(err))
 			return
 		}
-		prev = ev.Hash
+		prev, want = ev.Hash, want+1
 	}
 	r.HeadHash = prev
 }
