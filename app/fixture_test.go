@@ -3,10 +3,6 @@ package app_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -31,32 +27,11 @@ var roleUsers = map[app.Role]string{
 
 func pw(name string) string { return "pw-" + name + "-secret" }
 
-var (
-	templateOnce sync.Once
-	templatePath string
-	templateErr  error
-)
-
-// template builds, once per test run, a database holding a user for every
-// role (and "other", a second USER who owns nothing) and three elections: "Draft" (candidates A, B, C; voters v1-v3 and
-// "voter"), "Open" (the same, launched) and "Secret" (the same, launched,
-// secret ballot). Password hashing is deliberately slow, so tests copy this
-// file rather than registering users again.
-func template(t testing.TB) string {
-	templateOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "votedesk-template-")
-		if err != nil {
-			templateErr = err
-			return
-		}
-		templatePath = filepath.Join(dir, "template.db")
-		templateErr = buildTemplate(templatePath)
-	})
-	if templateErr != nil {
-		t.Fatalf("build template database: %v", templateErr)
-	}
-	return templatePath
-}
+// template is, built once per test run, a database holding a user for every
+// role (and "other", a second USER who owns nothing) and three elections:
+// "Draft" (candidates A, B, C; voters v1-v3 and "voter"), "Open" (the same,
+// launched) and "Secret" (the same, launched, secret ballot).
+var template = apptest.NewTemplate("app", buildTemplate)
 
 func buildTemplate(path string) error {
 	st, err := localstore.Open(path)
@@ -120,34 +95,13 @@ type env struct {
 // newEnv copies the template into t.TempDir() and opens it.
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "votedesk.db")
-	copyFile(t, template(t), path)
-	st, err := localstore.Open(path)
+	st, err := localstore.Open(template.Copy(t))
 	if err != nil {
 		t.Fatalf("open copy of template: %v", err)
 	}
 	t.Cleanup(func() { st.Close() })
 	clock := apptest.NewClock(start.Add(time.Hour), time.Millisecond)
 	return &env{t: t, store: st, svc: app.NewService(st, clock, &apptest.SeqIDs{Next: 1000}), clock: clock, ctx: context.Background()}
-}
-
-func copyFile(t testing.TB, from, to string) {
-	t.Helper()
-	in, err := os.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // snapshot is what a refused command must leave untouched.

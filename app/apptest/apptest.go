@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"testing"
 	"time"
 )
 
@@ -85,3 +86,52 @@ func SharedTestdata() string {
 
 // SharedTestdataEnv names the variable that points at the shared test data.
 const SharedTestdataEnv = "VOTEDESK_SHARED_TESTDATA"
+
+// Template is a database a test package builds once per test run and copies
+// into each test: building it registers users, and password hashing is
+// deliberately slow.
+type Template struct {
+	name  string
+	build func(path string) error
+	once  sync.Once
+	path  string
+	err   error
+}
+
+// NewTemplate returns a template that build fills the first time a test
+// asks for a copy.
+func NewTemplate(name string, build func(path string) error) *Template {
+	return &Template{name: name, build: build}
+}
+
+// Copy returns the path of a fresh copy of the template in t.TempDir().
+func (tp *Template) Copy(t testing.TB) string {
+	t.Helper()
+	tp.once.Do(func() {
+		dir, err := os.MkdirTemp("", "votedesk-"+tp.name+"-template-")
+		if err != nil {
+			tp.err = err
+			return
+		}
+		tp.path = filepath.Join(dir, "template.db")
+		tp.err = tp.build(tp.path)
+	})
+	if tp.err != nil {
+		t.Fatalf("build the %s template database: %v", tp.name, tp.err)
+	}
+	path := filepath.Join(t.TempDir(), "votedesk.db")
+	CopyFile(t, tp.path, path)
+	return path
+}
+
+// CopyFile copies a file (mode 0600), failing the test on error.
+func CopyFile(t testing.TB, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -3,10 +3,8 @@ package dataio_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"votedesk/app"
@@ -28,55 +26,35 @@ const (
 
 func pw(name string) string { return "pw-" + name + "-secret" }
 
-var (
-	templateOnce sync.Once
-	templatePath string
-	templateErr  error
-)
-
-// template builds, once per test run, a database holding the four users.
-// Password hashing is deliberately slow, so tests copy this file.
-func template(t testing.TB) string {
-	templateOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "votedesk-dataio-")
-		if err != nil {
-			templateErr = err
-			return
-		}
-		templatePath = filepath.Join(dir, "template.db")
-		st, err := localstore.Open(templatePath)
-		if err != nil {
-			templateErr = err
-			return
-		}
-		defer st.Close()
-		svc := app.NewService(st, nil, nil)
-		ctx := context.Background()
-		steps := []func() error{
-			func() error { return svc.RegisterUser(ctx, "", owner, owner+"@example.org", pw(owner)) },
-		}
-		for name, role := range map[string]app.Role{auditor: app.RoleAuditor, clerk: app.RoleUser, observer: app.RoleObserver} {
-			steps = append(steps,
-				func() error { return svc.RegisterUser(ctx, owner, name, name+"@example.org", pw(name)) },
-				func() error {
-					if role == app.RoleUser {
-						return nil
-					}
-					return svc.SetRole(ctx, owner, name, role)
-				})
-		}
-		for i, step := range steps {
-			if err := step(); err != nil {
-				templateErr = fmt.Errorf("template step %d: %w", i, err)
-				return
-			}
-		}
-	})
-	if templateErr != nil {
-		t.Fatalf("build template database: %v", templateErr)
+// template is, built once per test run, a database holding the four users.
+var template = apptest.NewTemplate("dataio", func(path string) error {
+	st, err := localstore.Open(path)
+	if err != nil {
+		return err
 	}
-	return templatePath
-}
+	defer st.Close()
+	svc := app.NewService(st, nil, nil)
+	ctx := context.Background()
+	steps := []func() error{
+		func() error { return svc.RegisterUser(ctx, "", owner, owner+"@example.org", pw(owner)) },
+	}
+	for name, role := range map[string]app.Role{auditor: app.RoleAuditor, clerk: app.RoleUser, observer: app.RoleObserver} {
+		steps = append(steps,
+			func() error { return svc.RegisterUser(ctx, owner, name, name+"@example.org", pw(name)) },
+			func() error {
+				if role == app.RoleUser {
+					return nil
+				}
+				return svc.SetRole(ctx, owner, name, role)
+			})
+	}
+	for i, step := range steps {
+		if err := step(); err != nil {
+			return fmt.Errorf("template step %d: %w", i, err)
+		}
+	}
+	return nil
+})
 
 // env is a service over a copy of the template database.
 type env struct {
@@ -89,8 +67,7 @@ type env struct {
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "votedesk.db")
-	copyFile(t, template(t), path)
+	path := template.Copy(t)
 	st, err := localstore.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -119,25 +96,6 @@ func (e *env) logLength() int {
 	n := 0
 	e.must(e.svc.Log(e.ctx, owner, 1, func(*app.Event) error { n++; return nil }))
 	return n
-}
-
-func copyFile(t testing.TB, from, to string) {
-	t.Helper()
-	in, err := os.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	out, err := os.Create(to)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // writeAt writes a test file at path.

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"votedesk/app"
+	"votedesk/app/apptest"
 	"votedesk/localstore"
 )
 
@@ -194,7 +195,7 @@ func TestKillDuringCasting(t *testing.T) {
 		if i%block == 0 {
 			c = newCLI(t)
 			c.env = template.env
-			copyDB(t, template.db, c.db)
+			apptest.CopyFile(t, template.db, c.db)
 			next = 0
 		}
 		k := startCaster(t, c, next)
@@ -216,15 +217,4 @@ func TestKillDuringCasting(t *testing.T) {
 		}
 	}
 	t.Logf("%d kills, %d confirmed ballots, all present", kills, printed)
-}
-
-func copyDB(t *testing.T, from, to string) {
-	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -3,9 +3,6 @@ package kiosk
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -35,12 +32,8 @@ const (
 	officialP = "olga-password"
 )
 
-var (
-	templateOnce sync.Once
-	templatePath string
-	templateErr  error
-	passcodeHash string
-)
+// passcodeHash is the officer passcode's hash, made with the template.
+var passcodeHash string
 
 // testStart is the test clock's first reading: inside every voting window
 // but Later's.
@@ -54,24 +47,16 @@ func pollBook(extra int) []app.VoterEntry {
 	return v
 }
 
-func template(t testing.TB) string {
-	templateOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "votedesk-kiosk-template-")
-		if err != nil {
-			templateErr = err
-			return
-		}
-		templatePath = filepath.Join(dir, "template.db")
-		templateErr = buildTemplate(templatePath)
-		if templateErr == nil {
-			passcodeHash, templateErr = app.HashSecret(passcode)
-		}
-	})
-	if templateErr != nil {
-		t.Fatalf("build template database: %v", templateErr)
+// template is, built once per test run, the kiosk tests' database; it also
+// hashes the officer passcode once.
+var template = apptest.NewTemplate("kiosk", func(path string) error {
+	if err := buildTemplate(path); err != nil {
+		return err
 	}
-	return templatePath
-}
+	var err error
+	passcodeHash, err = app.HashSecret(passcode)
+	return err
+})
 
 func buildTemplate(path string) error {
 	st, err := localstore.Open(path)
@@ -129,9 +114,7 @@ type fixture struct {
 
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "votedesk.db")
-	copyFile(t, template(t), path)
-	return openFixture(t, path)
+	return openFixture(t, template.Copy(t))
 }
 
 // openFixture opens a database made from the template.
@@ -144,25 +127,6 @@ func openFixture(t testing.TB, path string) *fixture {
 	t.Cleanup(func() { st.Close() })
 	clock := apptest.NewClock(testStart, time.Millisecond)
 	return &fixture{t: t, path: path, store: st, svc: app.NewService(st, clock, nil), clock: clock, ctx: context.Background()}
-}
-
-func copyFile(t testing.TB, from, to string) {
-	t.Helper()
-	in, err := os.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // ballots returns an election's ballots as the owner sees them.
