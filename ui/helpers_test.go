@@ -17,6 +17,7 @@ import (
 	"votedesk/app/apptest"
 	"votedesk/assets"
 	"votedesk/localstore"
+	"votedesk/ui/uitest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden markup files under testdata/")
@@ -217,33 +218,7 @@ func (h *harness) assertDialog(want ...string) {
 
 // relayout lays the window out again from the top, as the desktop driver
 // does when a widget's minimum size changes (the test canvas does not).
-func (h *harness) relayout() {
-	c := h.win.Canvas()
-	var lay func(o fyne.CanvasObject)
-	lay = func(o fyne.CanvasObject) {
-		switch x := o.(type) {
-		case *fyne.Container:
-			if x.Layout != nil {
-				x.Layout.Layout(x.Objects, x.Size())
-			}
-			for _, k := range x.Objects {
-				lay(k)
-			}
-		case fyne.Widget:
-			r := test.WidgetRenderer(x)
-			r.Layout(x.Size())
-			for _, k := range r.Objects() {
-				lay(k)
-			}
-		}
-	}
-	if c.Content() != nil {
-		lay(c.Content())
-	}
-	for _, o := range c.Overlays().List() {
-		lay(o)
-	}
-}
+func (h *harness) relayout() { uitest.Relayout(h.win.Canvas()) }
 
 // assertGolden compares the window's markup with testdata/name, rewriting it
 // with -update.

@@ -14,6 +14,7 @@ import (
 	"votedesk/app"
 	"votedesk/app/apptest"
 	"votedesk/localstore"
+	"votedesk/ui/uitest"
 )
 
 // The template database, built once per test run (password hashing is slow):
@@ -347,28 +348,6 @@ func (h *harness) vote(name string, choices string) string {
 // driver does every frame for containers whose content changed size (the
 // test canvas does not).
 func (h *harness) relayout() {
-	c := h.win.Canvas()
 	h.win.Resize(kioskSize)
-	layoutTree(c.Content())
-}
-
-func layoutTree(o fyne.CanvasObject) {
-	if o == nil || !o.Visible() {
-		return
-	}
-	switch x := o.(type) {
-	case *fyne.Container:
-		if x.Layout != nil {
-			x.Layout.Layout(x.Objects, x.Size())
-		}
-		for _, c := range x.Objects {
-			layoutTree(c)
-		}
-	case fyne.Widget:
-		r := test.WidgetRenderer(x)
-		r.Layout(x.Size())
-		for _, c := range r.Objects() {
-			layoutTree(c)
-		}
-	}
+	uitest.Relayout(h.win.Canvas())
 }
