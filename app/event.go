@@ -57,22 +57,30 @@ type Event struct {
 // and data, everything but its position) as canonical JSON.
 func (e *Event) ComputeHash(prev string) string {
 	b := make([]byte, 0, 128+len(e.Data))
-	b = append(b, `{"id":`...)
-	b = appendJSONString(b, e.ID)
-	b = append(b, `,"when":`...)
-	b = appendJSONString(b, FormatTime(e.When))
-	b = append(b, `,"actor":`...)
-	b = appendJSONString(b, e.Actor)
-	b = append(b, `,"type":`...)
-	b = appendJSONString(b, string(e.Type))
-	b = append(b, `,"data":`...)
-	b = append(b, e.Data...)
+	b = append(b, '{')
+	b = e.appendContent(b, FormatTime(e.When))
 	b = append(b, '}')
 	h := sha256.New()
 	h.Write([]byte(prev))
 	h.Write([]byte{'\n'})
 	h.Write(b)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// appendContent appends the event's content fields, the ones its hash
+// covers, with its time written as when: "id", "when", "actor", "type" and
+// "data", without braces.
+func (e *Event) appendContent(b []byte, when string) []byte {
+	b = append(b, `"id":`...)
+	b = appendJSONString(b, e.ID)
+	b = append(b, `,"when":`...)
+	b = appendJSONString(b, when)
+	b = append(b, `,"actor":`...)
+	b = appendJSONString(b, e.Actor)
+	b = append(b, `,"type":`...)
+	b = appendJSONString(b, string(e.Type))
+	b = append(b, `,"data":`...)
+	return append(b, e.Data...)
 }
 
 // appendJSONString appends s as a JSON string, escaped as encoding/json
@@ -105,16 +113,8 @@ func EncodeEvent(e *Event) ([]byte, error) {
 	b := make([]byte, 0, 256+len(e.Data))
 	b = append(b, `{"seq":`...)
 	b = strconv.AppendUint(b, e.Seq, 10)
-	b = append(b, `,"id":`...)
-	b = appendJSONString(b, e.ID)
-	b = append(b, `,"when":`...)
-	b = appendJSONString(b, e.When.UTC().Format(time.RFC3339Nano))
-	b = append(b, `,"actor":`...)
-	b = appendJSONString(b, e.Actor)
-	b = append(b, `,"type":`...)
-	b = appendJSONString(b, string(e.Type))
-	b = append(b, `,"data":`...)
-	b = append(b, e.Data...)
+	b = append(b, ',')
+	b = e.appendContent(b, e.When.UTC().Format(time.RFC3339Nano))
 	b = append(b, `,"prev_hash":`...)
 	b = appendJSONString(b, e.PrevHash)
 	b = append(b, `,"hash":`...)
