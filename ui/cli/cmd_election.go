@@ -170,11 +170,11 @@ func electionSet(c *call) error {
 		AllowRecast:    c.args.boolPtr("allow-recast"),
 		Method:         c.args.strPtr("method"),
 	}
-	if c.args.given["rule"] {
-		rules, err := parseRules(c.args.all("rule"))
-		if err != nil {
-			return err
-		}
+	rules, err := c.rules()
+	if err != nil {
+		return err
+	}
+	if rules != nil {
 		ch.Rules = &rules
 	}
 	if ch == (app.ElectionChanges{}) {
@@ -186,8 +186,13 @@ func electionSet(c *call) error {
 	return c.showElection(c.args.pos[0], "updated election %s\n")
 }
 
-// parseRules reads NAME=VALUE pairs.
-func parseRules(list []string) (map[string]string, error) {
+// rules reads the --rule NAME=VALUE pairs; it returns nil when none are
+// given.
+func (c *call) rules() (map[string]string, error) {
+	if !c.args.given["rule"] {
+		return nil, nil
+	}
+	list := c.args.all("rule")
 	rules := make(map[string]string, len(list))
 	for _, r := range list {
 		k, v, ok := strings.Cut(r, "=")

@@ -59,12 +59,9 @@ func exportResults(c *call) error {
 	if err := c.wantOutput(usage); err != nil {
 		return err
 	}
-	var rules map[string]string
-	if c.args.given["rule"] {
-		var err error
-		if rules, err = parseRules(c.args.all("rule")); err != nil {
-			return err
-		}
+	rules, err := c.rules()
+	if err != nil {
+		return err
 	}
 	election := c.args.pos[0]
 	res, err := dataio.CountResults(c.ctx, c.backend.Service, c.actor, election, c.args.str("method"), rules)

@@ -124,12 +124,9 @@ func tallyElection(c *call) error {
 	if err := c.signIn(); err != nil {
 		return err
 	}
-	var rules map[string]string
-	if c.args.given["rule"] {
-		var err error
-		if rules, err = parseRules(c.args.all("rule")); err != nil {
-			return err
-		}
+	rules, err := c.rules()
+	if err != nil {
+		return err
 	}
 	counted, _, err := c.backend.Service.CountStored(c.ctx, c.actor, c.args.pos[0], c.args.str("method"), rules, nil)
 	if err != nil {
