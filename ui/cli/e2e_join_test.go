@@ -21,10 +21,7 @@ import (
 // it syncs from DynamoDB Local and then asks for sign-in with the office's
 // users. An empty cloud leaves it on the first-run screen, saying why.
 func TestFirstRunJoinsFromCloud(t *testing.T) {
-	for k, v := range map[string]string{"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test", "AWS_EC2_METADATA_DISABLED": "true",
-		"AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null", "AWS_REGION": "us-east-1"} {
-		t.Setenv(k, v)
-	}
+	setAWSEnv(t)
 	ctx := context.Background()
 	device := func(prefix string) (*localstore.Store, *app.Service, func(app.CloudOptions) app.Syncer) {
 		st, err := localstore.Open(filepath.Join(t.TempDir(), "votedesk.db"))

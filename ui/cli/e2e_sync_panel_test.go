@@ -18,11 +18,7 @@ import (
 // (ui.CloudSyncer over the real cloud sync) against DynamoDB Local: two
 // devices converge through it, and bad settings are refused.
 func TestSyncPanelBackend(t *testing.T) {
-	for k, v := range map[string]string{"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test", "AWS_EC2_METADATA_DISABLED": "true",
-		"AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null"} {
-		t.Setenv(k, v)
-	}
-	t.Setenv("AWS_REGION", "us-east-1")
+	setAWSEnv(t)
 	prefix := fmt.Sprintf("panel%d_", time.Now().UnixNano())
 	ctx := context.Background()
 	var raw func(app.CloudOptions) app.Syncer

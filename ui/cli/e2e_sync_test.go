@@ -15,6 +15,15 @@ import (
 var awsEnv = []string{"AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test", "AWS_REGION=us-east-1",
 	"AWS_EC2_METADATA_DISABLED=true", "AWS_ENDPOINT_URL_DYNAMODB=", "AWS_PROFILE=", "AWS_CONFIG_FILE=/dev/null", "AWS_SHARED_CREDENTIALS_FILE=/dev/null"}
 
+// setAWSEnv sets awsEnv in this process, for the tests that run the cloud
+// sync in-process, until t ends.
+func setAWSEnv(t *testing.T) {
+	for _, kv := range awsEnv {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+}
+
 func newSyncCLI(t *testing.T) *cliRun {
 	c := newCLI(t)
 	c.env = append([]string{}, awsEnv...)
