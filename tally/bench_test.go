@@ -83,64 +83,36 @@ func million(b *testing.B) *BallotSet {
 	return bench1M
 }
 
-// BenchmarkIRV1M counts a million ten-candidate ballots with RCTab's
-// single-winner rules.
-func BenchmarkIRV1M(b *testing.B) {
+// benchMillion counts the million ten-candidate ballots with method and
+// rules once per iteration.
+func benchMillion(b *testing.B, method Method, r Rules) {
 	set := million(b)
 	c := benchContest(10)
-	r := DefaultRules()
 	b.ReportAllocs()
 	b.ResetTimer()
 	defer reportCPU(b, cpuTime())
 	for b.Loop() {
-		if _, err := Tabulate(c, set, IRV, r); err != nil {
+		if _, err := Tabulate(c, set, method, r); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
+
+// BenchmarkIRV1M counts a million ten-candidate ballots with RCTab's
+// single-winner rules.
+func BenchmarkIRV1M(b *testing.B) { benchMillion(b, IRV, DefaultRules()) }
 
 // BenchmarkSTV1M counts a million ballots for three seats with fractional
 // surplus transfers.
 func BenchmarkSTV1M(b *testing.B) {
-	set := million(b)
-	c := benchContest(10)
 	r := DefaultRules()
 	r.WinnerElectionMode = MultiWinnerAllowMultipleWinnersPerRound
 	r.NumberOfWinners = 3
-	b.ReportAllocs()
-	b.ResetTimer()
-	defer reportCPU(b, cpuTime())
-	for b.Loop() {
-		if _, err := Tabulate(c, set, STV, r); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchMillion(b, STV, r)
 }
 
 // BenchmarkSchulze1M counts a million ballots with Schulze's method.
-func BenchmarkSchulze1M(b *testing.B) {
-	set := million(b)
-	c := benchContest(10)
-	b.ReportAllocs()
-	b.ResetTimer()
-	defer reportCPU(b, cpuTime())
-	for b.Loop() {
-		if _, err := Tabulate(c, set, Schulze, Rules{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkSchulze1M(b *testing.B) { benchMillion(b, Schulze, Rules{}) }
 
 // BenchmarkRankedPairs1M counts a million ballots with Ranked Pairs.
-func BenchmarkRankedPairs1M(b *testing.B) {
-	set := million(b)
-	c := benchContest(10)
-	b.ReportAllocs()
-	b.ResetTimer()
-	defer reportCPU(b, cpuTime())
-	for b.Loop() {
-		if _, err := Tabulate(c, set, RankedPairs, Rules{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkRankedPairs1M(b *testing.B) { benchMillion(b, RankedPairs, Rules{}) }
