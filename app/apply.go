@@ -15,6 +15,8 @@ type applier struct {
 	// pre, when set, is the event's data already decoded (a command just
 	// encoded it), which spares decoding it again.
 	pre any
+	// mergeDups counts the duplicate ballots a merge found.
+	mergeDups int
 }
 
 type handler func(a *applier) error
@@ -26,20 +28,27 @@ var handlers = map[EventType]handler{
 	EvUserPasswordChanged:   applyUserPasswordChanged,
 	EvUserNameChanged:       applyUserNameChanged,
 	EvUserEmailChanged:      applyUserEmailChanged,
+	EvUserKeySet:            applyUserKeySet,
 	EvOwnershipTransferred:  applyOwnershipTransferred,
 	EvElectionCreated:       applyElectionCreated,
 	EvElectionUpdated:       applyElectionUpdated,
 	EvElectionLaunched:      applyElectionLaunched,
+	EvElectionClosed:        applyElectionClosed,
 	EvElectionFinalized:     applyElectionFinalized,
 	EvElectionDeleted:       applyElectionDeleted,
+	EvElectionArchived:      applyElectionArchived,
+	EvElectionRestored:      applyElectionRestored,
+	EvElectionRenamed:       applyElectionRenamed,
 	EvCandidatesAdded:       applyCandidatesAdded,
 	EvCandidatesRemoved:     applyCandidatesRemoved,
 	EvVotersAdded:           applyVotersAdded,
 	EvVotersRemoved:         applyVotersRemoved,
+	EvVoterLinked:           applyVoterLinked,
 	EvBallotCast:            applyBallotCast,
 	EvBallotRankingsChanged: applyBallotRankingsChanged,
 	EvBallotsImported:       applyBallotsImported,
 	EvConflictResolved:      applyConflictResolved,
+	EvDeviceJoined:          applyDeviceJoined,
 }
 
 // apply checks an event against the projection at this point of the log and,
@@ -54,7 +63,11 @@ func applyDecoded(tx Tx, ev *Event, pre any) error {
 	if !ok {
 		return Errorf(CodeInvalid, "unknown event type %q", ev.Type)
 	}
-	if err := h(&applier{tx: tx, ev: ev, pre: pre}); err != nil {
+	a := &applier{tx: tx, ev: ev, pre: pre}
+	if err := a.checkEnvelope(); err != nil {
+		return err
+	}
+	if err := h(a); err != nil {
 		return err
 	}
 	return markApplied(tx, ev)
@@ -79,21 +92,33 @@ func Replay(tx Tx, ev *Event) (refusal error, err error) {
 	it.Set("when", Time(ev.When))
 	it.Set("code", S(string(de.Code)))
 	it.Set("reason", S(de.Message))
+	rejectionDetail(ev, &it)
 	if err := tx.Put(it); err != nil {
+		return nil, err
+	}
+	if err := keepRefusedBallot(tx, ev, de); err != nil {
 		return nil, err
 	}
 	return de, markApplied(tx, ev)
 }
 
-// markApplied records in METADATA/SYNC the last event the projection holds.
+// markApplied records in METADATA/SYNC the last event the projection holds
+// and, for a signed event, that its replay key was used and, at the first
+// one, where the log's signed format begins.
 func markApplied(tx Tx, ev *Event) error {
+	if ev.Signed() {
+		if err := markReplayKey(tx, ev); err != nil {
+			return err
+		}
+	}
 	it := newItem(pkMetadata, skSync, "SYNC")
 	it.Set("last_event_id", N(int64(ev.Seq)))
 	it.Set("last_event_hash", S(ev.Hash))
 	return tx.Put(it)
 }
 
-// decode reads the event's data into v.
+// decode reads the event's data into v: its public data and, for a sealed
+// event, its secret part (checked against its commitment).
 func (a *applier) decode(v any) error {
 	if a.pre != nil {
 		dst := reflect.ValueOf(v).Elem()
@@ -105,17 +130,29 @@ func (a *applier) decode(v any) error {
 	if err := json.Unmarshal(a.ev.Data, v); err != nil {
 		return Errorf(CodeInvalid, "%s event %s has malformed data: %v", a.ev.Type, a.ev.ID, err)
 	}
+	secret, err := a.ev.OpenSealed()
+	if err != nil {
+		return err
+	}
+	if secret == nil {
+		if c, _ := v.(interface{ commitment() string }); c != nil && c.commitment() != "" {
+			return Errorf(CodeInvalid, "%s event %s arrived without its sealed part", a.ev.Type, a.ev.ID)
+		}
+		return nil
+	}
+	if err := json.Unmarshal(secret, v); err != nil {
+		return Errorf(CodeInvalid, "%s event %s has a malformed sealed part: %v", a.ev.Type, a.ev.ID, err)
+	}
 	return nil
 }
 
-// actor loads the acting user and checks that their role has p.
+// actor loads the acting user and checks that their role has p. A signed
+// event names its actor by account and must be signed with the account's
+// key; a format-1 event names its actor by name.
 func (a *applier) actor(p Permission) (User, error) {
-	u, ok, err := getUser(a.tx, a.ev.Actor)
+	u, err := a.actingUser()
 	if err != nil {
 		return User{}, err
-	}
-	if !ok {
-		return User{}, Errorf(CodeForbidden, "%q is not a user", a.ev.Actor)
 	}
 	if !u.Role.Has(p) {
 		return User{}, Errorf(CodeForbidden, "%s needs %s (role %s or higher); %s has role %s",
@@ -126,19 +163,28 @@ func (a *applier) actor(p Permission) (User, error) {
 
 // manager loads the election and checks that the actor may manage it: the
 // election's owner, or an ADMIN or higher, with USE_APPLICATION.
-func (a *applier) manager(election string) (Election, User, error) {
+func (a *applier) manager(name, id string) (Election, User, error) {
 	u, err := a.actor(PermUseApplication)
 	if err != nil {
 		return Election{}, User{}, err
 	}
-	e, err := mustElection(a.tx, election)
+	e, err := a.election(name, id)
 	if err != nil {
 		return Election{}, User{}, err
 	}
-	if e.Owner != u.Name && u.Role < RoleAdmin {
+	if !a.owns(u, e) && u.Role < RoleAdmin {
 		return Election{}, User{}, Errorf(CodeForbidden, "only the election's owner (%s) or an ADMIN may change election %q", e.Owner, e.Name)
 	}
 	return e, u, nil
+}
+
+// owns reports whether u owns e: by account for signed events, by name (as
+// format-1 events were decided) otherwise.
+func (a *applier) owns(u User, e Election) bool {
+	if a.ev.Signed() {
+		return e.OwnerID != "" && e.OwnerID == u.ID
+	}
+	return e.Owner == u.Name
 }
 
 // managedData decodes an event's data and loads the election it names,
@@ -148,7 +194,7 @@ func managedData[T electionEvent](a *applier) (T, Election, error) {
 	if err := a.decode(&d); err != nil {
 		return d, Election{}, err
 	}
-	e, _, err := a.manager(d.electionName())
+	e, _, err := a.manager(d.electionRef())
 	return d, e, err
 }
 
@@ -159,8 +205,24 @@ func electionData[T electionEvent](a *applier) (T, Election, error) {
 	if err := a.decode(&d); err != nil {
 		return d, Election{}, err
 	}
-	e, err := mustElection(a.tx, d.electionName())
+	e, err := a.election(d.electionRef())
 	return d, e, err
+}
+
+// election loads the election an event names: by id for a signed event
+// that carries one (whatever its name is now), by name otherwise.
+func (a *applier) election(name, id string) (Election, error) {
+	if !a.ev.Signed() || id == "" {
+		return mustElection(a.tx, name)
+	}
+	e, ok, err := electionByID(a.tx, id)
+	if err != nil {
+		return Election{}, err
+	}
+	if !ok {
+		return Election{}, Errorf(CodeNotFound, "election %q (id %s) no longer exists", name, id)
+	}
+	return e, nil
 }
 
 // requireAll checks, for each name, whether the election's item at sk(name)

@@ -1,31 +1,46 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"time"
 )
+
+// errAdjudicable marks a ballot's refusal that officials may overturn: the
+// ballot was cast with a receipt, and only where it landed in the log (after
+// the polls closed, outside the window, after its voter left the poll book)
+// refused it. Replay keeps such a ballot for officials to accept or dismiss.
+var errAdjudicable = errors.New("a receipted ballot officials may adjudicate")
+
+// adjudicable wraps a refusal of a receipted ballot.
+func adjudicable(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Err: errAdjudicable}
+}
 
 // votingOpen checks that election e takes ballots at time t.
 func votingOpen(e Election, t time.Time) error {
 	switch {
 	case e.Status == StatusDraft:
-		return Errorf(CodeConflict, "election %q is not launched yet; voting opens at launch", e.Name)
+		return adjudicable(CodeConflict, "election %q is not launched yet; voting opens at launch", e.Name)
 	case e.Status == StatusFinalized:
-		return Errorf(CodeConflict, "election %q is finalized; voting is over", e.Name)
+		return adjudicable(CodeConflict, "election %q is finalized; voting is over", e.Name)
+	case e.Status == StatusClosed:
+		return adjudicable(CodeConflict, "the polls of %q are closed", e.Name)
 	case !e.AllowVote:
-		return Errorf(CodeConflict, "election %q does not take ballots now", e.Name)
+		return adjudicable(CodeConflict, "election %q does not take ballots now", e.Name)
 	case !e.NoVotingBefore.IsZero() && t.Before(e.NoVotingBefore):
-		return Errorf(CodeConflict, "voting in %q opens at %s", e.Name, FormatTime(e.NoVotingBefore))
+		return adjudicable(CodeConflict, "voting in %q opens at %s", e.Name, FormatTime(e.NoVotingBefore))
 	case !e.NoVotingAfter.IsZero() && t.After(e.NoVotingAfter):
-		return Errorf(CodeConflict, "voting in %q closed at %s", e.Name, FormatTime(e.NoVotingAfter))
+		return adjudicable(CodeConflict, "voting in %q closed at %s", e.Name, FormatTime(e.NoVotingAfter))
 	}
 	return nil
 }
 
 // voterFor checks that the actor may cast for voter in election e: the voter
-// is in the poll book, and a VOTER casts only their own ballot. An empty voter
-// is a ballot of no poll-book voter (a transcribed paper ballot), which only
-// officials (USE_APPLICATION) may enter.
+// is in the poll book, and a VOTER casts only the ballot of the entry linked
+// to their account (format-1 events: of the entry with their name). An empty
+// voter is a ballot of no poll-book voter (a transcribed paper ballot), which
+// only officials (USE_APPLICATION) may enter.
 func (a *applier) voterFor(e Election, voter string) error {
 	u, err := a.actor(PermVote)
 	if err != nil {
@@ -37,16 +52,45 @@ func (a *applier) voterFor(e Election, voter string) error {
 		}
 		return nil
 	}
-	if !u.Role.Has(PermUseApplication) && voter != u.Name {
+	if !a.ev.Signed() && !u.Role.Has(PermUseApplication) && voter != u.Name {
 		return Errorf(CodeForbidden, "%s (%s) may only cast their own ballot", u.Name, u.Role)
 	}
-	if _, ok, err := a.tx.Get(electionPK(e.Name), voterSK(voter)); err != nil || !ok {
-		if err != nil {
-			return err
-		}
-		return Errorf(CodeForbidden, "%q is not in the poll book of %q", voter, e.Name)
+	it, ok, err := a.tx.Get(electionPK(e.Name), voterSK(voter))
+	if err != nil {
+		return err
+	}
+	if a.ev.Signed() && !u.Role.Has(PermUseApplication) && (!ok || it.Str("account_id") != u.ID) {
+		return Errorf(CodeForbidden, "%s (%s) may only cast the ballot of the poll-book entry linked to their account", u.Name, u.Role)
+	}
+	if !ok {
+		return adjudicable(CodeForbidden, "%q is not in the poll book of %q", voter, e.Name)
 	}
 	return nil
+}
+
+// secretMatches checks that a signed ballot event says what the election's
+// secrecy was when it was recorded: its redaction in the log follows it.
+func (a *applier) secretMatches(e Election, secret bool) error {
+	if a.ev.Signed() && secret != e.Secret {
+		return Errorf(CodeConflict, "the ballot was recorded for a %s election, but %q is now %s; record it again",
+			secrecy(secret), e.Name, secrecy(e.Secret))
+	}
+	return nil
+}
+
+func secrecy(secret bool) string {
+	if secret {
+		return "secret-ballot"
+	}
+	return "open-ballot"
+}
+
+// sealIfSecret marks the election's ballots secret from now on when it is
+// a secret election.
+func sealIfSecret(e *Election) {
+	if e.Secret {
+		e.SealedBallots = true
+	}
 }
 
 func applyBallotCast(a *applier) error {
@@ -58,6 +102,9 @@ func applyBallotCast(a *applier) error {
 		return err
 	}
 	if err := votingOpen(e, a.ev.When); err != nil {
+		return err
+	}
+	if err := a.secretMatches(e, d.Secret); err != nil {
 		return err
 	}
 	if d.Confirmation == "" {
@@ -80,8 +127,7 @@ func applyBallotCast(a *applier) error {
 		if d.Voter == "" {
 			return Errorf(CodeConflict, "a ballot with confirmation %s already exists", d.Confirmation)
 		}
-		return a.flagConflict(&e, "duplicate_ballot",
-			fmt.Sprintf("%q cast a second ballot (confirmation %s) after one already in the log; the first counts until an official decides", d.Voter, d.Confirmation),
+		return a.flagConflict(&e, "duplicate_ballot", a.duplicateDetail(d),
 			Item{{"confirmation", S(d.Confirmation)}, {"rankings", S(EncodeRankings(rankings))}, {"source", S(d.Source)}, {"voter_name", S(d.Voter)}})
 	}
 	if err := a.tx.Put(b.item()); err != nil {
@@ -89,7 +135,17 @@ func applyBallotCast(a *applier) error {
 	}
 	e.Ballots++
 	e.LastChanged = a.ev.When
-	return a.tx.Put(e.item())
+	sealIfSecret(&e)
+	return putElection(a.tx, e)
+}
+
+// duplicateDetail says what a second ballot of a voter is, without its
+// confirmation code or rankings (the conflict keeps them for AUDITOR+).
+func (a *applier) duplicateDetail(d ballotCast) string {
+	if !a.ev.Signed() {
+		return fmt.Sprintf("%q cast a second ballot (confirmation %s) after one already in the log; the first counts until an official decides", d.Voter, d.Confirmation)
+	}
+	return fmt.Sprintf("%q cast a second ballot after one already in the log; the first counts until an official decides", d.Voter)
 }
 
 func applyBallotRankingsChanged(a *applier) error {
@@ -104,6 +160,9 @@ func applyBallotRankingsChanged(a *applier) error {
 		return err
 	}
 	if err := votingOpen(e, a.ev.When); err != nil {
+		return err
+	}
+	if err := a.secretMatches(e, d.Secret); err != nil {
 		return err
 	}
 	if !e.AllowRecast {
@@ -133,7 +192,8 @@ func applyBallotRankingsChanged(a *applier) error {
 		return err
 	}
 	e.LastChanged = a.ev.When
-	return a.tx.Put(e.item())
+	sealIfSecret(&e)
+	return putElection(a.tx, e)
 }
 
 func applyBallotsImported(a *applier) error {
@@ -144,6 +204,9 @@ func applyBallotsImported(a *applier) error {
 	if e.Status == StatusFinalized {
 		return Errorf(CodeConflict, "election %q is finalized; no ballots can be added", e.Name)
 	}
+	if err := a.secretMatches(e, d.Secret); err != nil {
+		return err
+	}
 	cands, err := candidatesOf(a.tx, e.Name)
 	if err != nil {
 		return err
@@ -153,6 +216,9 @@ func applyBallotsImported(a *applier) error {
 	}
 	if len(d.Ballots) == 0 || len(d.Ballots) > maxImportBatch {
 		return Errorf(CodeInvalid, "an import batch holds 1 to %d ballots, not %d", maxImportBatch, len(d.Ballots))
+	}
+	if d.Count != 0 && d.Count != len(d.Ballots) {
+		return Errorf(CodeInvalid, "import %s says it holds %d ballots but holds %d", a.ev.ID, d.Count, len(d.Ballots))
 	}
 	order := orderOf(cands)
 	ballots := make([]Ballot, len(d.Ballots))
@@ -184,7 +250,8 @@ func applyBallotsImported(a *applier) error {
 	}
 	e.Ballots += int64(len(ballots))
 	e.LastChanged = a.ev.When
-	return a.tx.Put(e.item())
+	sealIfSecret(&e)
+	return putElection(a.tx, e)
 }
 
 // maxImportBatch is the most ballots one BallotsImported event may carry.
@@ -201,58 +268,4 @@ func importedSK(eventID string, i int) string {
 		i /= 10
 	}
 	return string(append(b, d[:]...))
-}
-
-func applyConflictResolved(a *applier) error {
-	d, e, err := managedData[conflictResolved](a)
-	if err != nil {
-		return err
-	}
-	c, ok, err := a.tx.Get(electionPK(e.Name), conflictSK(d.Conflict))
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return Errorf(CodeNotFound, "election %q has no conflict %d", e.Name, d.Conflict)
-	}
-	if c.Flag("resolved") {
-		return Errorf(CodeConflict, "conflict %d of %q is already resolved", d.Conflict, e.Name)
-	}
-	if d.Accept && c.Str("kind") == "duplicate_ballot" {
-		if err := a.replaceBallot(e, c); err != nil {
-			return err
-		}
-	}
-	c.Set("resolved", Bool(true))
-	c.Set("resolution", S(map[bool]string{true: "accepted", false: "dismissed"}[d.Accept]))
-	c.Set("resolved_by", S(a.ev.Actor))
-	c.Set("resolved_when", Time(a.ev.When))
-	if err := a.tx.Put(c); err != nil {
-		return err
-	}
-	e.Conflicts--
-	e.LastChanged = a.ev.When
-	return a.tx.Put(e.item())
-}
-
-// replaceBallot makes a duplicate ballot the one that counts for its voter.
-func (a *applier) replaceBallot(e Election, c Item) error {
-	voter := c.Str("voter_name")
-	it, ok, err := a.tx.Get(electionPK(e.Name), ballotSK(voter))
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return Errorf(CodeNotFound, "%q no longer has a ballot in %q", voter, e.Name)
-	}
-	b, err := ballotFromItem(it)
-	if err != nil {
-		return err
-	}
-	r, err := DecodeRankings(c.Str("rankings"))
-	if err != nil {
-		return err
-	}
-	b.Rankings, b.Confirmation, b.WhenCast, b.Source = r, c.Str("confirmation"), c.TimeAttr("when"), c.Str("source")
-	return a.tx.Put(b.item())
 }

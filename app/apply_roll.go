@@ -1,5 +1,7 @@
 package app
 
+import "fmt"
+
 func applyCandidatesAdded(a *applier) error {
 	d, e, err := managedData[candidatesChanged](a)
 	if err != nil {
@@ -8,9 +10,19 @@ func applyCandidatesAdded(a *applier) error {
 	if err := candidatesEditable(e); err != nil {
 		return err
 	}
-	names, err := cleanNames("candidate", d.Names)
+	names, err := a.eventNames("candidate", d.Names)
 	if err != nil {
 		return err
+	}
+	if a.ev.Signed() {
+		if err := a.namesFree(e, names, prefixCand, "candidate_name", "is already a candidate in"); err != nil {
+			return err
+		}
+		for _, n := range names {
+			if _, err := CleanCandidateName(n); err != nil {
+				return err
+			}
+		}
 	}
 	if err := a.requireAll(e, names, candidateSK, false, func(n string) error {
 		return Errorf(CodeConflict, "%q is already a candidate in %q", n, e.Name)
@@ -25,7 +37,64 @@ func applyCandidatesAdded(a *applier) error {
 	}
 	e.Candidates += int64(len(names))
 	e.touch(a.ev.When)
-	return a.tx.Put(e.item())
+	return putElection(a.tx, e)
+}
+
+// eventNames checks the names an event lists: each a valid name (normalized,
+// for signed events), none twice.
+func (a *applier) eventNames(kind string, names []string) ([]string, error) {
+	if len(names) == 0 {
+		return nil, Errorf(CodeInvalid, "no %ss given", kind)
+	}
+	seen := make(map[string]bool, len(names))
+	for _, n := range names {
+		if err := a.checkName(kind, n); err != nil {
+			return nil, err
+		}
+		k := n
+		if a.ev.Signed() {
+			k = NameKey(n)
+		} else {
+			n = trimmed(n)
+			k = n
+		}
+		if seen[k] {
+			return nil, Errorf(CodeInvalid, "%s %q is listed twice", kind, n)
+		}
+		seen[k] = true
+	}
+	if !a.ev.Signed() {
+		out := make([]string, len(names))
+		for i, n := range names {
+			out[i] = trimmed(n)
+		}
+		return out, nil
+	}
+	return names, nil
+}
+
+// namesFree refuses names that an item of the election's partition under
+// prefix already holds (in attribute attr) as the domain compares names.
+func (a *applier) namesFree(e Election, names []string, prefix, attr, what string) error {
+	want := make(map[string]string, len(names))
+	for _, n := range names {
+		want[NameKey(n)] = n
+	}
+	var clash string
+	err := a.tx.Query(electionPK(e.Name), prefix, func(it Item) (bool, error) {
+		if n, ok := want[NameKey(it.Str(attr))]; ok {
+			clash = fmt.Sprintf("%q %s %q (as %q)", n, what, e.Name, it.Str(attr))
+			return false, nil
+		}
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	if clash != "" {
+		return Errorf(CodeConflict, "%s", clash)
+	}
+	return nil
 }
 
 // candidatesEditable checks that the candidate list may change: only in a
@@ -51,7 +120,7 @@ func applyCandidatesRemoved(a *applier) error {
 	if e.Ballots > 0 {
 		return Errorf(CodeConflict, "election %q already holds %d ballot(s); its candidates cannot be removed", e.Name, e.Ballots)
 	}
-	names, err := cleanNames("candidate", d.Names)
+	names, err := a.eventNames("candidate", d.Names)
 	if err != nil {
 		return err
 	}
@@ -67,7 +136,7 @@ func applyCandidatesRemoved(a *applier) error {
 	}
 	e.Candidates -= int64(len(names))
 	e.touch(a.ev.When)
-	return a.tx.Put(e.item())
+	return putElection(a.tx, e)
 }
 
 func applyVotersAdded(a *applier) error {
@@ -82,8 +151,9 @@ func applyVotersAdded(a *applier) error {
 		return Errorf(CodeInvalid, "no voters given")
 	}
 	seen := make(map[string]bool, len(d.Voters))
+	names := make([]string, 0, len(d.Voters))
 	for _, v := range d.Voters {
-		if _, err := CleanName("voter name", v.Name); err != nil {
+		if err := a.checkName("voter name", v.Name); err != nil {
 			return err
 		}
 		if v.Email != "" {
@@ -91,15 +161,25 @@ func applyVotersAdded(a *applier) error {
 				return Errorf(CodeInvalid, "voter %q: %s", v.Name, ErrorMessage(err))
 			}
 		}
-		if seen[v.Name] {
+		k := v.Name
+		if a.ev.Signed() {
+			k = NameKey(v.Name)
+		}
+		if seen[k] {
 			return Errorf(CodeInvalid, "voter %q is listed twice", v.Name)
 		}
-		seen[v.Name] = true
+		seen[k] = true
+		names = append(names, v.Name)
 		if _, ok, err := a.tx.Get(electionPK(e.Name), voterSK(v.Name)); err != nil || ok {
 			if err != nil {
 				return err
 			}
 			return Errorf(CodeConflict, "%q is already in the poll book of %q", v.Name, e.Name)
+		}
+	}
+	if a.ev.Signed() {
+		if err := a.namesFree(e, names, prefixVoter, "voter_name", "is already in the poll book of"); err != nil {
+			return err
 		}
 	}
 	for _, v := range d.Voters {
@@ -109,7 +189,7 @@ func applyVotersAdded(a *applier) error {
 	}
 	e.Voters += int64(len(d.Voters))
 	e.touch(a.ev.When)
-	return a.tx.Put(e.item())
+	return putElection(a.tx, e)
 }
 
 func applyVotersRemoved(a *applier) error {
@@ -120,7 +200,7 @@ func applyVotersRemoved(a *applier) error {
 	if err := editable(e); err != nil {
 		return err
 	}
-	names, err := cleanNames("voter", d.Names)
+	names, err := a.eventNames("voter", d.Names)
 	if err != nil {
 		return err
 	}
@@ -141,5 +221,54 @@ func applyVotersRemoved(a *applier) error {
 	}
 	e.Voters -= int64(len(names))
 	e.touch(a.ev.When)
-	return a.tx.Put(e.item())
+	return putElection(a.tx, e)
+}
+
+// applyVoterLinked links a poll-book entry to the account that may cast
+// its ballot as a VOTER, or unlinks it: an official's act (the election's
+// managers), never a rename.
+func applyVoterLinked(a *applier) error {
+	d, e, err := managedData[voterLinked](a)
+	if err != nil {
+		return err
+	}
+	if e.Status == StatusFinalized {
+		return Errorf(CodeConflict, "election %q is finalized; nothing in it can change", e.Name)
+	}
+	it, ok, err := a.tx.Get(electionPK(e.Name), voterSK(d.Voter))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return Errorf(CodeNotFound, "%q is not in the poll book of %q", d.Voter, e.Name)
+	}
+	v := voterFromItem(it)
+	if d.UserID != "" {
+		if _, ok, err := userByID(a.tx, d.UserID); err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			return Errorf(CodeNotFound, "no account %s (%s)", d.UserID, d.UserName)
+		}
+		linked := ""
+		err := a.tx.Query(electionPK(e.Name), prefixVoter, func(o Item) (bool, error) {
+			if o.Str("account_id") == d.UserID && o.Str("voter_name") != d.Voter {
+				linked = o.Str("voter_name")
+				return false, nil
+			}
+			return true, nil
+		})
+		if err != nil {
+			return err
+		}
+		if linked != "" {
+			return Errorf(CodeConflict, "%s is already linked to voter %q of %q; one account votes for one entry", d.UserName, linked, e.Name)
+		}
+	}
+	v.Account = d.UserID
+	if err := a.tx.Put(v.item()); err != nil {
+		return err
+	}
+	e.touch(a.ev.When)
+	return putElection(a.tx, e)
 }

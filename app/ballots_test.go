@@ -80,6 +80,14 @@ func TestSecretBallotHidesVoters(t *testing.T) {
 	for _, v := range []string{"v1", "v2", "v3"} {
 		e.must(cast(e, "user", "Secret", v, "A", "B"))
 	}
+	t.Run("ErrContentsWhilePollsOpen", func(t *testing.T) {
+		for _, actor := range []string{"observer", "user", "admin"} {
+			if _, err := e.svc.Ballots(e.ctx, actor, "Secret"); !app.IsCode(err, app.CodeForbidden) {
+				t.Errorf("%s lists the ballots of an open secret election: %v", actor, err)
+			}
+		}
+	})
+	e.must(e.svc.CloseElection(e.ctx, "user", "Secret"))
 	for _, tc := range []struct {
 		actor     string
 		seesVoter bool
@@ -105,8 +113,8 @@ func TestSecretBallotHidesVoters(t *testing.T) {
 			err = e.svc.Log(e.ctx, tc.actor, 1, func(ev *app.Event) error {
 				if ev.Type == app.EvBallotCast {
 					casts++
-					if strings.Contains(string(ev.Data), "rankings") == !tc.seesVoter {
-						t.Errorf("log shows %s: %s", tc.actor, ev.Data)
+					if strings.Contains(string(ev.Data), "rankings") || strings.Contains(string(ev.Sealed), "rankings") != tc.seesVoter {
+						t.Errorf("log shows %s: %s sealed %s", tc.actor, ev.Data, ev.Sealed)
 					}
 				}
 				if strings.Contains(string(ev.Data), "$argon2id$") {

@@ -1,9 +1,10 @@
 package app
 
 // CheckRun checks that evs continue a log whose event at next-1 has hash
-// prev: whole envelopes, sequence numbers next, next+1, ... with no gap, and
-// each event chained to the one before with a hash that matches its content.
-// The error names the first bad sequence number.
+// prev: whole envelopes, sequence numbers next, next+1, ... with no gap,
+// each event chained to the one before with a hash that matches its content,
+// and each sealed part matching its commitment. The error names the first
+// bad sequence number.
 func CheckRun(prev string, next uint64, evs []*Event) error {
 	for i, ev := range evs {
 		want := next + uint64(i)
@@ -18,6 +19,9 @@ func CheckRun(prev string, next uint64, evs []*Event) error {
 		}
 		if h := ev.ComputeHash(prev); h != ev.Hash {
 			return Errorf(CodeInvalid, "event %d: its hash does not match its content, so it was changed after it was written (stored %.12s…, computed %.12s…)", want, ev.Hash, h)
+		}
+		if _, err := ev.OpenSealed(); err != nil {
+			return Errorf(CodeInvalid, "event %d: %s", want, ErrorMessage(err))
 		}
 		prev = ev.Hash
 	}

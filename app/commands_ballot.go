@@ -64,12 +64,13 @@ func (s *Service) CastBallot(ctx context.Context, actor string, c Cast) (Receipt
 					return decision{}, Errorf(CodeConflict, "%q has already voted in %q, which does not allow re-casting", c.Voter, e.Name)
 				}
 				r.Recast, r.Confirmation = true, it.Str("confirmation")
-				return decision{typ: EvBallotRankingsChanged, data: ballotRankingsChanged{Election: e.Name, Voter: c.Voter, Rankings: rankings}}, nil
+				return decision{typ: EvBallotRankingsChanged, data: ballotRankingsChanged{Election: e.Name, ElectionID: e.ID, Voter: c.Voter,
+					Rankings: rankings, Secret: e.Secret}}, nil
 			}
 		}
 		r.Confirmation = s.ids.NewID()
-		return decision{typ: EvBallotCast, data: ballotCast{Election: e.Name, Voter: c.Voter, Confirmation: r.Confirmation,
-			Rankings: rankings, Source: c.Source, Transcribed: c.Transcribed}}, nil
+		return decision{typ: EvBallotCast, data: ballotCast{Election: e.Name, ElectionID: e.ID, Voter: c.Voter, Confirmation: r.Confirmation,
+			Rankings: rankings, Source: c.Source, Transcribed: c.Transcribed, Secret: e.Secret}}, nil
 	})
 	if err != nil {
 		return Receipt{}, err
@@ -99,7 +100,8 @@ func (s *Service) ImportBallots(ctx context.Context, actor, election, source str
 		// Applying each batch authorizes it; checking first keeps the
 		// source-id check below from answering someone who may not import.
 		gate := &applier{tx: tx, ev: &Event{Actor: actor, Type: EvBallotsImported}}
-		if _, _, err := gate.manager(election); err != nil {
+		e, _, err := gate.manager(election, "")
+		if err != nil {
 			return err
 		}
 		if err := checkSourceIDs(tx, election, ballots); err != nil {
@@ -123,7 +125,7 @@ func (s *Service) ImportBallots(ctx context.Context, actor, election, source str
 				}
 				batch[i] = ImportedBallot{SourceID: b.SourceID, Rankings: r}
 			}
-			d := decision{typ: EvBallotsImported, data: ballotsImported{Election: election, Source: source, Ballots: batch}}
+			d := decision{typ: EvBallotsImported, data: ballotsImported{Election: e.Name, ElectionID: e.ID, Source: source, Ballots: batch, Secret: e.Secret}}
 			if _, err := s.record(tx, actor, d); err != nil {
 				return err
 			}

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"errors"
+
+	"github.com/google/uuid"
 )
 
 // CreateElection creates a draft election owned by the actor.
@@ -11,55 +13,128 @@ func (s *Service) CreateElection(ctx context.Context, actor, name, description s
 	if err != nil {
 		return err
 	}
-	_, err = s.run(ctx, "create election "+name, actor, simple(EvElectionCreated, electionCreated{Name: name, Description: description, Secret: secret}))
+	_, err = s.run(ctx, "create election "+name, actor, func(tx Tx) (decision, error) {
+		// The rules keep apart an election made offline under a name
+		// another device used; here, the name is simply taken.
+		probe := &applier{tx: tx, ev: &Event{V: FormatSigned}}
+		if existing, taken, err := probe.nameTaken(name); err != nil || taken {
+			if err != nil {
+				return decision{}, err
+			}
+			return decision{}, Errorf(CodeConflict, "an election named %q already exists", existing)
+		}
+		return decision{typ: EvElectionCreated, data: electionCreated{Name: name, Description: description, Secret: secret, ElectionID: uuid.NewString()}}, nil
+	})
 	return err
 }
 
-// UpdateElection changes an election's settings. baseVersion is the version
-// the caller last saw (0 = do not check); a local edit against a version that
-// has since changed is refused, so nobody overwrites a change they never saw.
-func (s *Service) UpdateElection(ctx context.Context, actor, name string, baseVersion int64, ch ElectionChanges) error {
-	_, err := s.run(ctx, "update election "+name, actor, func(tx Tx) (decision, error) {
+// electionCommand runs a command about the election called name: it looks
+// the election up so the event names it by id, and builds the event's data.
+func (s *Service) electionCommand(ctx context.Context, op, actor, name string, typ EventType, data func(e Election) (any, error)) error {
+	_, err := s.run(ctx, op, actor, func(tx Tx) (decision, error) {
 		e, err := mustElection(tx, name)
 		if err != nil {
 			return decision{}, err
 		}
-		if baseVersion != 0 && baseVersion != e.Version {
-			return decision{}, Errorf(CodeConflict, "election %q changed (version %d, you saw %d); reload it and edit again", name, e.Version, baseVersion)
+		d, err := data(e)
+		if err != nil {
+			return decision{}, err
 		}
-		return decision{typ: EvElectionUpdated, data: electionUpdated{Name: name, BaseVersion: e.Version, Changes: ch}}, nil
+		return decision{typ: typ, data: d}, nil
 	})
 	return err
+}
+
+// named is the data of the lifecycle events.
+func named(e Election) (any, error) { return electionNamed{Name: e.Name, ElectionID: e.ID}, nil }
+
+// UpdateElection changes an election's settings. baseVersion is the version
+// the caller last saw (0 = do not check); a local edit against a version that
+// has since changed is refused, so nobody overwrites a change they never saw.
+// The event records the value each changed setting had, so that an edit made
+// offline conflicts on sync only with another edit of the same setting.
+func (s *Service) UpdateElection(ctx context.Context, actor, name string, baseVersion int64, ch ElectionChanges) error {
+	return s.electionCommand(ctx, "update election "+name, actor, name, EvElectionUpdated, func(e Election) (any, error) {
+		if baseVersion != 0 && baseVersion != e.Version {
+			return nil, Errorf(CodeConflict, "election %q changed (version %d, you saw %d); reload it and edit again", name, e.Version, baseVersion)
+		}
+		return electionUpdated{Name: name, ElectionID: e.ID, BaseVersion: e.Version, Base: ch.BaseOf(e), Changes: ch}, nil
+	})
 }
 
 // LaunchElection opens a draft election for voting; it needs at least two
 // candidates, and its settings freeze.
 func (s *Service) LaunchElection(ctx context.Context, actor, name string) error {
-	_, err := s.run(ctx, "launch election "+name, actor, simple(EvElectionLaunched, electionNamed{Name: name}))
-	return err
+	return s.electionCommand(ctx, "launch election "+name, actor, name, EvElectionLaunched, named)
 }
 
-// FinalizeElection closes a launched election for good.
+// CloseElection closes the polls of a launched election: no more ballots,
+// while counting, adjudication and audits go on until it is finalized.
+func (s *Service) CloseElection(ctx context.Context, actor, name string) error {
+	return s.electionCommand(ctx, "close election "+name, actor, name, EvElectionClosed, named)
+}
+
+// FinalizeElection certifies a launched or closed election: nothing in it
+// changes any more.
 func (s *Service) FinalizeElection(ctx context.Context, actor, name string) error {
-	_, err := s.run(ctx, "finalize election "+name, actor, simple(EvElectionFinalized, electionNamed{Name: name}))
-	return err
+	return s.electionCommand(ctx, "finalize election "+name, actor, name, EvElectionFinalized, named)
 }
 
 // DeleteElection removes an election with its candidates, poll book and
-// ballots from the projection (the log keeps its history).
+// ballots from the projection (the log keeps its history). Elections with
+// ballots are kept while launched or closed; a finalized election is deleted
+// only by the OWNER after its retention period (the caller makes a backup
+// first).
 func (s *Service) DeleteElection(ctx context.Context, actor, name string) error {
-	_, err := s.run(ctx, "delete election "+name, actor, simple(EvElectionDeleted, electionNamed{Name: name}))
-	return err
+	return s.electionCommand(ctx, "delete election "+name, actor, name, EvElectionDeleted, named)
+}
+
+// ArchiveElection hides a finalized election from the lists; its records
+// stay and RestoreElection shows it again.
+func (s *Service) ArchiveElection(ctx context.Context, actor, name string) error {
+	return s.electionCommand(ctx, "archive election "+name, actor, name, EvElectionArchived, named)
+}
+
+// RestoreElection shows an archived election in the lists again.
+func (s *Service) RestoreElection(ctx context.Context, actor, name string) error {
+	return s.electionCommand(ctx, "restore election "+name, actor, name, EvElectionRestored, named)
+}
+
+// RenameElection renames an election (for example one kept apart because
+// another device had made an election of the same name).
+func (s *Service) RenameElection(ctx context.Context, actor, name, newName string) error {
+	newName, err := CleanName("election name", newName)
+	if err != nil {
+		return err
+	}
+	return s.electionCommand(ctx, "rename election "+name, actor, name, EvElectionRenamed, func(e Election) (any, error) {
+		return electionRenamed{Name: e.Name, ElectionID: e.ID, NewName: newName}, nil
+	})
 }
 
 // AddCandidates adds candidates to a draft election.
 func (s *Service) AddCandidates(ctx context.Context, actor, election string, names ...string) error {
-	names, err := cleanNames("candidate", names)
+	names, err := cleanCandidates(names)
 	if err != nil {
 		return err
 	}
-	_, err = s.run(ctx, "add candidates to "+election, actor, simple(EvCandidatesAdded, candidatesChanged{Election: election, Names: names}))
-	return err
+	return s.electionCommand(ctx, "add candidates to "+election, actor, election, EvCandidatesAdded, func(e Election) (any, error) {
+		return candidatesChanged{Election: e.Name, ElectionID: e.ID, Names: names}, nil
+	})
+}
+
+// cleanCandidates cleans a list of candidate names.
+func cleanCandidates(names []string) ([]string, error) {
+	names, err := cleanNames("candidate", names)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		if _, err := CleanCandidateName(n); err != nil {
+			return nil, err
+		}
+	}
+	return names, nil
 }
 
 // RemoveCandidates removes candidates from a draft election with no ballots.
@@ -68,8 +143,9 @@ func (s *Service) RemoveCandidates(ctx context.Context, actor, election string, 
 	if err != nil {
 		return err
 	}
-	_, err = s.run(ctx, "remove candidates from "+election, actor, simple(EvCandidatesRemoved, candidatesChanged{Election: election, Names: names}))
-	return err
+	return s.electionCommand(ctx, "remove candidates from "+election, actor, election, EvCandidatesRemoved, func(e Election) (any, error) {
+		return candidatesChanged{Election: e.Name, ElectionID: e.ID, Names: names}, nil
+	})
 }
 
 // VoterBatch is how many poll-book entries one VotersAdded event carries,
@@ -109,9 +185,13 @@ func (s *Service) addVoters(ctx context.Context, actor, election string, voters 
 		return Errorf(CodeInvalid, "no voters given")
 	}
 	err := s.store.Update(ctx, func(tx Tx) error {
+		e, err := mustElection(tx, election)
+		if err != nil {
+			return err
+		}
 		for start := 0; start < len(clean); start += VoterBatch {
 			batch := clean[start:min(start+VoterBatch, len(clean))]
-			if _, err := s.record(tx, actor, decision{typ: EvVotersAdded, data: votersAdded{Election: election, Voters: batch}}); err != nil {
+			if _, err := s.record(tx, actor, decision{typ: EvVotersAdded, data: votersAdded{Election: e.Name, ElectionID: e.ID, Voters: batch}}); err != nil {
 				return err
 			}
 		}
@@ -133,13 +213,51 @@ func (s *Service) RemoveVoters(ctx context.Context, actor, election string, name
 	if err != nil {
 		return err
 	}
-	_, err = s.run(ctx, "remove voters from "+election, actor, simple(EvVotersRemoved, votersRemoved{Election: election, Names: names}))
+	return s.electionCommand(ctx, "remove voters from "+election, actor, election, EvVotersRemoved, func(e Election) (any, error) {
+		return votersRemoved{Election: e.Name, ElectionID: e.ID, Names: names}, nil
+	})
+}
+
+// LinkVoter links a poll-book entry to the account that may cast its ballot
+// as a VOTER (user "" unlinks it). Only the election's managers link.
+func (s *Service) LinkVoter(ctx context.Context, actor, election, voter, user string) error {
+	voter, err := CleanName("voter name", voter)
+	if err != nil {
+		return err
+	}
+	_, err = s.run(ctx, "link voter "+voter, actor, func(tx Tx) (decision, error) {
+		e, err := mustElection(tx, election)
+		if err != nil {
+			return decision{}, err
+		}
+		d := voterLinked{Election: e.Name, ElectionID: e.ID, Voter: voter}
+		if user != "" {
+			u, ok, err := findLogin(tx, user)
+			if err != nil {
+				return decision{}, err
+			}
+			if !ok {
+				return decision{}, Errorf(CodeNotFound, "no user with name or email %q", user)
+			}
+			d.UserID, d.UserName = u.ID, u.Name
+		}
+		return decision{typ: EvVoterLinked, data: d}, nil
+	})
 	return err
 }
 
-// ResolveConflict settles a conflict officials were shown: accept makes a
-// duplicate ballot the one that counts; otherwise the first ballot stays.
-func (s *Service) ResolveConflict(ctx context.Context, actor, election string, conflict uint64, accept bool) error {
-	_, err := s.run(ctx, "resolve conflict in "+election, actor, simple(EvConflictResolved, conflictResolved{Election: election, Conflict: conflict, Accept: accept}))
-	return err
+// ResolveConflict settles a conflict officials were shown, with a reason:
+// accept makes a duplicate ballot the one that counts, records a refused
+// receipted ballot, or merges an election made under a taken name into the
+// election of that name; dismiss leaves things as they are. election ""
+// names a conflict outside the elections (a device that found a copy of
+// itself).
+func (s *Service) ResolveConflict(ctx context.Context, actor, election string, conflict uint64, accept bool, reason string) error {
+	if election == "" {
+		_, err := s.run(ctx, "resolve conflict", actor, simple(EvConflictResolved, conflictResolved{Conflict: conflict, Accept: accept, Reason: reason}))
+		return err
+	}
+	return s.electionCommand(ctx, "resolve conflict in "+election, actor, election, EvConflictResolved, func(e Election) (any, error) {
+		return conflictResolved{Election: e.Name, ElectionID: e.ID, Conflict: conflict, Accept: accept, Reason: reason}, nil
+	})
 }

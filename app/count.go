@@ -21,13 +21,18 @@ type CountInput struct {
 }
 
 // CountInput loads an election's ballots for counting, reading only each
-// ballot's rankings. Counting shows no voter, so VIEW_APPLICATION suffices.
+// ballot's rankings. Counting shows no voter, so VIEW_APPLICATION suffices,
+// within the disclosure rule: a secret election is counted below AUDITOR
+// only once its polls are closed.
 func (s *Service) CountInput(ctx context.Context, actor, election string) (CountInput, error) {
 	var in CountInput
-	err := s.view(ctx, "load ballots of "+election, actor, PermViewApplication, func(tx Tx, _ User) error {
+	err := s.view(ctx, "load ballots of "+election, actor, PermViewApplication, func(tx Tx, u User) error {
 		e, err := mustElection(tx, election)
 		if err != nil {
 			return err
+		}
+		if !Disclose(e, u.Role).Contents {
+			return withheld(e)
 		}
 		cands, err := candidatesOf(tx, election)
 		if err != nil {

@@ -38,8 +38,15 @@ func TestElectionLifecycle(t *testing.T) {
 	if el.Status != app.StatusFinalized || el.AllowEdit || el.AllowVote || el.Phase(start) != "finalized" {
 		t.Errorf("finalized election = %+v", el)
 	}
+	if err := e.svc.DeleteElection(e.ctx, "user", "Mayor"); !app.IsCode(err, app.CodeForbidden) {
+		t.Errorf("deleting a finalized election as its owner: %v, want forbidden (records are kept)", err)
+	}
+	if err := e.svc.DeleteElection(e.ctx, "owner", "Mayor"); !app.IsCode(err, app.CodeConflict) {
+		t.Errorf("deleting a finalized election within its retention period: %v, want conflict", err)
+	}
+	e.clock.Add(23 * 31 * 24 * time.Hour)
 	counts, _ := e.svc.Counts(e.ctx, "user")
-	e.must(e.svc.DeleteElection(e.ctx, "user", "Mayor"))
+	e.must(e.svc.DeleteElection(e.ctx, "owner", "Mayor"))
 	after, _ := e.svc.Counts(e.ctx, "user")
 	if after.Elections != counts.Elections-1 {
 		t.Errorf("election count %d -> %d, want one less", counts.Elections, after.Elections)

@@ -19,57 +19,117 @@ const (
 	EvUserPasswordChanged   EventType = "UserPasswordChanged"
 	EvUserNameChanged       EventType = "UserNameChanged"
 	EvUserEmailChanged      EventType = "UserEmailChanged"
+	EvUserKeySet            EventType = "UserKeySet"
 	EvOwnershipTransferred  EventType = "OwnershipTransferred"
 	EvElectionCreated       EventType = "ElectionCreated"
 	EvElectionUpdated       EventType = "ElectionUpdated"
 	EvElectionLaunched      EventType = "ElectionLaunched"
+	EvElectionClosed        EventType = "ElectionClosed"
 	EvElectionFinalized     EventType = "ElectionFinalized"
 	EvElectionDeleted       EventType = "ElectionDeleted"
+	EvElectionArchived      EventType = "ElectionArchived"
+	EvElectionRestored      EventType = "ElectionRestored"
+	EvElectionRenamed       EventType = "ElectionRenamed"
 	EvCandidatesAdded       EventType = "CandidatesAdded"
 	EvCandidatesRemoved     EventType = "CandidatesRemoved"
 	EvVotersAdded           EventType = "VotersAdded"
 	EvVotersRemoved         EventType = "VotersRemoved"
+	EvVoterLinked           EventType = "VoterLinked"
 	EvBallotCast            EventType = "BallotCast"
 	EvBallotRankingsChanged EventType = "BallotRankingsChanged"
 	EvBallotsImported       EventType = "BallotsImported"
 	EvConflictResolved      EventType = "ConflictResolved"
+	EvDeviceJoined          EventType = "DeviceJoined"
+)
+
+// The formats of an event. Format 1 (V = 0 when decoded: the field did not
+// exist) is what VoteDesk wrote before events were signed: its hash covers
+// the whole event. Format 2 adds who acted by account id, the actor's and
+// the device's signatures, and a sealed part kept out of the hash.
+const (
+	FormatLegacy = 1
+	FormatSigned = 2
 )
 
 // Event is one entry of the append-only log: what happened (Type and Data),
-// who did it (Actor), when by the acting device's clock (When), and the
-// event's stable id (device id and device sequence), which stays the same
-// wherever the event travels. Seq is its place in the log, PrevHash the hash
-// of the event before it, and Hash the hash of this one over PrevHash and the
-// event's content, which chains the log.
+// who did it (Actor, the name at the time; ActorID, the account), when by
+// the acting device's clock (When), and the event's stable id (device id and
+// device sequence), which stays the same wherever the event travels. Seq is
+// its place in the log, PrevHash the hash of the event before it, and Hash
+// the hash of this one over PrevHash and the event's content, which chains
+// the log.
+//
+// A format-2 event (V = 2) is signed twice: UserSig by the actor's key
+// (UserKey, derived from their password at sign-in and never stored) over
+// what was done, and DevSig by the key of the device that made it (DevKey,
+// whose hash is the device part of ID) over the id and what was done.
+// Sealed holds the secret part of a ballot event (rankings, confirmation
+// codes) with a random nonce; Data carries only its commitment, so the hash
+// and the signatures cover the commitment and confirm nothing about the
+// secret to someone who sees the event without it (see seal.go).
 type Event struct {
 	Seq      uint64          `json:"seq"`
+	V        int             `json:"v,omitempty"`
 	ID       string          `json:"id"`
 	When     time.Time       `json:"when"`
 	Actor    string          `json:"actor"`
+	ActorID  string          `json:"actor_id,omitempty"`
 	Type     EventType       `json:"type"`
 	Data     json.RawMessage `json:"data"`
+	Sealed   json.RawMessage `json:"sealed,omitempty"`
+	UserKey  string          `json:"ukey,omitempty"`
+	UserSig  string          `json:"usig,omitempty"`
+	DevKey   string          `json:"dkey,omitempty"`
+	DevSig   string          `json:"dsig,omitempty"`
 	PrevHash string          `json:"prev_hash"`
 	Hash     string          `json:"hash"`
+
+	// verified is set by VerifySignatures once both signatures checked, so
+	// applying the event does not check them again.
+	verified bool
 }
 
+// Signed reports whether the event is of the signed format.
+func (e *Event) Signed() bool { return e.V >= FormatSigned }
+
 // ComputeHash returns the hash of the event chained after prev: the hex
-// SHA-256 of prev, a newline, and the event's content (id, time, actor, type
-// and data, everything but its position) as canonical JSON.
+// SHA-256 of prev, a newline, and the event's content (everything but its
+// position and its sealed part) as canonical JSON.
 func (e *Event) ComputeHash(prev string) string {
-	b := make([]byte, 0, 128+len(e.Data))
-	b = append(b, '{')
-	b = e.appendContent(b, FormatTime(e.When))
-	b = append(b, '}')
 	h := sha256.New()
 	h.Write([]byte(prev))
 	h.Write([]byte{'\n'})
-	h.Write(b)
+	h.Write(e.content(make([]byte, 0, 256+len(e.Data))))
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// ContentHash identifies what an event is, wherever it sits in the log: the
+// hex SHA-256 of its content, the bytes its chain hash covers after prev.
+// Two events with one id are the same event only if their content hashes
+// agree.
+func (e *Event) ContentHash() string {
+	sum := sha256.Sum256(e.content(make([]byte, 0, 256+len(e.Data))))
+	return hex.EncodeToString(sum[:])
+}
+
+// content appends the event's content as canonical JSON, braces included.
+func (e *Event) content(b []byte) []byte {
+	b = append(b, '{')
+	if e.Signed() {
+		b = append(b, `"v":`...)
+		b = strconv.AppendInt(b, int64(e.V), 10)
+		b = append(b, ',')
+	}
+	b = e.appendContent(b, FormatTime(e.When))
+	if e.Signed() {
+		b = e.appendSignatures(b)
+	}
+	return append(b, '}')
+}
+
 // appendContent appends the event's content fields, the ones its hash
-// covers, with its time written as when: "id", "when", "actor", "type" and
-// "data", without braces.
+// covers, with its time written as when: "id", "when", "actor", ("actor_id"
+// for format 2), "type" and "data", without braces.
 func (e *Event) appendContent(b []byte, when string) []byte {
 	b = append(b, `"id":`...)
 	b = appendJSONString(b, e.ID)
@@ -77,10 +137,25 @@ func (e *Event) appendContent(b []byte, when string) []byte {
 	b = appendJSONString(b, when)
 	b = append(b, `,"actor":`...)
 	b = appendJSONString(b, e.Actor)
+	if e.Signed() {
+		b = append(b, `,"actor_id":`...)
+		b = appendJSONString(b, e.ActorID)
+	}
 	b = append(b, `,"type":`...)
 	b = appendJSONString(b, string(e.Type))
 	b = append(b, `,"data":`...)
 	return append(b, e.Data...)
+}
+
+// appendSignatures appends the keys and signatures of a format-2 event.
+func (e *Event) appendSignatures(b []byte) []byte {
+	for _, f := range [...]struct{ name, v string }{{"ukey", e.UserKey}, {"usig", e.UserSig}, {"dkey", e.DevKey}, {"dsig", e.DevSig}} {
+		b = append(b, `,"`...)
+		b = append(b, f.name...)
+		b = append(b, `":`...)
+		b = appendJSONString(b, f.v)
+	}
+	return b
 }
 
 // appendJSONString appends s as a JSON string, escaped as encoding/json
@@ -104,17 +179,49 @@ func (e *Event) Chain(prev string) {
 }
 
 // EncodeEvent writes an event as the log stores it: JSON with the fields in
-// a fixed order. Data must be valid, compact JSON (as json.Marshal makes it,
-// and as DecodeEvent checks it).
+// a fixed order, exactly as json.Marshal writes the Event. Data (and Sealed,
+// when present) must be valid, compact JSON (as json.Marshal makes it, and
+// as DecodeEvent checks it).
 func EncodeEvent(e *Event) ([]byte, error) {
 	if !json.Valid(e.Data) {
 		return nil, Errorf(CodeInvalid, "event %s has no valid JSON data", e.ID)
 	}
-	b := make([]byte, 0, 256+len(e.Data))
+	if len(e.Sealed) > 0 && !json.Valid(e.Sealed) {
+		return nil, Errorf(CodeInvalid, "event %s has no valid JSON sealed part", e.ID)
+	}
+	b := make([]byte, 0, 512+len(e.Data)+len(e.Sealed))
 	b = append(b, `{"seq":`...)
 	b = strconv.AppendUint(b, e.Seq, 10)
-	b = append(b, ',')
-	b = e.appendContent(b, e.When.UTC().Format(time.RFC3339Nano))
+	if e.V != 0 {
+		b = append(b, `,"v":`...)
+		b = strconv.AppendInt(b, int64(e.V), 10)
+	}
+	b = append(b, `,"id":`...)
+	b = appendJSONString(b, e.ID)
+	b = append(b, `,"when":`...)
+	b = appendJSONString(b, e.When.UTC().Format(time.RFC3339Nano))
+	b = append(b, `,"actor":`...)
+	b = appendJSONString(b, e.Actor)
+	if e.ActorID != "" {
+		b = append(b, `,"actor_id":`...)
+		b = appendJSONString(b, e.ActorID)
+	}
+	b = append(b, `,"type":`...)
+	b = appendJSONString(b, string(e.Type))
+	b = append(b, `,"data":`...)
+	b = append(b, e.Data...)
+	if len(e.Sealed) > 0 {
+		b = append(b, `,"sealed":`...)
+		b = append(b, e.Sealed...)
+	}
+	for _, f := range [...]struct{ name, v string }{{"ukey", e.UserKey}, {"usig", e.UserSig}, {"dkey", e.DevKey}, {"dsig", e.DevSig}} {
+		if f.v != "" {
+			b = append(b, `,"`...)
+			b = append(b, f.name...)
+			b = append(b, `":`...)
+			b = appendJSONString(b, f.v)
+		}
+	}
 	b = append(b, `,"prev_hash":`...)
 	b = appendJSONString(b, e.PrevHash)
 	b = append(b, `,"hash":`...)
@@ -123,7 +230,8 @@ func EncodeEvent(e *Event) ([]byte, error) {
 }
 
 // DecodeEvent reads an event written by EncodeEvent and checks that it is
-// whole: a known type, an id, a time and JSON data.
+// whole: a known format and type, an id, a time, JSON data, and for the
+// signed format its keys and signatures.
 func DecodeEvent(b []byte) (*Event, error) {
 	var e Event
 	if err := json.Unmarshal(b, &e); err != nil {
@@ -138,6 +246,8 @@ func DecodeEvent(b []byte) (*Event, error) {
 // Check reports what is missing or malformed in an event's envelope.
 func (e *Event) Check() error {
 	switch {
+	case e.V != 0 && e.V != FormatSigned:
+		return Errorf(CodeInvalid, "event %s has format %d; this VoteDesk reads formats 1 and 2 (a newer VoteDesk wrote it?)", e.ID, e.V)
 	case e.ID == "":
 		return Errorf(CodeInvalid, "event %d has no id", e.Seq)
 	case e.When.IsZero():
@@ -146,17 +256,32 @@ func (e *Event) Check() error {
 		return Errorf(CodeInvalid, "event %s has unknown type %q", e.ID, e.Type)
 	case len(e.Data) == 0 || !json.Valid(e.Data):
 		return Errorf(CodeInvalid, "event %s (%s) has no valid JSON data", e.ID, e.Type)
+	case len(e.Sealed) > 0 && !json.Valid(e.Sealed):
+		return Errorf(CodeInvalid, "event %s (%s) has a sealed part that is not valid JSON", e.ID, e.Type)
+	}
+	if !e.Signed() {
+		if e.ActorID != "" || e.UserKey != "" || e.UserSig != "" || e.DevKey != "" || e.DevSig != "" || len(e.Sealed) > 0 {
+			return Errorf(CodeInvalid, "event %s has signatures or a sealed part but no format 2", e.ID)
+		}
+		return nil
+	}
+	switch {
+	case e.DevKey == "" || e.DevSig == "":
+		return Errorf(CodeInvalid, "event %s is not signed by its device", e.ID)
+	case e.Type != EvDeviceJoined && (e.ActorID == "" || e.UserKey == "" || e.UserSig == ""):
+		return Errorf(CodeInvalid, "event %s (%s) is not signed by its actor", e.ID, e.Type)
 	}
 	return nil
 }
 
 var knownTypes = map[EventType]bool{
 	EvUserRegistered: true, EvUserRoleChanged: true, EvUserRemoved: true, EvUserPasswordChanged: true,
-	EvUserNameChanged: true, EvUserEmailChanged: true, EvOwnershipTransferred: true,
-	EvElectionCreated: true, EvElectionUpdated: true, EvElectionLaunched: true, EvElectionFinalized: true,
-	EvElectionDeleted: true, EvCandidatesAdded: true, EvCandidatesRemoved: true, EvVotersAdded: true,
-	EvVotersRemoved: true, EvBallotCast: true, EvBallotRankingsChanged: true, EvBallotsImported: true,
-	EvConflictResolved: true,
+	EvUserNameChanged: true, EvUserEmailChanged: true, EvUserKeySet: true, EvOwnershipTransferred: true,
+	EvElectionCreated: true, EvElectionUpdated: true, EvElectionLaunched: true, EvElectionClosed: true,
+	EvElectionFinalized: true, EvElectionDeleted: true, EvElectionArchived: true, EvElectionRestored: true,
+	EvElectionRenamed: true, EvCandidatesAdded: true, EvCandidatesRemoved: true, EvVotersAdded: true,
+	EvVotersRemoved: true, EvVoterLinked: true, EvBallotCast: true, EvBallotRankingsChanged: true,
+	EvBallotsImported: true, EvConflictResolved: true, EvDeviceJoined: true,
 }
 
 // EventTypes lists every event type.

@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"crypto/ed25519"
 	"fmt"
 	"testing"
 	"time"
@@ -68,6 +69,7 @@ func buildTemplate(path string) error {
 				return svc.AddVoters(ctx, "user", e.name, app.VoterEntry{Name: "v1"}, app.VoterEntry{Name: "v2"},
 					app.VoterEntry{Name: "v3", Email: "v3@example.org"}, app.VoterEntry{Name: "voter"})
 			},
+			func() error { return svc.LinkVoter(ctx, "user", e.name, "voter", "voter") },
 			func() error {
 				if !e.launch {
 					return nil
@@ -136,6 +138,33 @@ func (e *env) must(err error) {
 		e.t.Fatalf("unexpected error: %v", err)
 	}
 }
+
+// foreignEvent applies, as if it arrived by sync from another device, an
+// event of the given type and data made by actor (signed with their key,
+// from the keyring of this test process).
+func (e *env) foreignEvent(actor string, typ app.EventType, data map[string]any) (refusal error) {
+	e.t.Helper()
+	u, err := e.svc.User(e.ctx, "owner", actor)
+	e.must(err)
+	key, ok := app.DefaultKeyring.Key(u.ID)
+	if !ok {
+		e.t.Fatalf("no key for %s", actor)
+	}
+	ev, err := app.MakeEvent(app.EventSpec{Type: typ, Data: data, When: e.clock.Now(), Actor: u, ActorKey: key,
+		Device: otherDevice, DeviceSeq: int(e.clock.Now().UnixNano() % 1e9)})
+	e.must(err)
+	e.must(e.store.Update(e.ctx, func(tx app.Tx) error {
+		if err := tx.AppendEvent(ev); err != nil {
+			return err
+		}
+		refusal, err = app.Replay(tx, ev)
+		return err
+	}))
+	return refusal
+}
+
+// otherDevice is the key of the device foreignEvent plays.
+var otherDevice = ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
 
 func rank(names ...string) []app.Ranking {
 	out := make([]app.Ranking, len(names))

@@ -45,11 +45,14 @@ type CheckIn struct {
 // allow re-casting. It reads nothing of an earlier ballot but its existence.
 func (s *Service) CheckInVoter(ctx context.Context, actor, election, voter string) (CheckIn, error) {
 	var out CheckIn
-	name := strings.TrimSpace(voter)
-	if name == "" {
+	if strings.TrimSpace(voter) == "" {
 		return out, Errorf(CodeInvalid, "Type the voter's name first.")
 	}
-	err := s.view(ctx, "check in voter", actor, PermUseApplication, func(tx Tx, _ User) error {
+	name, err := CleanName("voter name", voter)
+	if err != nil {
+		return out, Errorf(CodeInvalid, "That name cannot be in the poll book: %s.", ErrorMessage(err))
+	}
+	err = s.view(ctx, "check in voter", actor, PermUseApplication, func(tx Tx, _ User) error {
 		e, err := mustElection(tx, election)
 		if err != nil {
 			return err
@@ -77,14 +80,15 @@ func (s *Service) CheckInVoter(ctx context.Context, actor, election, voter strin
 }
 
 // pollBookName finds name in an election's poll book: exactly, or else the
-// single entry equal to it but for letter case.
+// single entry equal to it as the domain compares names (letter case and
+// spaces aside).
 func pollBookName(tx Tx, election, name string) (string, error) {
 	if _, ok, err := tx.Get(electionPK(election), voterSK(name)); err != nil || ok {
 		return name, err
 	}
 	var matches []string
 	err := tx.Query(electionPK(election), prefixVoter, func(it Item) (bool, error) {
-		if v := it.Str("voter_name"); strings.EqualFold(v, name) {
+		if v := it.Str("voter_name"); NameKey(v) == NameKey(name) {
 			matches = append(matches, v)
 		}
 		return true, nil
@@ -109,6 +113,8 @@ func kioskVotingOpen(e Election, t time.Time) error {
 		return Errorf(CodeConflict, "Voting has not started: this election is not launched yet. Please ask a poll worker.")
 	case e.Status == StatusFinalized:
 		return Errorf(CodeConflict, "Voting is over: this election is finalized.")
+	case e.Status == StatusClosed:
+		return Errorf(CodeConflict, "Voting is over: the polls of this election are closed.")
 	case !e.AllowVote:
 		return Errorf(CodeConflict, "This election does not take ballots now. Please ask a poll worker.")
 	case !e.NoVotingBefore.IsZero() && t.Before(e.NoVotingBefore):

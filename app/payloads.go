@@ -1,47 +1,72 @@
 package app
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strconv"
+)
 
 // The data of each event type, as stored in the log.
+
+// Events about a user name the account by id (UserID) as well as by its
+// name at the time; format-1 events have the name only.
 
 type userRegistered struct {
 	Name         string `json:"name"`
 	Email        string `json:"email"`
-	PasswordHash string `json:"password_hash"`
+	PasswordHash string `json:"password_hash,omitempty"`
+	UserID       string `json:"user_id,omitempty"`
+	PublicKey    string `json:"public_key,omitempty"`
+	Commit       string `json:"commit,omitempty"`
 }
 
 type userRoleChanged struct {
-	Name string `json:"name"`
-	Role string `json:"role"`
+	Name   string `json:"name"`
+	Role   string `json:"role"`
+	UserID string `json:"user_id,omitempty"`
 }
 
 type userNamed struct {
-	Name string `json:"name"`
+	Name   string `json:"name"`
+	UserID string `json:"user_id,omitempty"`
 }
 
 type userPasswordChanged struct {
 	Name         string `json:"name"`
-	PasswordHash string `json:"password_hash"`
+	PasswordHash string `json:"password_hash,omitempty"`
+	UserID       string `json:"user_id,omitempty"`
+	PublicKey    string `json:"public_key,omitempty"`
+	Commit       string `json:"commit,omitempty"`
+}
+
+type userKeySet struct {
+	UserID       string `json:"user_id"`
+	PasswordHash string `json:"password_hash,omitempty"`
+	PublicKey    string `json:"public_key"`
+	Commit       string `json:"commit,omitempty"`
 }
 
 type userNameChanged struct {
 	Name    string `json:"name"`
 	NewName string `json:"new_name"`
+	UserID  string `json:"user_id,omitempty"`
 }
 
 type userEmailChanged struct {
-	Name  string `json:"name"`
-	Email string `json:"email"`
+	Name   string `json:"name"`
+	Email  string `json:"email"`
+	UserID string `json:"user_id,omitempty"`
 }
 
 type ownershipTransferred struct {
-	To string `json:"to"`
+	To     string `json:"to"`
+	UserID string `json:"user_id,omitempty"`
 }
 
 type electionCreated struct {
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
 	Secret      bool   `json:"secret_ballot"`
+	ElectionID  string `json:"election_id,omitempty"`
 }
 
 // ElectionChanges are the settings an update may change; nil fields stay as
@@ -55,21 +80,35 @@ type ElectionChanges struct {
 	AllowRecast    *bool              `json:"allow_recast,omitempty"`
 	Method         *string            `json:"tally_method,omitempty"`
 	Rules          *map[string]string `json:"tally_rules,omitempty"`
+	RetainMonths   *int               `json:"retain_months,omitempty"`
 }
 
+// Events about an election name it by its id (ElectionID) as well as by
+// its name at the time; format-1 events have the name only.
+
 type electionUpdated struct {
-	Name        string          `json:"name"`
-	BaseVersion int64           `json:"base_version"`
-	Changes     ElectionChanges `json:"changes"`
+	Name        string           `json:"name"`
+	ElectionID  string           `json:"election_id,omitempty"`
+	BaseVersion int64            `json:"base_version"`
+	Base        *ElectionChanges `json:"base,omitempty"`
+	Changes     ElectionChanges  `json:"changes"`
 }
 
 type electionNamed struct {
-	Name string `json:"name"`
+	Name       string `json:"name"`
+	ElectionID string `json:"election_id,omitempty"`
+}
+
+type electionRenamed struct {
+	Name       string `json:"name"`
+	ElectionID string `json:"election_id"`
+	NewName    string `json:"new_name"`
 }
 
 type candidatesChanged struct {
-	Election string   `json:"election"`
-	Names    []string `json:"names"`
+	Election   string   `json:"election"`
+	ElectionID string   `json:"election_id,omitempty"`
+	Names      []string `json:"names"`
 }
 
 // VoterEntry is one poll-book line: a name and an optional email.
@@ -79,27 +118,59 @@ type VoterEntry struct {
 }
 
 type votersAdded struct {
-	Election string       `json:"election"`
-	Voters   []VoterEntry `json:"voters"`
+	Election   string       `json:"election"`
+	ElectionID string       `json:"election_id,omitempty"`
+	Voters     []VoterEntry `json:"voters"`
 }
 
 type votersRemoved struct {
-	Election string   `json:"election"`
-	Names    []string `json:"names"`
+	Election   string   `json:"election"`
+	ElectionID string   `json:"election_id,omitempty"`
+	Names      []string `json:"names"`
 }
+
+// voterLinked links a poll-book entry to the account that may cast its
+// ballot as a VOTER (UserID empty: unlinks it).
+type voterLinked struct {
+	Election   string `json:"election"`
+	ElectionID string `json:"election_id"`
+	Voter      string `json:"voter"`
+	UserID     string `json:"user_id,omitempty"`
+	UserName   string `json:"user_name,omitempty"`
+}
+
+// The ballot events. In the signed format their secret fields (rankings,
+// confirmation codes, imported ballots) travel sealed (seal.go): Data holds
+// the other fields and Commit, and Secret says whether the election was
+// secret when the ballot was recorded.
 
 type ballotCast struct {
 	Election     string   `json:"election"`
+	ElectionID   string   `json:"election_id,omitempty"`
 	Voter        string   `json:"voter,omitempty"`
-	Confirmation string   `json:"confirmation"`
-	Rankings     rankList `json:"rankings"`
+	Confirmation string   `json:"confirmation,omitempty"`
+	Rankings     rankList `json:"rankings,omitempty"`
 	Source       string   `json:"source"`
 	Transcribed  bool     `json:"transcribed,omitempty"`
+	Secret       bool     `json:"secret_ballot,omitempty"`
+	Commit       string   `json:"commit,omitempty"`
+}
+
+type ballotCastSecret struct {
+	Confirmation string   `json:"confirmation"`
+	Rankings     rankList `json:"rankings"`
 }
 
 type ballotRankingsChanged struct {
-	Election string   `json:"election"`
-	Voter    string   `json:"voter"`
+	Election   string   `json:"election"`
+	ElectionID string   `json:"election_id,omitempty"`
+	Voter      string   `json:"voter"`
+	Rankings   rankList `json:"rankings,omitempty"`
+	Secret     bool     `json:"secret_ballot,omitempty"`
+	Commit     string   `json:"commit,omitempty"`
+}
+
+type rankingsSecret struct {
 	Rankings rankList `json:"rankings"`
 }
 
@@ -145,20 +216,52 @@ func (b *ImportedBallot) UnmarshalJSON(data []byte) error {
 // of the batch gets the id "{event id}.{i, six digits}", so ids are unique,
 // ordered, and the same on every device that applies the event.
 type ballotsImported struct {
-	Election string           `json:"election"`
-	Source   string           `json:"source"`
-	Ballots  []ImportedBallot `json:"ballots"`
+	Election   string           `json:"election"`
+	ElectionID string           `json:"election_id,omitempty"`
+	Source     string           `json:"source"`
+	Count      int              `json:"count,omitempty"`
+	Secret     bool             `json:"secret_ballot,omitempty"`
+	Commit     string           `json:"commit,omitempty"`
+	Ballots    []ImportedBallot `json:"ballots,omitempty"`
 }
 
 // appendJSON writes the batch as encoding/json would, without reflection.
 func (d ballotsImported) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"election":`...)
 	b = appendJSONString(b, d.Election)
+	if d.ElectionID != "" {
+		b = append(b, `,"election_id":`...)
+		b = appendJSONString(b, d.ElectionID)
+	}
 	b = append(b, `,"source":`...)
 	b = appendJSONString(b, d.Source)
-	b = append(b, `,"ballots":[`...)
+	if d.Count != 0 {
+		b = append(b, `,"count":`...)
+		b = strconv.AppendInt(b, int64(d.Count), 10)
+	}
+	if d.Secret {
+		b = append(b, `,"secret_ballot":true`...)
+	}
+	if d.Commit != "" {
+		b = append(b, `,"commit":`...)
+		b = appendJSONString(b, d.Commit)
+	}
+	if len(d.Ballots) == 0 {
+		return append(b, '}'), nil
+	}
+	b = append(b, `,"ballots":`...)
+	b, err := appendBallots(b, d.Ballots)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// appendBallots writes imported ballots as a JSON list.
+func appendBallots(b []byte, ballots []ImportedBallot) ([]byte, error) {
+	b = append(b, '[')
 	var err error
-	for i, x := range d.Ballots {
+	for i, x := range ballots {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -166,24 +269,112 @@ func (d ballotsImported) appendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return append(b, "]}"...), nil
+	return append(b, ']'), nil
+}
+
+// importedSecret is the sealed part of an import: its ballots.
+type importedSecret []ImportedBallot
+
+func (s importedSecret) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"ballots":`...)
+	b, err := appendBallots(b, s)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
 }
 
 type conflictResolved struct {
-	Election string `json:"election"`
-	Conflict uint64 `json:"conflict"`
-	Accept   bool   `json:"accept"`
+	Election   string `json:"election"`
+	ElectionID string `json:"election_id,omitempty"`
+	Conflict   uint64 `json:"conflict"`
+	Accept     bool   `json:"accept"`
+	Reason     string `json:"reason,omitempty"`
 }
 
-// electionEvent is event data that names the election it changes.
-type electionEvent interface{ electionName() string }
+// electionEvent is event data that names the election it changes: by name,
+// and in the signed format by id.
+type electionEvent interface{ electionRef() (name, id string) }
 
-func (d electionUpdated) electionName() string       { return d.Name }
-func (d electionNamed) electionName() string         { return d.Name }
-func (d candidatesChanged) electionName() string     { return d.Election }
-func (d votersAdded) electionName() string           { return d.Election }
-func (d votersRemoved) electionName() string         { return d.Election }
-func (d ballotsImported) electionName() string       { return d.Election }
-func (d conflictResolved) electionName() string      { return d.Election }
-func (d ballotCast) electionName() string            { return d.Election }
-func (d ballotRankingsChanged) electionName() string { return d.Election }
+func (d electionUpdated) electionRef() (string, string)       { return d.Name, d.ElectionID }
+func (d electionNamed) electionRef() (string, string)         { return d.Name, d.ElectionID }
+func (d electionRenamed) electionRef() (string, string)       { return d.Name, d.ElectionID }
+func (d candidatesChanged) electionRef() (string, string)     { return d.Election, d.ElectionID }
+func (d votersAdded) electionRef() (string, string)           { return d.Election, d.ElectionID }
+func (d votersRemoved) electionRef() (string, string)         { return d.Election, d.ElectionID }
+func (d voterLinked) electionRef() (string, string)           { return d.Election, d.ElectionID }
+func (d ballotsImported) electionRef() (string, string)       { return d.Election, d.ElectionID }
+func (d conflictResolved) electionRef() (string, string)      { return d.Election, d.ElectionID }
+func (d ballotCast) electionRef() (string, string)            { return d.Election, d.ElectionID }
+func (d ballotRankingsChanged) electionRef() (string, string) { return d.Election, d.ElectionID }
+
+// sealParts splits the data of a ballot event of the signed format into
+// its public part (with the secret fields left out) and its secret part;
+// ok is false for data with nothing to seal.
+func sealParts(data any) (public any, secret any, ok bool) {
+	switch d := data.(type) {
+	case ballotCast:
+		sec := ballotCastSecret{Confirmation: d.Confirmation, Rankings: d.Rankings}
+		d.Confirmation, d.Rankings = "", nil
+		return d, sec, true
+	case ballotRankingsChanged:
+		sec := rankingsSecret{Rankings: d.Rankings}
+		d.Rankings = nil
+		return d, sec, true
+	case ballotsImported:
+		sec := importedSecret(d.Ballots)
+		d.Ballots, d.Count = nil, len(sec)
+		return d, sec, true
+	case userRegistered:
+		sec := passwordSecret{PasswordHash: d.PasswordHash}
+		d.PasswordHash = ""
+		return d, sec, true
+	case userPasswordChanged:
+		sec := passwordSecret{PasswordHash: d.PasswordHash}
+		d.PasswordHash = ""
+		return d, sec, true
+	case userKeySet:
+		sec := passwordSecret{PasswordHash: d.PasswordHash}
+		d.PasswordHash = ""
+		return d, sec, true
+	}
+	return data, nil, false
+}
+
+// passwordSecret is the sealed part of an event that sets a password: the
+// hash, which nobody is shown.
+type passwordSecret struct {
+	PasswordHash string `json:"password_hash"`
+}
+
+// withCommit returns public data with its commitment set.
+func withCommit(public any, commit string) any {
+	switch d := public.(type) {
+	case userRegistered:
+		d.Commit = commit
+		return d
+	case userPasswordChanged:
+		d.Commit = commit
+		return d
+	case userKeySet:
+		d.Commit = commit
+		return d
+	case ballotCast:
+		d.Commit = commit
+		return d
+	case ballotRankingsChanged:
+		d.Commit = commit
+		return d
+	case ballotsImported:
+		d.Commit = commit
+		return d
+	}
+	return public
+}
+
+func (d ballotCast) commitment() string            { return d.Commit }
+func (d userRegistered) commitment() string        { return d.Commit }
+func (d userPasswordChanged) commitment() string   { return d.Commit }
+func (d userKeySet) commitment() string            { return d.Commit }
+func (d ballotRankingsChanged) commitment() string { return d.Commit }
+func (d ballotsImported) commitment() string       { return d.Commit }

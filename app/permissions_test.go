@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -66,7 +65,7 @@ func gateCases() []gateCase {
 				return err
 			}},
 		{name: "ResolveConflict", minimum: app.RoleAdmin, setup: duplicateBallot,
-			run: func(e *env, a string) error { return e.svc.ResolveConflict(e.ctx, a, "Open", conflictSeq(e), true) }},
+			run: func(e *env, a string) error { return e.svc.ResolveConflict(e.ctx, a, "Open", conflictSeq(e), true, "") }},
 		{name: "RegisterUser", minimum: app.RoleAdmin,
 			run: func(e *env, a string) error {
 				return e.svc.RegisterUser(e.ctx, a, "new-"+a, "new-"+a+"@example.org", "password-new")
@@ -136,19 +135,10 @@ func addTarget(e *env) {
 // cast on another (offline) device arrives through the log.
 func duplicateBallot(e *env) {
 	e.must(cast(e, "user", "Open", "v1", "A"))
-	data, _ := json.Marshal(map[string]any{"election": "Open", "voter": "v1", "confirmation": "11111111-2222-4333-8444-555555555555",
-		"rankings": [][]string{{"B"}}, "source": "kiosk"})
-	e.must(e.store.Update(e.ctx, func(tx app.Tx) error {
-		ev := &app.Event{ID: "other-device-0000000001", When: e.clock.Now(), Actor: "user", Type: app.EvBallotCast, Data: data}
-		if err := tx.AppendEvent(ev); err != nil {
-			return err
-		}
-		refusal, err := app.Replay(tx, ev)
-		if refusal != nil {
-			return refusal
-		}
-		return err
-	}))
+	el, err := e.svc.Election(e.ctx, "user", "Open")
+	e.must(err)
+	e.must(e.foreignEvent("user", app.EvBallotCast, map[string]any{"election": "Open", "election_id": el.ID, "voter": "v1",
+		"confirmation": "11111111-2222-4333-8444-555555555555", "rankings": [][]string{{"B"}}, "source": "kiosk"}))
 }
 
 func conflictSeq(e *env) uint64 {

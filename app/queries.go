@@ -62,12 +62,23 @@ func (s *Service) Counts(ctx context.Context, actor string) (Counts, error) {
 	return c, err
 }
 
-// Elections lists every election, by name.
+// Elections lists the elections, by name, without the archived ones.
 func (s *Service) Elections(ctx context.Context, actor string) ([]Election, error) {
+	return s.listElections(ctx, actor, false)
+}
+
+// ArchivedElections lists the archived elections, by name.
+func (s *Service) ArchivedElections(ctx context.Context, actor string) ([]Election, error) {
+	return s.listElections(ctx, actor, true)
+}
+
+func (s *Service) listElections(ctx context.Context, actor string, archived bool) ([]Election, error) {
 	var out []Election
 	err := s.view(ctx, "list elections", actor, PermViewApplication, func(tx Tx, _ User) error {
 		return tx.Partitions(prefixElection, skMetadata, func(it Item) (bool, error) {
-			out = append(out, electionFromItem(it))
+			if e := electionFromItem(it); e.Archived == archived {
+				out = append(out, e)
+			}
 			return true, nil
 		})
 	})
@@ -152,8 +163,9 @@ func (s *Service) CheckVoter(ctx context.Context, actor, election, voter string)
 	return out, err
 }
 
-// Ballots lists an election's ballots. In a secret election, anyone below
-// AUDITOR gets them without voter names or times, ordered by confirmation
+// Ballots lists an election's ballots, as the disclosure rule allows: in a
+// secret election, below AUDITOR, nothing while its polls are open, and from
+// when they close without voter names or times, ordered by confirmation
 // code, so nothing links a voter to a ranking.
 func (s *Service) Ballots(ctx context.Context, actor, election string) ([]Ballot, error) {
 	var out []Ballot
@@ -162,12 +174,16 @@ func (s *Service) Ballots(ctx context.Context, actor, election string) ([]Ballot
 		if err != nil {
 			return err
 		}
+		d := Disclose(e, u.Role)
+		if !d.Contents {
+			return withheld(e)
+		}
 		err = tx.Query(electionPK(election), prefixBallot, func(it Item) (bool, error) {
 			b, err := ballotFromItem(it)
 			out = append(out, b)
 			return true, err
 		})
-		if err != nil || !e.Secret || u.Role.Has(PermViewSecrets) {
+		if err != nil || d.Links {
 			return err
 		}
 		for i := range out {

@@ -3,40 +3,44 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 )
 
-// Conflict is something sync found that officials must look at: a second
-// ballot from a voter who had already voted (duplicate_ballot), or an edit
-// made against an election version that had changed (stale_edit).
+// Conflict is something sync found that officials must look at (see
+// apply_conflict.go for the kinds).
 type Conflict struct {
-	Election     string
-	Seq          uint64
-	Kind         string
-	EventID      string
-	Actor        string
-	Voter        string
-	Confirmation string
-	Rankings     []Ranking
-	Detail       string
-	Resolved     bool
-	Resolution   string
-	ResolvedBy   string
+	Election         string
+	Seq              uint64
+	Kind             string
+	EventID          string
+	Actor            string
+	Voter            string
+	Confirmation     string
+	Rankings         []Ranking
+	Detail           string
+	Resolved         bool
+	Resolution       string
+	ResolvedBy       string
+	ResolutionReason string
 }
 
 // Rejection is an event from the log that the rules refused at its place in
 // the log (for example a ballot for a candidate removed meanwhile): kept in
 // the log, applied as nothing, and shown.
 type Rejection struct {
-	Seq     uint64
-	EventID string
-	Type    EventType
-	Actor   string
-	Code    Code
-	Reason  string
+	Seq      uint64
+	EventID  string
+	Type     EventType
+	Actor    string
+	Election string
+	Code     Code
+	Reason   string
 }
 
-// Conflicts lists the conflicts of one election, or of all elections when
-// election is "". Rankings of secret elections are hidden below AUDITOR.
+// Conflicts lists the conflicts of one election, or of all elections and
+// those outside any election when election is "". Confirmation codes and
+// rankings of secret ballots are hidden below AUDITOR (the disclosure rule's
+// links: with the list of ballots, a code names a voter's ranking).
 func (s *Service) Conflicts(ctx context.Context, actor, election string) ([]Conflict, error) {
 	var out []Conflict
 	err := s.view(ctx, "list conflicts", actor, PermViewApplication, func(tx Tx, u User) error {
@@ -55,18 +59,17 @@ func (s *Service) Conflicts(ctx context.Context, actor, election string) ([]Conf
 			if err != nil {
 				return err
 			}
+			if err := tx.Query(pkMetadata, prefixConflict, func(it Item) (bool, error) {
+				out = append(out, conflictFromItem("", it, true))
+				return true, nil
+			}); err != nil {
+				return err
+			}
 		}
 		for _, e := range elections {
-			hide := e.Secret && !u.Role.Has(PermViewSecrets)
+			links := Disclose(e, u.Role).Links
 			err := tx.Query(electionPK(e.Name), prefixConflict, func(it Item) (bool, error) {
-				c := Conflict{Election: e.Name, Seq: uint64(it.Int("seq")), Kind: it.Str("kind"), EventID: it.Str("event_id"),
-					Actor: it.Str("actor"), Voter: it.Str("voter_name"), Detail: it.Str("detail"), Resolved: it.Flag("resolved"),
-					Resolution: it.Str("resolution"), ResolvedBy: it.Str("resolved_by")}
-				if !hide {
-					c.Confirmation = it.Str("confirmation")
-					c.Rankings, _ = DecodeRankings(it.Str("rankings"))
-				}
-				out = append(out, c)
+				out = append(out, conflictFromItem(e.Name, it, links))
 				return true, nil
 			})
 			if err != nil {
@@ -78,17 +81,86 @@ func (s *Service) Conflicts(ctx context.Context, actor, election string) ([]Conf
 	return out, err
 }
 
-// Rejections lists the events the rules refused, in log order.
+func conflictFromItem(election string, it Item, links bool) Conflict {
+	c := Conflict{Election: election, Seq: uint64(it.Int("seq")), Kind: it.Str("kind"), EventID: it.Str("event_id"),
+		Actor: it.Str("actor"), Voter: it.Str("voter_name"), Detail: it.Str("detail"), Resolved: it.Flag("resolved"),
+		Resolution: it.Str("resolution"), ResolvedBy: it.Str("resolved_by"), ResolutionReason: it.Str("resolution_reason")}
+	if links {
+		c.Confirmation = it.Str("confirmation")
+		c.Rankings, _ = DecodeRankings(it.Str("rankings"))
+	} else if c.Kind == "duplicate_ballot" {
+		// Conflicts recorded before codes were kept out of the detail
+		// named the code there.
+		c.Detail = fmt.Sprintf("%q cast a second ballot after one already in the log; the first counts until an official decides", c.Voter)
+	}
+	return c
+}
+
+// Rejections lists the events the rules refused, in log order. Below
+// AUDITOR the reasons for refused ballots of secret elections are withheld
+// (a reason such as "X is not a candidate" would tell a ranking).
 func (s *Service) Rejections(ctx context.Context, actor string) ([]Rejection, error) {
 	var out []Rejection
-	err := s.view(ctx, "list rejected events", actor, PermViewApplication, func(tx Tx, _ User) error {
+	err := s.view(ctx, "list rejected events", actor, PermViewApplication, func(tx Tx, u User) error {
 		return tx.Query(pkRejected, "", func(it Item) (bool, error) {
-			out = append(out, Rejection{Seq: uint64(it.Int("seq")), EventID: it.Str("event_id"), Type: EventType(it.Str("event_type")),
-				Actor: it.Str("actor"), Code: Code(it.Str("code")), Reason: it.Str("reason")})
+			r := Rejection{Seq: uint64(it.Int("seq")), EventID: it.Str("event_id"), Type: EventType(it.Str("event_type")),
+				Actor: it.Str("actor"), Election: it.Str("election_name"), Code: Code(it.Str("code")), Reason: it.Str("reason")}
+			if carriesBallots(r.Type) && !u.Role.Has(PermViewSecrets) {
+				secret, err := ballotEventSecret(tx, it.Str("election_id"), r.Election, r.Seq)
+				if err != nil {
+					return false, err
+				}
+				if secret {
+					r.Reason = "a ballot of a secret election was refused (the reason is shown to AUDITOR and up)"
+				}
+			}
+			out = append(out, r)
 			return true, nil
 		})
 	})
 	return out, err
+}
+
+// carriesBallots reports whether events of a type carry ballot contents.
+func carriesBallots(t EventType) bool {
+	return t == EvBallotCast || t == EvBallotRankingsChanged || t == EvBallotsImported
+}
+
+// ballotEventSecret says whether a ballot event at seq, naming an election
+// by id (signed events) or by name, belongs to an election whose ballots
+// are secret: decided by the election it was made in (its history item),
+// never by another election that has the name now. An election that
+// cannot be found counts as secret.
+func ballotEventSecret(tx Tx, id, name string, seq uint64) (bool, error) {
+	if id == "" {
+		var err error
+		if id, err = electionAt(tx, name, seq); err != nil || id == "" {
+			return true, err
+		}
+	}
+	r, ok, err := getElectionRecord(tx, id)
+	for hops := 0; err == nil && ok && r.MergedInto != "" && !r.Secret && !r.SealedBallots && hops < 64; hops++ {
+		r, ok, err = getElectionRecord(tx, r.MergedInto)
+	}
+	if err != nil || !ok {
+		return true, err
+	}
+	return r.Secret || r.SealedBallots, nil
+}
+
+// electionAt finds the id of the election that had name at log position
+// seq: the last one created under that name at or before seq.
+func electionAt(tx Tx, name string, seq uint64) (string, error) {
+	var id string
+	at := seqKey(seq)
+	err := tx.Query(electionNamePK(name), "", func(it Item) (bool, error) {
+		if it.SK() > at {
+			return false, nil
+		}
+		id = it.Str("election_id")
+		return true, nil
+	})
+	return id, err
 }
 
 // LogHead returns the sequence number and hash of the last event in the
@@ -102,14 +174,12 @@ func (s *Service) LogHead(ctx context.Context, actor string) (seq uint64, hash s
 }
 
 // Log calls fn with each event from sequence number since on, in order, as
-// the actor may see it: password hashes are always hidden, and the rankings
-// and confirmation codes of ballots in secret (or deleted) elections are
-// hidden from anyone below AUDITOR.
+// the actor may see it (see redactor).
 func (s *Service) Log(ctx context.Context, actor string, since uint64, fn func(*Event) error) error {
 	return s.view(ctx, "read log", actor, PermViewApplication, func(tx Tx, u User) error {
-		secret := map[string]bool{}
+		r := &redactor{tx: tx, seesSecrets: u.Role.Has(PermViewSecrets), secret: map[string]bool{}}
 		return tx.Events(since, func(ev *Event) (bool, error) {
-			shown, err := redact(tx, ev, u.Role.Has(PermViewSecrets), secret)
+			shown, err := r.show(ev)
 			if err != nil {
 				return false, err
 			}
@@ -118,42 +188,98 @@ func (s *Service) Log(ctx context.Context, actor string, since uint64, fn func(*
 	})
 }
 
-// redact returns the event as a viewer may see it.
-func redact(tx Tx, ev *Event, seesSecrets bool, secret map[string]bool) (*Event, error) {
-	var d map[string]any
+// Withheld marks a hash the log does not show a viewer (see redactor).
+const Withheld = "(withheld)"
+
+// redactor shows events as a viewer may see them. Password hashes are never
+// shown. Below AUDITOR, ballot events of elections whose ballots are secret
+// lose their contents: a signed event its sealed part (its hash and
+// signatures still check: they cover only the commitment); a format-1 event
+// its rankings and confirmation code, and, since its hash covers them and
+// would confirm a guess, its hash and the next event's prev_hash are
+// withheld too (an observer checks the chain of such a log from its first
+// signed event on).
+type redactor struct {
+	tx          Tx
+	seesSecrets bool
+	secret      map[string]bool
+	lastHidden  bool
+}
+
+func (r *redactor) show(ev *Event) (*Event, error) {
+	hidePrev := r.lastHidden
+	r.lastHidden = false
+	out, err := r.redact(ev)
+	if err != nil {
+		return nil, err
+	}
+	if hidePrev {
+		if out == ev {
+			cp := *ev
+			out = &cp
+		}
+		out.PrevHash = Withheld
+	}
+	return out, nil
+}
+
+func (r *redactor) redact(ev *Event) (*Event, error) {
 	switch ev.Type {
-	case EvUserRegistered, EvUserPasswordChanged:
-		if err := json.Unmarshal(ev.Data, &d); err != nil {
+	case EvUserRegistered, EvUserPasswordChanged, EvUserKeySet:
+		if ev.Signed() {
+			return ev.Redacted(), nil
+		}
+		return r.rewrite(ev, func(d map[string]any) { d["password_hash"] = "(hidden)" }, false)
+	case EvBallotCast, EvBallotRankingsChanged, EvBallotsImported:
+		if r.seesSecrets {
 			return ev, nil
 		}
-		d["password_hash"] = "(hidden)"
-	case EvBallotCast, EvBallotRankingsChanged:
-		if seesSecrets {
-			return ev, nil
+		var ref struct {
+			Election   string `json:"election"`
+			ElectionID string `json:"election_id"`
+			Secret     bool   `json:"secret_ballot"`
 		}
-		if err := json.Unmarshal(ev.Data, &d); err != nil {
-			return ev, nil
-		}
-		name, _ := d["election"].(string)
-		hidden, known := secret[name]
-		if !known {
-			e, ok, err := getElection(tx, name)
-			if err != nil {
+		_ = json.Unmarshal(ev.Data, &ref)
+		key := ref.ElectionID + "\x00" + ref.Election
+		hidden, known := r.secret[key]
+		if !known || ref.ElectionID == "" {
+			var err error
+			if hidden, err = ballotEventSecret(r.tx, ref.ElectionID, ref.Election, ev.Seq); err != nil {
 				return nil, err
 			}
-			hidden = !ok || e.Secret
-			secret[name] = hidden
+			if ref.ElectionID != "" {
+				r.secret[key] = hidden
+			}
 		}
-		if !hidden {
+		if !hidden && !ref.Secret {
 			return ev, nil
 		}
-		delete(d, "rankings")
-		delete(d, "confirmation")
-		d["redacted"] = "secret ballot"
-	default:
+		if ev.Signed() {
+			return ev.Redacted(), nil
+		}
+		return r.rewrite(ev, func(d map[string]any) {
+			delete(d, "rankings")
+			delete(d, "confirmation")
+			delete(d, "ballots")
+			d["redacted"] = "secret ballot"
+		}, true)
+	}
+	return ev, nil
+}
+
+// rewrite shows a format-1 event with its data changed; withhold hides its
+// hash (and, through show, the next event's prev_hash).
+func (r *redactor) rewrite(ev *Event, change func(map[string]any), withhold bool) (*Event, error) {
+	var d map[string]any
+	if err := json.Unmarshal(ev.Data, &d); err != nil {
 		return ev, nil
 	}
+	change(d)
 	out := *ev
 	out.Data, _ = json.Marshal(d)
+	if withhold {
+		out.Hash = Withheld
+		r.lastHidden = true
+	}
 	return &out, nil
 }

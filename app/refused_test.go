@@ -43,7 +43,7 @@ func TestRefusedCommandsChangeNothing(t *testing.T) {
 			}},
 		{name: "ErrVoterNotEligible", code: app.CodeForbidden, msg: "not in the poll book",
 			run: func(e *env) error { return cast(e, "user", "Open", "stranger", "A") }},
-		{name: "ErrVoterCastsForOther", code: app.CodeForbidden, msg: "only cast their own ballot",
+		{name: "ErrVoterCastsForOther", code: app.CodeForbidden, msg: "linked to their account",
 			run: func(e *env) error { return cast(e, "voter", "Open", "v1", "A") }},
 		{name: "ErrObserverCasts", code: app.CodeForbidden, msg: "needs VOTE",
 			run: func(e *env) error { return cast(e, "observer", "Open", "v1", "A") }},
@@ -67,7 +67,7 @@ func TestRefusedCommandsChangeNothing(t *testing.T) {
 			run: func(e *env) error { return e.svc.LaunchElection(e.ctx, "user", "Tiny") }},
 		{name: "ErrLaunchTwice", code: app.CodeConflict, msg: "already launched",
 			run: func(e *env) error { return e.svc.LaunchElection(e.ctx, "user", "Open") }},
-		{name: "ErrFinalizeDraft", code: app.CodeConflict, msg: "only a launched election",
+		{name: "ErrFinalizeDraft", code: app.CodeConflict, msg: "only a launched or closed election",
 			run: func(e *env) error { return e.svc.FinalizeElection(e.ctx, "user", "Draft") }},
 		{name: "ErrSettingsFrozenAtLaunch", code: app.CodeConflict, msg: "froze at launch",
 			run: func(e *env) error {
@@ -148,7 +148,7 @@ func TestRefusedCommandsChangeNothing(t *testing.T) {
 		{name: "ErrRenameOtherWithoutRights", code: app.CodeForbidden, msg: "needs MANAGE_USERS",
 			run: func(e *env) error { return e.svc.RenameUser(e.ctx, "user", "voter", "x") }},
 		{name: "ErrResolveUnknownConflict", code: app.CodeNotFound, msg: "no conflict",
-			run: func(e *env) error { return e.svc.ResolveConflict(e.ctx, "user", "Open", 99, true) }},
+			run: func(e *env) error { return e.svc.ResolveConflict(e.ctx, "user", "Open", 99, true, "") }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

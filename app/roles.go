@@ -93,3 +93,41 @@ func (r Role) Has(p Permission) bool {
 	}
 	return r >= permissionInfo[p].minimum
 }
+
+// Manages reports whether a user of role actor may manage a user of role
+// target (change their role, name, email or password, or remove them): the
+// actor needs MANAGE_USERS and must rank above the target.
+func Manages(actor, target Role) bool { return actor.Has(PermManageUsers) && target < actor }
+
+// CanGrant reports whether a user of role actor may give another user role:
+// only a manager, and only roles below their own.
+func CanGrant(actor, role Role) bool { return actor.Has(PermManageUsers) && role < actor }
+
+// Grantable lists the roles a user of role actor may give, lowest first.
+func Grantable(actor Role) []Role {
+	var out []Role
+	for _, r := range Roles() {
+		if CanGrant(actor, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// MayManage reports whether u may manage election e (change its settings,
+// candidates and poll book, run its lifecycle): its owning account, or an
+// ADMIN or higher, with USE_APPLICATION.
+func MayManage(u User, e Election) bool {
+	if !u.Role.Has(PermUseApplication) {
+		return false
+	}
+	owns := e.OwnerID != "" && e.OwnerID == u.ID || e.OwnerID == "" && e.Owner == u.Name
+	return owns || u.Role >= RoleAdmin
+}
+
+// MayArchive reports whether u may archive (or show again) finalized
+// election e: its owning account or the OWNER.
+func MayArchive(u User, e Election) bool {
+	owns := e.OwnerID != "" && e.OwnerID == u.ID || e.OwnerID == "" && e.Owner == u.Name
+	return e.Status == StatusFinalized && u.Role.Has(PermUseApplication) && (owns || u.Role == RoleOwner)
+}

@@ -31,6 +31,9 @@ type Voter struct {
 	Name     string
 	Email    string
 	Voted    bool
+	// Account is the account linked to this entry, which may cast its
+	// ballot as a VOTER ("" for none).
+	Account string
 }
 
 func (v Voter) item() Item {
@@ -40,11 +43,14 @@ func (v Voter) item() Item {
 	if v.Email != "" {
 		it.Set("email", S(v.Email))
 	}
+	if v.Account != "" {
+		it.Set("account_id", S(v.Account))
+	}
 	return it
 }
 
 func voterFromItem(it Item) Voter {
-	return Voter{Election: it.Str("election_name"), Name: it.Str("voter_name"), Email: it.Str("email")}
+	return Voter{Election: it.Str("election_name"), Name: it.Str("voter_name"), Email: it.Str("email"), Account: it.Str("account_id")}
 }
 
 // candidatesOf lists an election's candidates in the order they were added.

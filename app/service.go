@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ type Service struct {
 	clock    Clock
 	ids      IDSource
 	attempts AttemptLog
+	keys     *Keyring
 }
 
 // NewService builds the domain service over a store. A nil clock means the
@@ -30,7 +32,7 @@ func NewService(store Store, clock Clock, ids IDSource, opts ...Option) *Service
 	if ids == nil {
 		ids = RandomIDs{}
 	}
-	s := &Service{store: store, clock: clock, ids: ids, attempts: &MemoryAttempts{}}
+	s := &Service{store: store, clock: clock, ids: ids, attempts: &MemoryAttempts{}, keys: DefaultKeyring}
 	for _, o := range opts {
 		o(s)
 	}
@@ -52,9 +54,16 @@ func (s *Service) Now() time.Time { return s.clock.Now() }
 type decision struct {
 	typ  EventType
 	data any
-	// as, when set, is the actor the event is recorded for instead of the
-	// caller (the first user registers themself).
-	as string
+	// as, when set, is the account the event is recorded for, and signed
+	// by, instead of the caller (the first user registers themself; a user
+	// made before signing sets their key).
+	as *signer
+}
+
+// signer is an account and its signing key.
+type signer struct {
+	user User
+	key  ed25519.PrivateKey
 }
 
 // run decides a command against the projection and records it: the event is
@@ -65,9 +74,6 @@ func (s *Service) run(ctx context.Context, op, actor string, decide func(tx Tx) 
 		d, err := decide(tx)
 		if err != nil {
 			return err
-		}
-		if d.as != "" {
-			actor = d.as
 		}
 		ev, err := s.record(tx, actor, d)
 		out = ev
@@ -82,17 +88,43 @@ func (s *Service) run(ctx context.Context, op, actor string, decide func(tx Tx) 
 // errDryRun rolls back a command that was only to be checked.
 var errDryRun = errors.New("dry run")
 
-// record appends and applies one event inside tx.
+// record appends and applies one event inside tx: the actor's event,
+// sealed where it carries ballot contents, signed by the actor's key (from
+// the service's keyring: the actor signed in here) and by the device.
 func (s *Service) record(tx Tx, actor string, d decision) (*Event, error) {
-	raw, err := encodeData(d.data)
+	who := d.as
+	if who == nil {
+		var err error
+		if who, err = s.signerFor(tx, actor); err != nil {
+			return nil, err
+		}
+	}
+	ev := &Event{V: FormatSigned, When: s.clock.Now().UTC(), Actor: who.user.Name, ActorID: who.user.ID, Type: d.typ}
+	public, secret, sealed := sealParts(d.data)
+	if sealed {
+		raw, err := encodeData(secret)
+		if err != nil {
+			return nil, fmt.Errorf("encode %s: %w", d.typ, err)
+		}
+		commit, part, err := seal(raw)
+		if err != nil {
+			return nil, fmt.Errorf("seal %s: %w", d.typ, err)
+		}
+		public, ev.Sealed = withCommit(public, commit), part
+	}
+	raw, err := encodeData(public)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", d.typ, err)
 	}
-	id, err := tx.NewEventID()
-	if err != nil {
+	ev.Data = raw
+	ev.SignAsActor(who.key)
+	if ev.ID, err = tx.NewEventID(); err != nil {
 		return nil, err
 	}
-	ev := &Event{ID: id, When: s.clock.Now().UTC(), Actor: actor, Type: d.typ, Data: raw}
+	if err := tx.SignEvent(ev); err != nil {
+		return nil, err
+	}
+	ev.markVerified()
 	if err := tx.AppendEvent(ev); err != nil {
 		return nil, err
 	}
@@ -100,6 +132,23 @@ func (s *Service) record(tx Tx, actor string, d decision) (*Event, error) {
 		return nil, err
 	}
 	return ev, nil
+}
+
+// signerFor finds the account an actor name stands for and its key in the
+// service's keyring.
+func (s *Service) signerFor(tx Tx, actor string) (*signer, error) {
+	u, ok, err := getUser(tx, actor)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, Errorf(CodeForbidden, "sign in first (%q is not a user)", actor)
+	}
+	key, ok := s.keys.key(u.ID)
+	if !ok || u.PublicKey == "" || encodeKey(key.Public().(ed25519.PublicKey)) != u.PublicKey {
+		return nil, Errorf(CodeForbidden, "%s must sign in again: this VoteDesk does not hold their signing key (it comes from the password at sign-in)", u.Name)
+	}
+	return &signer{user: u, key: key}, nil
 }
 
 // jsonAppender is event data that writes its own compact JSON, faster than

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"strings"
 	"sync"
 	"time"
 )
@@ -38,8 +37,19 @@ type Option func(*Service)
 // WithAttemptLog keeps failed sign-ins in al.
 func WithAttemptLog(al AttemptLog) Option { return func(s *Service) { s.attempts = al } }
 
-// attemptKey is the login a failure is counted against.
-func attemptKey(login string) string { return strings.ToLower(strings.TrimSpace(login)) }
+// WithKeyring keeps the signing keys of users who sign in in k instead of
+// DefaultKeyring.
+func WithKeyring(k *Keyring) Option { return func(s *Service) { s.keys = k } }
+
+// attemptKey is what a failure is counted against: the account when the
+// login names one (so a name and an email share one count), else the login
+// as the domain compares names.
+func attemptKey(u User, found bool, login string) string {
+	if found {
+		return "account:" + u.ID
+	}
+	return "login:" + NameKey(login)
+}
 
 // MemoryAttempts is an AttemptLog in memory.
 type MemoryAttempts struct {

@@ -42,8 +42,11 @@ type Tx interface {
 	ByGSI1(key string) (it Item, ok bool, err error)
 
 	// NewEventID returns a new event id, unique across devices: this device's
-	// id and its next device sequence number.
+	// id (DeviceIDOf its signing key) and its next device sequence number.
 	NewEventID() (string, error)
+	// SignEvent signs an event, whose id NewEventID made, with this device's
+	// key (Event.SignAsDevice).
+	SignEvent(ev *Event) error
 	// AppendEvent gives ev the next sequence number and its place in the hash
 	// chain, and appends it to the log.
 	AppendEvent(ev *Event) error

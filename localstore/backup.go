@@ -128,6 +128,10 @@ func Compact(ctx context.Context, dbPath string) (before, after int64, err error
 		dst.Close()
 		return 0, 0, fmt.Errorf("localstore: compact %s: %w", dbPath, err)
 	}
+	if err := rebind(dst, tmp); err != nil {
+		dst.Close()
+		return 0, 0, err
+	}
 	if err := dst.Close(); err != nil {
 		return 0, 0, err
 	}

@@ -2,15 +2,12 @@ package localstore
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/google/uuid"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 
@@ -35,8 +32,13 @@ var (
 	keyFormat    = []byte("format")
 )
 
-// formatVersion is the layout version written into new files.
-const formatVersion = "1"
+// formatVersion is the layout version written into new files. Version 1
+// files (written before events were signed) are upgraded when opened: see
+// migrate.
+const (
+	formatVersion = "2"
+	formatLegacy  = "1"
+)
 
 // OpenTimeout is how long Open waits for another process to release the file.
 const OpenTimeout = time.Second
@@ -77,6 +79,15 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
+	now := time.Now()
+	if err := s.migrate(now); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := s.identify(now); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("localstore: %s: %w", path, err)
+	}
 	return s, nil
 }
 
@@ -90,31 +101,14 @@ func (s *Store) init() error {
 			}
 		}
 		dev := btx.Bucket(bucketDevice)
-		if f := dev.Get(keyFormat); f != nil && string(f) != formatVersion {
-			return app.Errorf(app.CodeUnavailable, "%s has layout version %s; this VoteDesk reads version %s", s.path, f, formatVersion)
+		if f := dev.Get(keyFormat); f != nil && string(f) != formatVersion && string(f) != formatLegacy {
+			return app.Errorf(app.CodeUnavailable, "%s has layout version %s; this VoteDesk reads versions %s and %s", s.path, f, formatLegacy, formatVersion)
 		}
-		if dev.Get(keyDeviceID) == nil {
-			if err := dev.Put(keyDeviceID, []byte(newDeviceID())); err != nil {
-				return err
-			}
-			if err := dev.Put(keyFormat, []byte(formatVersion)); err != nil {
-				return err
-			}
+		if dev.Get(keyFormat) == nil {
+			return dev.Put(keyFormat, []byte(formatVersion))
 		}
 		return nil
 	})
-}
-
-// newDeviceID makes a device id: 16 random hex digits (64 bits), short
-// because it starts every event id and every imported ballot id.
-func newDeviceID() string {
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		// crypto/rand never fails on Linux; fall back to a UUID's randomness.
-		u := uuid.New()
-		copy(b[:], u[:8])
-	}
-	return hex.EncodeToString(b[:])
 }
 
 // Close closes the file.

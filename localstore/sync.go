@@ -5,6 +5,9 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"runtime"
+	"sync"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -95,17 +98,25 @@ type integrateResult struct {
 	Confirmed int // pending events of this device found in the page
 	Rebased   int // pending events laid back on top, at new sequence numbers
 	Refused   int // of those, how many the rules now refuse (recorded REJECTED)
+	Renamed   int // of those, how many took a new id (see identity)
 }
 
 // Integrate applies a page of events read from the cloud log, which must
 // continue the confirmed head: their sequence numbers follow it without a
 // gap and their hashes chain to it. Pending events are taken off (undone),
 // the page's events are written at their sequence numbers and replayed (an
-// event with the id of a pending one is that event, now confirmed), the
-// remaining pending events are appended again after the new head, re-chained,
-// and replayed, and confirmed_seq moves to the page's last event; all in one
-// transaction. A page that does not continue the log changes nothing and the
-// error names the first bad sequence number.
+// event with the id and the content of a pending one is that event, now
+// confirmed), the remaining pending events are appended again after the new
+// head, re-chained, and replayed, and confirmed_seq moves to the page's last
+// event; all in one transaction. A page that does not continue the log
+// changes nothing and the error names the first bad sequence number.
+//
+// The page may show that another copy of this database exists (see
+// device.go): an event with the id of a pending one but other content (a
+// collision), or a genuine event of this device's id that it does not hold
+// (it was rewound). This device then takes a new identity, announced after
+// the page, and its pending events of the old identity take new ids before
+// they are laid back: nothing is lost, and no id names two events.
 func (s *Store) Integrate(ctx context.Context, page []*app.Event) (rebased int, err error) {
 	var res integrateResult
 	if len(page) == 0 {
@@ -114,6 +125,7 @@ func (s *Store) Integrate(ctx context.Context, page []*app.Event) (rebased int, 
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
+	verifyAll(page)
 	err = s.db.Update(func(btx *bolt.Tx) error {
 		res = integrateResult{}
 		t := newTx(btx)
@@ -151,7 +163,7 @@ func (s *Store) Integrate(ctx context.Context, page []*app.Event) (rebased int, 
 				return err
 			}
 			res.Confirmed += r.Confirmed
-			res.Rebased, res.Refused = r.Rebased, r.Refused
+			res.Rebased, res.Refused, res.Renamed = r.Rebased, r.Refused, r.Renamed
 		}
 		if err := putUint(t.dev, keyConfirmed, page[len(page)-1].Seq); err != nil {
 			return err
@@ -164,18 +176,55 @@ func (s *Store) Integrate(ctx context.Context, page []*app.Event) (rebased int, 
 	return res.Rebased, nil
 }
 
+// verifyAll checks the signatures of a page of events on every core before
+// it is applied, so applying them does not check them one by one. A bad
+// signature is not an error here: the rules refuse that event when it is
+// applied.
+func verifyAll(page []*app.Event) {
+	workers := min(runtime.GOMAXPROCS(0), (len(page)+63)/64)
+	if workers <= 1 {
+		for _, ev := range page {
+			_ = ev.VerifySignatures()
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan *app.Event, 256)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ev := range next {
+				_ = ev.VerifySignatures()
+			}
+		}()
+	}
+	for _, ev := range page {
+		next <- ev
+	}
+	close(next)
+	wg.Wait()
+}
+
+// pendingEvent is a pending event and what identifies its content.
+type pendingEvent struct {
+	ev      *app.Event
+	content string
+}
+
 // rebase takes the pending events from page[0].Seq to head off, applies the
-// page, and puts the pending events that are not in the page back on top.
+// page, and puts the pending events that are not in the page back on top,
+// under a new identity if the page shows another copy of this database.
 func (t *tx) rebase(page []*app.Event, head uint64) (integrateResult, error) {
 	var res integrateResult
 	from := page[0].Seq
-	var pending []*app.Event
+	var pending []pendingEvent
 	for seq := from; seq <= head; seq++ {
 		ev, err := app.DecodeEvent(t.log.Get(seqBytes(seq)))
 		if err != nil {
 			return res, fmt.Errorf("localstore: pending event %d: %w", seq, err)
 		}
-		pending = append(pending, ev)
+		pending = append(pending, pendingEvent{ev: ev, content: ev.ContentHash()})
 	}
 	for seq := head; seq >= from && seq > 0; seq-- {
 		if err := t.rollback(seq); err != nil {
@@ -186,14 +235,28 @@ func (t *tx) rebase(page []*app.Event, head uint64) (integrateResult, error) {
 		}
 	}
 	t.headOK = false
-	ours := make(map[string]bool, len(pending))
-	for _, ev := range pending {
-		ours[ev.ID] = true
+	byID := make(map[string]int, len(pending))
+	for i, p := range pending {
+		byID[p.ev.ID] = i
 	}
+	confirmed := make([]bool, len(pending))
+	renew := make([]bool, len(pending))
+	dev := string(t.dev.Get(keyDeviceID))
+	reason := ""
 	for _, ev := range page {
-		if ours[ev.ID] {
-			delete(ours, ev.ID)
-			res.Confirmed++
+		if i, ok := byID[ev.ID]; ok {
+			if pending[i].content == ev.ContentHash() {
+				confirmed[i] = true
+				res.Confirmed++
+			} else if ev.VerifySignatures() == nil {
+				// Another copy of this database made an event under this id.
+				renew[i] = true
+				if app.EventDevice(ev.ID) == dev {
+					reason = app.DeviceCollision
+				}
+			}
+		} else if app.EventDevice(ev.ID) == dev && reason == "" && ev.VerifySignatures() == nil {
+			reason = app.DeviceRewound
 		}
 		if err := t.putEvent(ev); err != nil {
 			return res, err
@@ -207,9 +270,32 @@ func (t *tx) rebase(page []*app.Event, head uint64) (integrateResult, error) {
 	}
 	last := page[len(page)-1]
 	t.head, t.headHash, t.headOK = last.Seq, last.Hash, true
-	for _, ev := range pending {
-		if !ours[ev.ID] {
+	if reason != "" {
+		detail := fmt.Sprintf("seen in the shared log at event %d", last.Seq)
+		if err := t.rotate(reason, detail, time.Now()); err != nil {
+			return res, err
+		}
+		for i, p := range pending {
+			if app.EventDevice(p.ev.ID) == dev {
+				renew[i] = true
+			}
+		}
+	}
+	for i, p := range pending {
+		if confirmed[i] {
 			continue
+		}
+		ev := p.ev
+		if renew[i] {
+			id, err := t.NewEventID()
+			if err != nil {
+				return res, err
+			}
+			ev.ID = id
+			if err := t.SignEvent(ev); err != nil {
+				return res, err
+			}
+			res.Renamed++
 		}
 		if err := t.AppendEvent(ev); err != nil {
 			return res, err

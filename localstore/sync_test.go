@@ -128,7 +128,10 @@ func TestIntegrateRefusesBadPage(t *testing.T) {
 	for name, bad := range map[string]func(ev *app.Event){
 		"gap":   func(ev *app.Event) { ev.Seq++ },
 		"chain": func(ev *app.Event) { ev.PrevHash = strings.Repeat("0", 64) },
-		"hash":  func(ev *app.Event) { ev.Data = []byte(strings.Replace(string(ev.Data), "Kiss", "Wright", 1)) },
+		"hash":  func(ev *app.Event) { ev.Data = []byte(strings.Replace(string(ev.Data), `"v1"`, `"v2"`, 1)) },
+		"sealed": func(ev *app.Event) {
+			ev.Sealed = []byte(strings.Replace(string(ev.Sealed), "Kiss", "Wright", 1))
+		},
 	} {
 		ev := *page[0]
 		bad(&ev)

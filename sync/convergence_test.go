@@ -210,7 +210,7 @@ func TestConvergence(t *testing.T) {
 				break
 			}
 		}
-		b.must(b.svc.ResolveConflict(b.ctx, "olga", dup.Election, dup.Seq, true))
+		b.must(b.svc.ResolveConflict(b.ctx, "olga", dup.Election, dup.Seq, true, ""))
 		b.sync()
 		a.sync()
 		c.sync()

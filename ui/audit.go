@@ -84,7 +84,7 @@ func (sc *AuditScreen) refresh() {
 	load(sc.s, "Cannot read the audit log", func(ctx context.Context) ([]logRow, error) {
 		var rows []logRow
 		err := sc.s.svc.Log(ctx, sc.s.actor(), 0, func(ev *app.Event) error {
-			d := detail(ev.Data)
+			d := detail(ev.Display())
 			r := logRow{seq: ev.Seq, when: ev.When.Local().Format("2006-01-02 15:04:05"), actor: ev.Actor, typ: string(ev.Type), details: d}
 			r.key = strings.ToLower(r.actor + "\t" + r.typ + "\t" + d)
 			rows = append(rows, r)

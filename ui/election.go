@@ -32,10 +32,10 @@ type ElectionScreen struct {
 	name     string
 	election app.Election
 
-	Heading                              *widget.Label
-	Status                               *widget.Label
-	Settings                             *widget.Form
-	Back, Edit, Launch, Finalize, Delete *widget.Button
+	Heading                                              *widget.Label
+	Status                                               *widget.Label
+	Settings                                             *widget.Form
+	Back, Edit, Launch, Close, Finalize, Archive, Delete *widget.Button
 	// StartKiosk turns this window into a kiosk for the election;
 	// KioskStarted, when set, is called once the kiosk has the window.
 	StartKiosk   *widget.Button
@@ -64,7 +64,9 @@ func newElectionScreen(s *session, name string, back func(), onTab func(string))
 		sc.EditForm = editElection(s, sc.election, sc.refresh)
 	})
 	sc.Launch = widget.NewButtonWithIcon("Launch", theme.MediaPlayIcon(), func() { launchElection(s, sc.election, sc.refresh) })
+	sc.Close = widget.NewButtonWithIcon("Close polls", theme.MediaStopIcon(), func() { closeElection(s, sc.election, sc.refresh) })
 	sc.Finalize = widget.NewButtonWithIcon("Finalize", theme.ConfirmIcon(), func() { finalizeElection(s, sc.election, sc.refresh) })
+	sc.Archive = widget.NewButtonWithIcon("Archive", theme.FolderIcon(), func() { archiveElection(s, sc.election, back) })
 	sc.Delete = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), func() { deleteElection(s, sc.election, back) })
 	sc.StartKiosk = widget.NewButtonWithIcon("Start kiosk", theme.ComputerIcon(), sc.startKiosk)
 	sc.Import = newBallotImport(s, name, sc.refresh)
@@ -74,7 +76,7 @@ func newElectionScreen(s *session, name string, back func(), onTab func(string))
 	sc.Results = newResultsScreen(s, name)
 	overview := container.NewVScroll(container.NewVBox(
 		sc.Status,
-		container.NewHBox(sc.Edit, sc.Launch, sc.Finalize, sc.Delete),
+		container.NewHBox(sc.Edit, sc.Launch, sc.Close, sc.Finalize, sc.Archive, sc.Delete),
 		container.NewHBox(sc.StartKiosk, sc.ImportBallots),
 		widget.NewSeparator(),
 		sc.settingsBox))
@@ -190,11 +192,14 @@ func statusLine(e app.Election, now time.Time) string {
 	case "draft":
 		return "Draft: add candidates and voters, set the voting window, then launch. Launching needs at least two candidates and freezes the settings."
 	case "finalized":
-		return "Finalized: voting has ended for good and nothing in this election can change. Results are final."
+		return "Finalized (certified): nothing in this election can change. Results are final. Archive it to take it off the list; its records are kept."
 	case "closed":
-		return "Closed: the election is launched but its voting window is not open now. Finalize it when voting is over."
+		if e.Status == app.StatusClosed {
+			return "Polls closed: no more ballots. Count, review conflicts and audit, then finalize to certify the results."
+		}
+		return "Launched, but its voting window is not open now. Close the polls when voting is over."
 	}
-	return "Open: voting is on; settings and candidates are frozen. Finalize the election when voting is over."
+	return "Open: voting is on; settings and candidates are frozen. Close the polls when voting is over, then count and finalize."
 }
 
 // updateButtons enables what the user may do with this election.
@@ -203,8 +208,10 @@ func (sc *ElectionScreen) updateButtons() {
 	m := e.Name != "" && sc.s.manages(e)
 	enable(sc.Edit, m && e.Status != app.StatusFinalized)
 	enable(sc.Launch, m && e.Status == app.StatusDraft)
-	enable(sc.Finalize, m && e.Status == app.StatusLaunched)
-	enable(sc.Delete, m)
+	enable(sc.Close, m && e.Status == app.StatusLaunched)
+	enable(sc.Finalize, m && (e.Status == app.StatusLaunched || e.Status == app.StatusClosed))
+	enable(sc.Archive, e.Name != "" && app.MayArchive(sc.s.user, e))
+	enable(sc.Delete, m && sc.s.mayDelete(e))
 	enable(sc.StartKiosk, e.Name != "" && e.Status == app.StatusLaunched && sc.s.can(app.PermUseApplication))
 	enable(sc.ImportBallots, m && e.Status != app.StatusFinalized && e.Candidates > 0)
 }

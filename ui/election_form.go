@@ -239,9 +239,37 @@ func launchElection(s *session, e app.Election, done func()) {
 	}, s.win)
 }
 
+// closeElection asks for confirmation and closes the polls of e.
+func closeElection(s *session, e app.Election, done func()) {
+	msg := fmt.Sprintf("Close the polls of %q? No more ballots are taken. Counting, conflicts and audits go on; finalize the election to certify it. It holds %s.",
+		e.Name, plural(e.Ballots, "ballot", "ballots"))
+	dialog.ShowConfirm("Close polls", msg, func(ok bool) {
+		if !ok {
+			return
+		}
+		s.doHint("Cannot close "+e.Name, lifecycleHint, func(ctx context.Context) error {
+			return s.svc.CloseElection(ctx, s.actor(), e.Name)
+		}, done)
+	}, s.win)
+}
+
+// archiveElection asks for confirmation and archives finalized election e.
+func archiveElection(s *session, e app.Election, done func()) {
+	msg := fmt.Sprintf("Archive %q? It leaves the list of elections; its records stay in this database and the audit log, and it can be shown again. Its records may be deleted after %s.",
+		e.Name, e.RetainUntil().Local().Format("2 January 2006"))
+	dialog.ShowConfirm("Archive election", msg, func(ok bool) {
+		if !ok {
+			return
+		}
+		s.do("Cannot archive "+e.Name, func(ctx context.Context) error {
+			return s.svc.ArchiveElection(ctx, s.actor(), e.Name)
+		}, done)
+	}, s.win)
+}
+
 // finalizeElection asks for confirmation and finalizes e.
 func finalizeElection(s *session, e app.Election, done func()) {
-	msg := fmt.Sprintf("Finalize %q? Voting ends for good and nothing in it can change again. It holds %s.", e.Name, plural(e.Ballots, "ballot", "ballots"))
+	msg := fmt.Sprintf("Finalize %q? This certifies it: voting ends for good and nothing in it can change again. It holds %s.", e.Name, plural(e.Ballots, "ballot", "ballots"))
 	dialog.ShowConfirm("Finalize election", msg, func(ok bool) {
 		if !ok {
 			return

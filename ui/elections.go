@@ -27,10 +27,10 @@ type ElectionsScreen struct {
 	shown    []app.Election
 	selected string
 
-	Search                                             *widget.Entry
-	Table                                              *grid
-	Summary                                            *widget.Label
-	New, Open, Edit, Launch, Finalize, Delete, Results *widget.Button
+	Search                                                             *widget.Entry
+	Table                                                              *grid
+	Summary                                                            *widget.Label
+	New, Open, Edit, Launch, Close, Finalize, Archive, Delete, Results *widget.Button
 	// CreateForm and EditForm are the dialogs opened last.
 	CreateForm *CreateForm
 	EditForm   *ElectionForm
@@ -71,9 +71,19 @@ func newElectionsScreen(s *session, open func(name, tab string)) *ElectionsScree
 			launchElection(sc.s, e, sc.refresh)
 		}
 	})
+	sc.Close = widget.NewButtonWithIcon("Close polls", theme.MediaStopIcon(), func() {
+		if e, ok := sc.current(); ok {
+			closeElection(sc.s, e, sc.refresh)
+		}
+	})
 	sc.Finalize = widget.NewButtonWithIcon("Finalize", theme.ConfirmIcon(), func() {
 		if e, ok := sc.current(); ok {
 			finalizeElection(sc.s, e, sc.refresh)
+		}
+	})
+	sc.Archive = widget.NewButtonWithIcon("Archive", theme.FolderIcon(), func() {
+		if e, ok := sc.current(); ok {
+			archiveElection(sc.s, e, sc.refresh)
 		}
 	})
 	sc.Delete = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), func() {
@@ -82,7 +92,7 @@ func newElectionsScreen(s *session, open func(name, tab string)) *ElectionsScree
 		}
 	})
 	sc.Results = widget.NewButtonWithIcon("Results", theme.ListIcon(), func() { sc.open(sc.selected, tabResults) })
-	bar := container.NewHBox(sc.New, widget.NewSeparator(), sc.Open, sc.Edit, sc.Launch, sc.Finalize, sc.Results, sc.Delete)
+	bar := container.NewHBox(sc.New, widget.NewSeparator(), sc.Open, sc.Edit, sc.Launch, sc.Close, sc.Finalize, sc.Archive, sc.Results, sc.Delete)
 	top := container.NewVBox(title("Elections"), container.NewBorder(nil, nil, nil, sc.Summary, sc.Search), bar)
 	sc.content = container.NewBorder(top, nil, nil, nil, sc.Table)
 	sc.updateButtons()
@@ -169,8 +179,10 @@ func (sc *ElectionsScreen) updateButtons() {
 	m := ok && sc.s.manages(e)
 	enable(sc.Edit, m && e.Status != app.StatusFinalized)
 	enable(sc.Launch, m && e.Status == app.StatusDraft)
-	enable(sc.Finalize, m && e.Status == app.StatusLaunched)
-	enable(sc.Delete, m)
+	enable(sc.Close, m && e.Status == app.StatusLaunched)
+	enable(sc.Finalize, m && (e.Status == app.StatusLaunched || e.Status == app.StatusClosed))
+	enable(sc.Archive, ok && app.MayArchive(sc.s.user, e))
+	enable(sc.Delete, m && sc.s.mayDelete(e))
 }
 
 // NewElection asks for a new election's name, description and ballot

@@ -95,6 +95,18 @@ func TestElectionLifecycle(t *testing.T) {
 			t.Errorf("candidates of a launched election are editable (%q)", es.Candidates.Note.Text)
 		}
 	})
+	t.Run("PollsClosed", func(t *testing.T) {
+		es.ShowTab(tabOverview)
+		test.Tap(es.Close)
+		h.tapDialogButton("Yes")
+		e, _ := h.svc.Election(h.ctx, "Olivia", "Board 2026")
+		if e.Status != app.StatusClosed {
+			t.Fatalf("status %s", e.Status)
+		}
+		if !es.Close.Disabled() || es.Finalize.Disabled() || !strings.HasPrefix(es.Status.Text, "Polls closed:") {
+			t.Errorf("after closing the polls: Close enabled %v, Finalize enabled %v, status %q", !es.Close.Disabled(), !es.Finalize.Disabled(), es.Status.Text)
+		}
+	})
 	t.Run("Finalized", func(t *testing.T) {
 		es.ShowTab(tabOverview)
 		test.Tap(es.Finalize)
@@ -107,25 +119,20 @@ func TestElectionLifecycle(t *testing.T) {
 			t.Error("a finalized election offers Edit")
 		}
 	})
-	t.Run("ErrDeleteNameMismatch", func(t *testing.T) {
-		test.Tap(es.Delete)
-		h.typeInDialog("Board")
-		h.tapDialogButton("Delete")
-		h.assertDialog("does not match")
-		h.closeDialogs()
-		if _, err := h.svc.Election(h.ctx, "Olivia", "Board 2026"); err != nil {
-			t.Error("deleted despite the wrong name")
+	t.Run("ErrDeleteFinalized", func(t *testing.T) {
+		if !es.Delete.Disabled() {
+			t.Error("Delete is enabled on a finalized election, whose records are kept")
 		}
 	})
-	t.Run("Deleted", func(t *testing.T) {
-		test.Tap(es.Delete)
-		h.typeInDialog("Board 2026")
-		h.tapDialogButton("Delete")
-		if _, err := h.svc.Election(h.ctx, "Olivia", "Board 2026"); app.ErrorCode(err) != app.CodeNotFound {
-			t.Errorf("after delete: %v", err)
+	t.Run("Archived", func(t *testing.T) {
+		test.Tap(es.Archive)
+		h.tapDialogButton("Yes")
+		e, err := h.svc.Election(h.ctx, "Olivia", "Board 2026")
+		if err != nil || !e.Archived {
+			t.Errorf("after archive: %+v %v", e, err)
 		}
 		if h.sh.Election != nil || h.sh.screen != screenElections {
-			t.Errorf("after delete the shell shows %q", h.sh.screen)
+			t.Errorf("after archive the shell shows %q", h.sh.screen)
 		}
 		if n := len(h.sh.Elections.shown); n != 0 {
 			t.Errorf("the list still shows %d elections", n)

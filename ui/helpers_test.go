@@ -40,6 +40,8 @@ type harness struct {
 	win   fyne.Window
 	sh    *Shell
 	ctx   context.Context
+	// replays counts the events replay made as another device.
+	replays int
 }
 
 // mustOpenStore opens a fresh database in the test's temp dir.

@@ -230,6 +230,13 @@ func TestResultsSecretBallots(t *testing.T) {
 	h.addUser("Ursula", app.RoleUser)
 	h.addUser("Audrey", app.RoleAuditor)
 	mayor(h, true)
+	t.Run("ErrWithheldWhilePollsOpen", func(t *testing.T) {
+		r := openResults(h, "Ursula")
+		if r.count != nil {
+			t.Error("a USER sees a count of an open secret election")
+		}
+	})
+	h.must(h.svc.CloseElection(h.ctx, "Olivia", "Mayor"))
 	for _, c := range []struct {
 		name  string
 		user  string

@@ -41,8 +41,11 @@ func (s *session) can(p app.Permission) bool { return s.user.Role.Has(p) }
 
 // manages reports whether the user may change election e: its owner, or an
 // ADMIN or higher, with USE_APPLICATION (the rule app enforces).
-func (s *session) manages(e app.Election) bool {
-	return s.can(app.PermUseApplication) && (e.Owner == s.user.Name || s.user.Role >= app.RoleAdmin)
+func (s *session) manages(e app.Election) bool { return app.MayManage(s.user, e) }
+
+// mayDelete reports whether the signed-in user may delete e now.
+func (s *session) mayDelete(e app.Election) bool {
+	return s.manages(e) && e.DeleteRefusal(s.user.Role, s.svc.Now()) == nil
 }
 
 // fail shows a refused command or failed query as a plain dialog: what was

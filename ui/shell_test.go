@@ -42,13 +42,13 @@ func TestShellRemembers(t *testing.T) {
 		}
 	})
 	t.Run("ElectionDeletedMeanwhile", func(t *testing.T) {
-		h.sh.OpenElection("Mayor", tabOverview)
+		h.must(h.svc.CreateElection(h.ctx, "Olivia", "Sketch", "", false))
+		h.sh.OpenElection("Sketch", tabOverview)
 		h.wait()
 		h.sh.SignOut()
-		h.must(h.svc.FinalizeElection(h.ctx, "Olivia", "Mayor"))
-		h.must(h.svc.DeleteElection(h.ctx, "Olivia", "Mayor"))
+		h.must(h.svc.DeleteElection(h.ctx, "Olivia", "Sketch"))
 		h.signIn("Olivia")
-		h.assertDialog(`no election named "Mayor"`)
+		h.assertDialog(`no election named "Sketch"`)
 		h.closeDialogs()
 	})
 }

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"encoding/json"
+	"crypto/ed25519"
 	"errors"
 	"strings"
 	"testing"
@@ -12,17 +12,21 @@ import (
 )
 
 // replay records an event as if it had come from another device through
-// sync, applying it with the rules at its place in the log.
-func (h *harness) replay(actor string, typ app.EventType, data any) {
+// sync from another device, applying it with the rules at its place in the
+// log.
+func (h *harness) replay(actor string, typ app.EventType, data map[string]any) {
 	h.t.Helper()
-	raw, err := json.Marshal(data)
+	u, err := h.svc.User(h.ctx, actor, actor)
+	h.must(err)
+	key, ok := app.DefaultKeyring.Key(u.ID)
+	if !ok {
+		h.t.Fatalf("%s is not signed in", actor)
+	}
+	h.replays++
+	ev, err := app.MakeEvent(app.EventSpec{Type: typ, Data: data, When: h.clock.Now(), Actor: u, ActorKey: key,
+		Device: otherDevice, DeviceSeq: h.replays})
 	h.must(err)
 	h.must(h.store.Update(h.ctx, func(tx app.Tx) error {
-		id, err := tx.NewEventID()
-		if err != nil {
-			return err
-		}
-		ev := &app.Event{ID: id, When: h.clock.Now(), Actor: actor, Type: typ, Data: raw}
 		if err := tx.AppendEvent(ev); err != nil {
 			return err
 		}
@@ -30,6 +34,9 @@ func (h *harness) replay(actor string, typ app.EventType, data any) {
 		return err
 	}))
 }
+
+// otherDevice is the key of the device replay plays.
+var otherDevice = ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
 
 // syncFixture is an election with one duplicate-ballot conflict and one
 // rejected event, as a sync would leave them.
@@ -41,9 +48,11 @@ func syncFixture(h *harness) {
 	h.must(h.svc.LaunchElection(h.ctx, "Olivia", "Mayor"))
 	_, err := h.svc.CastBallot(h.ctx, "Olivia", app.Cast{Election: "Mayor", Voter: "Vera", Rankings: []app.Ranking{{Candidate: "Ann", Rank: 1}}})
 	h.must(err)
-	h.replay("Olivia", app.EvBallotCast, map[string]any{"election": "Mayor", "voter": "Vera", "confirmation": "kiosk-2",
+	e, err := h.svc.Election(h.ctx, "Olivia", "Mayor")
+	h.must(err)
+	h.replay("Olivia", app.EvBallotCast, map[string]any{"election": "Mayor", "election_id": e.ID, "voter": "Vera", "confirmation": "kiosk-2",
 		"rankings": [][]string{{"Bob"}}, "source": "kiosk"})
-	h.replay("Olivia", app.EvCandidatesAdded, map[string]any{"election": "Mayor", "names": []string{"Cid"}})
+	h.replay("Olivia", app.EvCandidatesAdded, map[string]any{"election": "Mayor", "election_id": e.ID, "names": []string{"Cid"}})
 }
 
 func TestSyncPanel(t *testing.T) {

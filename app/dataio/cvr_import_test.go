@@ -159,13 +159,13 @@ func TestImportCVRAliases(t *testing.T) {
 			t.Errorf("alias to no candidate: %v", err)
 		}
 	})
-	t.Run("ErrAmbiguousFold", func(t *testing.T) {
+	t.Run("ErrCandidatesDifferingInCase", func(t *testing.T) {
+		// Names compare without letter case, so a name in a file can never
+		// match two candidates: such candidates are refused.
 		e := newEnv(t)
-		e.election("F", false, "Lee", "LEE")
-		file := writeFile(t, "ballots.csv", "ballot_id,rank_1\n1,lee\n")
-		_, err := dataio.ImportCVRs(e.ctx, e.svc, clerk, "F", []cvr.Source{{FilePath: file}}, dataio.CVROptions{})
-		if msg := app.ErrorMessage(err); msg != `ballots.csv: line 2, column 2: unknown candidate "lee"` {
-			t.Errorf("name matching two candidates: %q", msg)
+		e.must(e.svc.CreateElection(e.ctx, clerk, "F", "", false))
+		if err := e.svc.AddCandidates(e.ctx, clerk, "F", "Lee", "LEE"); !app.IsCode(err, app.CodeInvalid) {
+			t.Errorf("candidates Lee and LEE: %v, want refused", err)
 		}
 	})
 }

@@ -45,6 +45,8 @@ func castElection(e *env, secret bool) {
 		_, err := e.svc.CastBallot(e.ctx, clerk, app.Cast{Election: "Council", Voter: v, Rankings: rankings[i]})
 		e.must(err)
 	}
+	// The polls close: a secret election's ballots are shown from then on.
+	e.must(e.svc.CloseElection(e.ctx, clerk, "Council"))
 }
 
 // rankingsOf lists an election's ballots' rankings as text, sorted.
@@ -191,7 +193,7 @@ func TestExportLog(t *testing.T) {
 			if err := json.Unmarshal([]byte(l), &ev); err != nil || ev.Seq != uint64(i+1) {
 				t.Fatalf("%s: line %d is not event %d: %v", tc.actor, i+1, i+1, err)
 			}
-			if ev.Type == app.EvBallotCast && bytes.Contains(ev.Data, []byte(`"rankings"`)) {
+			if ev.Type == app.EvBallotCast && (bytes.Contains(ev.Data, []byte(`"rankings"`)) || bytes.Contains(ev.Sealed, []byte(`"rankings"`))) {
 				ranked = true
 			}
 			if bytes.Contains(ev.Data, []byte("$argon2")) || bytes.Contains(ev.Data, []byte("$2a$")) {

@@ -32,7 +32,7 @@ func (c *call) signIn() error {
 	if err != nil {
 		return err
 	}
-	c.actor = u.Name
+	c.actor, c.role = u.Name, u.Role
 	return nil
 }
 

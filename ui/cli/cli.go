@@ -80,6 +80,8 @@ type call struct {
 	asUser  string
 	backend *Backend
 	actor   string
+	// role is the signed-in user's role.
+	role app.Role
 }
 
 // command is one form of the command line.

@@ -152,7 +152,7 @@ func logList(c *call) error {
 			_, err = fmt.Fprintf(c.deps.Stdout, "%s\n", b)
 			return err
 		}
-		_, err := fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", ev.Seq, ev.When.Local().Format("2006-01-02 15:04:05"), ev.Actor, ev.Type, ev.Data)
+		_, err := fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", ev.Seq, ev.When.Local().Format("2006-01-02 15:04:05"), ev.Actor, ev.Type, ev.Display())
 		return err
 	})
 	if tw != nil {

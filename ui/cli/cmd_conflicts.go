@@ -11,8 +11,8 @@ func init() {
 	register(
 		&command{path: "conflicts", usage: "conflicts [ELECTION]   (what sync found for officials to decide, and rejected commands)",
 			db: true, auth: true, run: conflictsList},
-		&command{path: "conflicts resolve", usage: "conflicts resolve ELECTION SEQ --accept|--dismiss",
-			flags: map[string]flagKind{"accept": boolFlag, "dismiss": boolFlag}, db: true, auth: true, run: conflictsResolve},
+		&command{path: "conflicts resolve", usage: "conflicts resolve ELECTION|- SEQ --accept|--dismiss [--reason TEXT]   (- for a conflict outside the elections)",
+			flags: map[string]flagKind{"accept": boolFlag, "dismiss": boolFlag, "reason": valueFlag}, db: true, auth: true, run: conflictsResolve},
 	)
 }
 
@@ -29,15 +29,17 @@ type conflictJSON struct {
 	Resolved     bool          `json:"resolved"`
 	Resolution   string        `json:"resolution,omitempty"`
 	ResolvedBy   string        `json:"resolved_by,omitempty"`
+	Reason       string        `json:"reason,omitempty"`
 }
 
 type rejectedJSON struct {
-	Seq     uint64 `json:"seq"`
-	EventID string `json:"event_id"`
-	Type    string `json:"type"`
-	Actor   string `json:"actor"`
-	Code    string `json:"code"`
-	Reason  string `json:"reason"`
+	Seq      uint64 `json:"seq"`
+	EventID  string `json:"event_id"`
+	Type     string `json:"type"`
+	Actor    string `json:"actor"`
+	Election string `json:"election,omitempty"`
+	Code     string `json:"code"`
+	Reason   string `json:"reason"`
 }
 
 // conflictsAndRejections lists the conflicts (of one election, or all) and
@@ -54,14 +56,14 @@ func (c *call) conflictsAndRejections(election string) ([]conflictJSON, []reject
 	conflicts := make([]conflictJSON, len(ks))
 	for i, k := range ks {
 		conflicts[i] = conflictJSON{Election: k.Election, Seq: k.Seq, Kind: k.Kind, EventID: k.EventID, Actor: k.Actor, Voter: k.Voter,
-			Confirmation: k.Confirmation, Detail: k.Detail, Resolved: k.Resolved, Resolution: k.Resolution, ResolvedBy: k.ResolvedBy}
+			Confirmation: k.Confirmation, Detail: k.Detail, Resolved: k.Resolved, Resolution: k.Resolution, ResolvedBy: k.ResolvedBy, Reason: k.ResolutionReason}
 		for _, r := range k.Rankings {
 			conflicts[i].Rankings = append(conflicts[i].Rankings, rankingJSON{Candidate: r.Candidate, Rank: r.Rank})
 		}
 	}
 	rejected := make([]rejectedJSON, len(rs))
 	for i, r := range rs {
-		rejected[i] = rejectedJSON{Seq: r.Seq, EventID: r.EventID, Type: string(r.Type), Actor: r.Actor, Code: string(r.Code), Reason: r.Reason}
+		rejected[i] = rejectedJSON{Seq: r.Seq, EventID: r.EventID, Type: string(r.Type), Actor: r.Actor, Election: r.Election, Code: string(r.Code), Reason: r.Reason}
 	}
 	return conflicts, rejected, nil
 }
@@ -119,7 +121,7 @@ func printRejected(w io.Writer, rejected []rejectedJSON) {
 }
 
 func conflictsResolve(c *call) error {
-	if err := c.args.want(2, 2, "conflicts resolve ELECTION SEQ --accept|--dismiss"); err != nil {
+	if err := c.args.want(2, 2, "conflicts resolve ELECTION|- SEQ --accept|--dismiss [--reason TEXT]"); err != nil {
 		return err
 	}
 	seq, err := strconv.ParseUint(c.args.pos[1], 10, 64)
@@ -128,9 +130,13 @@ func conflictsResolve(c *call) error {
 	}
 	accept, dismiss := c.args.flag("accept"), c.args.flag("dismiss")
 	if accept == dismiss {
-		return usagef("say --accept (the later ballot counts) or --dismiss (the first stays)")
+		return usagef("say --accept (count the later ballot, record the refused ballot, merge the elections) or --dismiss (leave things as they are)")
 	}
-	if err := c.backend.Service.ResolveConflict(c.ctx, c.actor, c.args.pos[0], seq, accept); err != nil {
+	election := c.args.pos[0]
+	if election == "-" {
+		election = ""
+	}
+	if err := c.backend.Service.ResolveConflict(c.ctx, c.actor, election, seq, accept, c.args.str("reason")); err != nil {
 		return err
 	}
 	return c.done("conflict %d of %s %s", seq, c.args.pos[0], map[bool]string{true: "accepted", false: "dismissed"}[accept])

@@ -29,6 +29,8 @@ type electionJSON struct {
 	Voters         int64             `json:"voters"`
 	Ballots        int64             `json:"ballots"`
 	Conflicts      int64             `json:"conflicts"`
+	Archived       bool              `json:"archived,omitempty"`
+	RetainUntil    *time.Time        `json:"retain_until,omitempty"`
 	Method         string            `json:"method,omitempty"`
 	Rules          map[string]string `json:"rules,omitempty"`
 }
@@ -44,22 +46,75 @@ func toElectionJSON(e app.Election, now time.Time) electionJSON {
 	if !e.NoVotingAfter.IsZero() {
 		j.NoVotingAfter = &e.NoVotingAfter
 	}
+	if until := e.RetainUntil(); !until.IsZero() {
+		j.RetainUntil = &until
+	}
+	j.Archived = e.Archived
 	return j
+}
+
+func electionRename(c *call) error {
+	if err := c.args.want(2, 2, "election rename NAME NEW"); err != nil {
+		return err
+	}
+	if err := c.backend.Service.RenameElection(c.ctx, c.actor, c.args.pos[0], c.args.pos[1]); err != nil {
+		return err
+	}
+	return c.done("renamed %s to %s", c.args.pos[0], strings.TrimSpace(c.args.pos[1]))
+}
+
+// electionDelete deletes an election; a finalized one (the OWNER's, after
+// its retention period) only after a backup of the whole database, kept
+// beside it.
+func electionDelete(c *call) error {
+	if err := c.args.want(1, 1, "election delete NAME"); err != nil {
+		return err
+	}
+	name := c.args.pos[0]
+	e, err := c.backend.Service.Election(c.ctx, c.actor, name)
+	if err != nil {
+		return err
+	}
+	kept := ""
+	if e.Status == app.StatusFinalized {
+		if err := e.DeleteRefusal(c.role, c.backend.Service.Now()); err != nil {
+			return err
+		}
+		path, err := c.databasePath()
+		if err != nil {
+			return err
+		}
+		kept = fmt.Sprintf("%s.before-delete-%s", path, c.backend.Service.Now().UTC().Format("20060102T150405Z"))
+		if _, err := c.backend.Store.Backup(c.ctx, kept); err != nil {
+			return err
+		}
+	}
+	if err := c.backend.Service.DeleteElection(c.ctx, c.actor, name); err != nil {
+		return err
+	}
+	if kept != "" {
+		return c.done("deleted %s; the database as it was is kept in %s", name, kept)
+	}
+	return c.done("deleted %s", name)
 }
 
 func init() {
 	register(
 		&command{path: "election create", usage: "election create NAME [--secret] [--description D]",
 			flags: map[string]flagKind{"secret": boolFlag, "description": valueFlag}, db: true, auth: true, run: electionCreate},
-		&command{path: "election list", usage: "election list", db: true, auth: true, run: electionList},
+		&command{path: "election list", usage: "election list [--archived]", flags: map[string]flagKind{"archived": boolFlag}, db: true, auth: true, run: electionList},
 		&command{path: "election show", usage: "election show NAME", db: true, auth: true, run: electionShow},
 		&command{path: "election set", usage: "election set NAME [--description D] [--no-voting-before RFC3339] [--no-voting-after RFC3339] [--allow-edit=BOOL] [--allow-recast=BOOL] [--secret=BOOL] [--method M] [--rule NAME=VALUE ...]",
 			flags: map[string]flagKind{"description": valueFlag, "no-voting-before": valueFlag, "no-voting-after": valueFlag,
 				"allow-edit": boolFlag, "allow-recast": boolFlag, "secret": boolFlag, "method": valueFlag, "rule": valueFlag},
 			db: true, auth: true, run: electionSet},
 		&command{path: "election launch", usage: "election launch NAME", db: true, auth: true, run: electionStep("launch", (*app.Service).LaunchElection, "launched %s")},
-		&command{path: "election finalize", usage: "election finalize NAME", db: true, auth: true, run: electionStep("finalize", (*app.Service).FinalizeElection, "finalized %s")},
-		&command{path: "election delete", usage: "election delete NAME", db: true, auth: true, run: electionStep("delete", (*app.Service).DeleteElection, "deleted %s")},
+		&command{path: "election close", usage: "election close NAME   (close the polls: no more ballots; count, adjudicate, audit, then finalize)", db: true, auth: true, run: electionStep("close", (*app.Service).CloseElection, "closed the polls of %s")},
+		&command{path: "election finalize", usage: "election finalize NAME   (certify: nothing in it changes any more)", db: true, auth: true, run: electionStep("finalize", (*app.Service).FinalizeElection, "finalized %s")},
+		&command{path: "election archive", usage: "election archive NAME   (a finalized election leaves the list; its records stay)", db: true, auth: true, run: electionStep("archive", (*app.Service).ArchiveElection, "archived %s")},
+		&command{path: "election unarchive", usage: "election unarchive NAME", db: true, auth: true, run: electionStep("unarchive", (*app.Service).RestoreElection, "%s is listed again")},
+		&command{path: "election rename", usage: "election rename NAME NEW", db: true, auth: true, run: electionRename},
+		&command{path: "election delete", usage: "election delete NAME   (drafts; elections without ballots; finalized ones after their retention period, OWNER only, with a backup first)", db: true, auth: true, run: electionDelete},
 	)
 }
 
@@ -75,10 +130,14 @@ func electionCreate(c *call) error {
 }
 
 func electionList(c *call) error {
-	if err := c.args.want(0, 0, "election list"); err != nil {
+	if err := c.args.want(0, 0, "election list [--archived]"); err != nil {
 		return err
 	}
-	es, err := c.backend.Service.Elections(c.ctx, c.actor)
+	list := c.backend.Service.Elections
+	if c.args.flag("archived") {
+		list = c.backend.Service.ArchivedElections
+	}
+	es, err := list(c.ctx, c.actor)
 	if err != nil {
 		return err
 	}
@@ -130,6 +189,10 @@ func (c *call) showElection(name, headline string) error {
 		row("Voters", fmt.Sprint(e.Voters))
 		row("Ballots", fmt.Sprint(e.Ballots))
 		row("Conflicts", fmt.Sprint(e.Conflicts))
+		if e.Status == app.StatusFinalized {
+			row("Records kept until", e.RetainUntil().Local().Format("2006-01-02"))
+			row("Archived", yesNo(e.Archived))
+		}
 		if e.Method != "" || len(e.Rules) > 0 {
 			row("Counting", strings.TrimSpace(e.Method+" "+strings.Join(e.RuleList(), " ")))
 		}

@@ -18,6 +18,8 @@ func init() {
 		&command{path: "voter remove", usage: "voter remove ELECTION NAME...", db: true, auth: true, run: voterRemove},
 		&command{path: "voter list", usage: "voter list ELECTION", db: true, auth: true, run: voterList},
 		&command{path: "voter check", usage: "voter check ELECTION NAME", db: true, auth: true, run: voterCheck},
+		&command{path: "voter link", usage: "voter link ELECTION VOTER USER   (the account USER may cast VOTER's ballot as a VOTER)", db: true, auth: true, run: voterLink},
+		&command{path: "voter unlink", usage: "voter unlink ELECTION VOTER", db: true, auth: true, run: voterUnlink},
 	)
 }
 
@@ -136,4 +138,24 @@ func voterCheck(c *call) error {
 		}
 		fmt.Fprintln(w, b.String())
 	})
+}
+
+func voterLink(c *call) error {
+	if err := c.args.want(3, 3, "voter link ELECTION VOTER USER"); err != nil {
+		return err
+	}
+	if err := c.backend.Service.LinkVoter(c.ctx, c.actor, c.args.pos[0], c.args.pos[1], c.args.pos[2]); err != nil {
+		return err
+	}
+	return c.done("%s may now cast the ballot of %s in %s", c.args.pos[2], c.args.pos[1], c.args.pos[0])
+}
+
+func voterUnlink(c *call) error {
+	if err := c.args.want(2, 2, "voter unlink ELECTION VOTER"); err != nil {
+		return err
+	}
+	if err := c.backend.Service.LinkVoter(c.ctx, c.actor, c.args.pos[0], c.args.pos[1], ""); err != nil {
+		return err
+	}
+	return c.done("no account is linked to %s in %s any more", c.args.pos[1], c.args.pos[0])
 }

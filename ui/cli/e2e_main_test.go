@@ -245,8 +245,21 @@ func TestCLIContract(t *testing.T) {
 			t.Errorf("--as carl: exit %d, %s", r.code, r.err)
 		}
 	})
+	c.ok("election", "close", "Mayor 2026")
+	if r := c.run(nil, "ballot", "cast", "Mayor 2026", "--voter", "bob", "Kiss"); r.code != 1 || !strings.Contains(r.err, "polls") {
+		t.Errorf("cast after the polls closed: exit %d, %s", r.code, r.err)
+	}
 	c.ok("election", "finalize", "Mayor 2026")
-	c.ok("election", "delete", "Mayor 2026")
+	if r := c.run(nil, "election", "delete", "Mayor 2026"); r.code != 1 || !strings.Contains(r.err, "records") {
+		t.Errorf("delete a finalized election: exit %d, %s", r.code, r.err)
+	}
+	c.ok("election", "archive", "Mayor 2026")
+	if out := c.ok("election", "list"); strings.Contains(out, "Mayor 2026") {
+		t.Errorf("an archived election is listed:\n%s", out)
+	}
+	if out := c.ok("election", "list", "--archived"); !strings.Contains(out, "Mayor 2026") {
+		t.Errorf("election list --archived:\n%s", out)
+	}
 }
 
 func TestCLISecondOpenFailsFast(t *testing.T) {

@@ -1,8 +1,11 @@
 package cli_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -51,18 +54,23 @@ func TestCLIVerifyCloudFindsTampering(t *testing.T) {
 	}
 	tampered := false
 	for _, item := range out.Items {
-		ev, ok := item["events"].(*types.AttributeValueMemberS)
-		if !ok || !strings.Contains(ev.Value, `"seq":6,`) {
+		lines, gz := segmentLines(t, item)
+		if !strings.Contains(lines, `"seq":6,`) {
 			continue
 		}
-		ev.Value = strings.Replace(ev.Value, `[["Kiss"]]`, `[["Wright"]]`, 1)
+		lines = strings.Replace(lines, `[["Kiss"]]`, `[["Wright"]]`, 1)
+		if gz {
+			item["events_gz"] = &types.AttributeValueMemberB{Value: gzipped(t, lines)}
+		} else {
+			item["events"] = &types.AttributeValueMemberS{Value: lines}
+		}
 		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(cloudsync.TablesFor(prefix).Log), Item: item}); err != nil {
 			t.Fatal(err)
 		}
 		tampered = true
 	}
 	if !tampered {
-		t.Fatal("found no plain segment holding event 6 to tamper with")
+		t.Fatal("found no segment holding event 6 to tamper with")
 	}
 	r := c.run(nil, append([]string{"verify", "--cloud", "--json"}, cloud...)...)
 	if r.code != 1 || !strings.Contains(r.err, "first bad event: 6") || !strings.Contains(r.out, `"first_bad_seq": 6`) {
@@ -70,4 +78,39 @@ func TestCLIVerifyCloudFindsTampering(t *testing.T) {
 	}
 	// The device's own copy is intact.
 	c.ok("verify")
+}
+
+// segmentLines returns the events of a cloud log segment as JSON lines, and
+// whether the segment stores them gzipped.
+func segmentLines(t *testing.T, item map[string]types.AttributeValue) (string, bool) {
+	t.Helper()
+	if ev, ok := item["events"].(*types.AttributeValueMemberS); ok {
+		return ev.Value, false
+	}
+	b, ok := item["events_gz"].(*types.AttributeValueMemberB)
+	if !ok {
+		t.Fatalf("segment %v holds no events", item["SK"])
+	}
+	r, err := gzip.NewReader(bytes.NewReader(b.Value))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw), true
+}
+
+func gzipped(t *testing.T, s string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	if _, err := w.Write([]byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }

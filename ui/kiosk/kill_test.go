@@ -98,7 +98,13 @@ func TestKioskKillHelper(t *testing.T) {
 		t.Fatal(err)
 	}
 	passcodeHash = hash
-	h := startHarness(t, openFixture(t, path), "Mayor")
+	f := openFixture(t, path)
+	// A kiosk runs for an official signed in on it: their key signs its
+	// ballots. This process is new, so the official signs in here.
+	if _, err := f.svc.SignIn(f.ctx, official, officialP); err != nil {
+		t.Fatal(err)
+	}
+	h := startHarness(t, f, "Mayor")
 	for i := range 20 {
 		voter := fmt.Sprintf("v%04d", i)
 		code := h.vote(voter, "21")

@@ -1,0 +1,337 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Conflicts are what the rules found for officials to decide: a voter's
+// second ballot (duplicate_ballot), an edit against settings that had
+// changed (stale_edit), a receipted ballot the log refused where it landed
+// (refused_ballot), an election made under a name another device had used
+// (name_collision), and, outside any election, a device that found a copy
+// of itself (device_collision, device_rewound). ConflictResolved decides
+// one, accepting or dismissing it with a reason; accepting a duplicate makes
+// it the voter's ballot, accepting a refused ballot records it, accepting a
+// name collision merges the election into the one of that name.
+
+func applyConflictResolved(a *applier) error {
+	var d conflictResolved
+	if err := a.decode(&d); err != nil {
+		return err
+	}
+	if d.Election == "" && d.ElectionID == "" {
+		return a.resolveSystemConflict(d)
+	}
+	e, _, err := a.manager(d.electionRef())
+	if err != nil {
+		return err
+	}
+	c, ok, err := a.tx.Get(electionPK(e.Name), conflictSK(d.Conflict))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return Errorf(CodeNotFound, "election %q has no conflict %d", e.Name, d.Conflict)
+	}
+	if c.Flag("resolved") {
+		return Errorf(CodeConflict, "conflict %d of %q is already resolved", d.Conflict, e.Name)
+	}
+	if d.Accept {
+		switch c.Str("kind") {
+		case "duplicate_ballot":
+			if err := a.replaceBallot(e, c); err != nil {
+				return err
+			}
+		case "refused_ballot":
+			if err := a.acceptRefused(&e, c); err != nil {
+				return err
+			}
+		case "name_collision":
+			return a.merge(e, c, d)
+		}
+	}
+	markResolved(&c, d, a.ev)
+	if err := a.tx.Put(c); err != nil {
+		return err
+	}
+	e.Conflicts--
+	e.LastChanged = a.ev.When
+	return putElection(a.tx, e)
+}
+
+// markResolved records a decision on a conflict item.
+func markResolved(c *Item, d conflictResolved, ev *Event) {
+	c.Set("resolved", Bool(true))
+	c.Set("resolution", S(map[bool]string{true: "accepted", false: "dismissed"}[d.Accept]))
+	c.Set("resolved_by", S(ev.Actor))
+	c.Set("resolved_when", Time(ev.When))
+	if d.Reason != "" {
+		c.Set("resolution_reason", S(d.Reason))
+	}
+}
+
+// resolveSystemConflict decides a conflict outside any election: ADMIN and
+// up acknowledge it.
+func (a *applier) resolveSystemConflict(d conflictResolved) error {
+	if _, err := a.actor(PermManageUsers); err != nil {
+		return err
+	}
+	c, ok, err := a.tx.Get(pkMetadata, conflictSK(d.Conflict))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return Errorf(CodeNotFound, "there is no conflict %d outside the elections", d.Conflict)
+	}
+	if c.Flag("resolved") {
+		return Errorf(CodeConflict, "conflict %d is already resolved", d.Conflict)
+	}
+	markResolved(&c, d, a.ev)
+	return a.tx.Put(c)
+}
+
+// replaceBallot makes a duplicate ballot the one that counts for its voter.
+func (a *applier) replaceBallot(e Election, c Item) error {
+	voter := c.Str("voter_name")
+	it, ok, err := a.tx.Get(electionPK(e.Name), ballotSK(voter))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return Errorf(CodeNotFound, "%q no longer has a ballot in %q", voter, e.Name)
+	}
+	b, err := ballotFromItem(it)
+	if err != nil {
+		return err
+	}
+	r, err := DecodeRankings(c.Str("rankings"))
+	if err != nil {
+		return err
+	}
+	b.Rankings, b.Confirmation, b.WhenCast, b.Source = r, c.Str("confirmation"), c.TimeAttr("when"), c.Str("source")
+	return a.tx.Put(b.item())
+}
+
+// acceptRefused records a receipted ballot officials decided to count.
+func (a *applier) acceptRefused(e *Election, c Item) error {
+	r, err := DecodeRankings(c.Str("rankings"))
+	if err != nil {
+		return err
+	}
+	b := Ballot{Election: e.Name, Voter: c.Str("voter_name"), Confirmation: c.Str("confirmation"), WhenCast: c.TimeAttr("when"),
+		Rankings: r, Source: c.Str("source"), Transcribed: c.Flag("transcribed")}
+	if _, ok, err := a.tx.Get(electionPK(e.Name), b.key()); err != nil || ok {
+		if err != nil {
+			return err
+		}
+		return Errorf(CodeConflict, "%q already has a ballot in %q; decide between the two as a duplicate instead", b.Voter, e.Name)
+	}
+	if err := a.tx.Put(b.item()); err != nil {
+		return err
+	}
+	e.Ballots++
+	sealIfSecret(e)
+	return nil
+}
+
+// keepRefusedBallot records, for officials, a receipted ballot the rules
+// refused where it landed in the log (refusal marks it adjudicable): its
+// voter, confirmation code and rankings, which only AUDITOR and up see in a
+// secret election.
+func keepRefusedBallot(tx Tx, ev *Event, refusal *Error) error {
+	if ev.Type != EvBallotCast || !ev.Signed() || !errors.Is(refusal, errAdjudicable) {
+		return nil
+	}
+	a := &applier{tx: tx, ev: ev}
+	var d ballotCast
+	if err := a.decode(&d); err != nil {
+		return nil
+	}
+	e, err := a.election(d.electionRef())
+	if err != nil {
+		return nil
+	}
+	detail := fmt.Sprintf("a ballot cast with a receipt was refused where it reached the log: %s", refusal.Message)
+	if d.Voter != "" {
+		detail = fmt.Sprintf("the ballot of %q, cast with a receipt, was refused where it reached the log: %s", d.Voter, refusal.Message)
+	}
+	extra := Item{{"confirmation", S(d.Confirmation)}, {"rankings", S(EncodeRankings(d.Rankings))}, {"source", S(d.Source)}}
+	if d.Voter != "" {
+		extra = append(extra, Attr{"voter_name", S(d.Voter)})
+	}
+	if d.Transcribed {
+		extra = append(extra, Attr{"transcribed", Bool(true)})
+	}
+	return a.flagConflict(&e, "refused_ballot", detail, extra)
+}
+
+// rejectionDetail adds to a REJECTED item the election an event named, so
+// lists of refusals can be shown by the same disclosure rule as the
+// election's ballots.
+func rejectionDetail(ev *Event, it *Item) {
+	var ref struct {
+		Election   string `json:"election"`
+		Name       string `json:"name"`
+		ElectionID string `json:"election_id"`
+	}
+	if json.Unmarshal(ev.Data, &ref) != nil {
+		return
+	}
+	if ref.Election == "" && ev.Type != EvUserRegistered && ev.Type != EvUserRemoved && ev.Type != EvUserRoleChanged {
+		ref.Election = ref.Name
+	}
+	if ref.Election != "" {
+		it.Set("election_name", S(ref.Election))
+	}
+	if ref.ElectionID != "" {
+		it.Set("election_id", S(ref.ElectionID))
+	}
+}
+
+// merge accepts a name collision: the election (made offline under a name
+// another device had used) joins the election of that name, when they are
+// the same election: the same candidates and the same secrecy. Its poll
+// book joins the other's, its ballots move (a voter with a ballot in both
+// becomes a duplicate to decide), and it is gone; events that name it by
+// id from then on act on the election it joined.
+func (a *applier) merge(from Election, c Item, d conflictResolved) error {
+	into, ok, err := electionByID(a.tx, c.Str("other_id"))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return Errorf(CodeNotFound, "the election %q that %q collided with no longer exists; rename %q instead", c.Str("other_election"), from.Name, from.Name)
+	}
+	if _, _, err := a.manager(into.Name, into.ID); err != nil {
+		return err
+	}
+	if err := mergeable(a.tx, from, into); err != nil {
+		return err
+	}
+	markResolved(&c, d, a.ev)
+	c.Set("resolution", S("merged into "+into.Name))
+	from.Conflicts--
+	var items []Item
+	err = a.tx.Query(electionPK(from.Name), "", func(it Item) (bool, error) {
+		if it.SK() != skMetadata && it.SK() != c.SK() {
+			items = append(items, it)
+		}
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	items = append(items, c)
+	for _, it := range items {
+		if err := a.moveInto(&into, it); err != nil {
+			return err
+		}
+		if err := a.tx.Delete(electionPK(from.Name), it.SK()); err != nil {
+			return err
+		}
+	}
+	if err := a.tx.Delete(electionPK(from.Name), skMetadata); err != nil {
+		return err
+	}
+	r, _, err := getElectionRecord(a.tx, from.ID)
+	if err != nil {
+		return err
+	}
+	r.DeletedSeq, r.MergedInto = a.ev.Seq, into.ID
+	if err := a.tx.Put(r.item()); err != nil {
+		return err
+	}
+	into.touch(a.ev.When)
+	if from.SealedBallots {
+		into.SealedBallots = true
+	}
+	if err := putElection(a.tx, into); err != nil {
+		return err
+	}
+	return addCounts(a.tx, a.ev.When, 0, -1)
+}
+
+// mergeable checks that two elections are the same election.
+func mergeable(tx Tx, from, into Election) error {
+	if from.Secret != into.Secret {
+		return Errorf(CodeConflict, "%q and %q differ in secrecy; a secret election is never merged with an open one (rename one instead)", from.Name, into.Name)
+	}
+	if into.Status == StatusFinalized {
+		return Errorf(CodeConflict, "%q is finalized; nothing can join it (rename %q instead)", into.Name, from.Name)
+	}
+	a, err := candidatesOf(tx, from.Name)
+	if err != nil {
+		return err
+	}
+	b, err := candidatesOf(tx, into.Name)
+	if err != nil {
+		return err
+	}
+	names := map[string]bool{}
+	for _, x := range b {
+		names[x.Name] = true
+	}
+	same := len(a) == len(b)
+	for _, x := range a {
+		same = same && names[x.Name]
+	}
+	if !same {
+		return Errorf(CodeConflict, "%q and %q have different candidates; they are different elections (rename %q instead)", from.Name, into.Name, from.Name)
+	}
+	return nil
+}
+
+// moveInto moves one item of a merged election into the election it joins.
+func (a *applier) moveInto(into *Election, it Item) error {
+	pk := electionPK(into.Name)
+	sk := it.SK()
+	switch {
+	case strings.HasPrefix(sk, prefixCand):
+		return nil
+	case strings.HasPrefix(sk, prefixVoter):
+		if _, ok, err := a.tx.Get(pk, sk); err != nil || ok {
+			return err
+		}
+		into.Voters++
+	case strings.HasPrefix(sk, prefixUnlisted):
+		into.Ballots++
+	case strings.HasPrefix(sk, prefixBallot):
+		if _, ok, err := a.tx.Get(pk, sk); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			// A merge may find many voters who voted in both; each conflict
+			// gets its own number after the merge's sequence number.
+			a.mergeDups++
+			num := a.ev.Seq<<20 | uint64(a.mergeDups)
+			dup := newItem(pk, conflictSK(num), "CONFLICT")
+			copied := Item{{"confirmation", S(it.Str("confirmation"))}, {"rankings", S(it.Str("rankings"))},
+				{"source", S(it.Str("source"))}, {"voter_name", S(it.Str("voter_name"))}, {"when", S(it.Str("when_cast"))}}
+			for _, at := range copied {
+				dup.Set(at.Name, at.Value)
+			}
+			dup.Set("election_name", S(into.Name))
+			dup.Set("kind", S("duplicate_ballot"))
+			dup.Set("seq", N(int64(num)))
+			dup.Set("event_id", S(a.ev.ID))
+			dup.Set("actor", S(a.ev.Actor))
+			dup.Set("detail", S(fmt.Sprintf("%q voted in both elections merged into %q; the ballot already there counts until an official decides", it.Str("voter_name"), into.Name)))
+			dup.Set("resolved", Bool(false))
+			into.Conflicts++
+			return a.tx.Put(dup)
+		}
+		into.Ballots++
+	case strings.HasPrefix(sk, prefixConflict):
+		if !it.Flag("resolved") {
+			into.Conflicts++
+		}
+	}
+	it.Set(AttrPK, S(pk))
+	if _, has := it.Get("election_name"); has {
+		it.Set("election_name", S(into.Name))
+	}
+	return a.tx.Put(it)
+}
