@@ -40,7 +40,9 @@ func openBackend(path string) (*cli.Backend, error) {
 		return nil, err
 	}
 	cloud := func(o app.CloudOptions) app.Syncer {
-		return cloudsync.New(st, cloudsync.Config{Endpoint: o.Endpoint, TablePrefix: o.TablePrefix})
+		s := cloudsync.New(st, cloudsync.Config{Endpoint: o.Endpoint, TablePrefix: o.TablePrefix})
+		s.NoProjection, s.CheckProjection = o.NoProjection, o.CheckProjection
+		return s
 	}
 	svc := app.NewService(st, nil, nil, app.WithAttemptLog(st.Attempts()))
 	return &cli.Backend{Service: svc, Store: st, Cloud: cloud}, nil

@@ -10,6 +10,8 @@ type VerifyReport struct {
 	HeadHash    string
 	FirstBadSeq uint64
 	Problems    []string
+	// Notes say what was checked beyond the log, or why not.
+	Notes []string
 }
 
 // OK reports whether nothing was wrong.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"math/rand/v2"
 	"time"
 )
 
@@ -30,6 +31,10 @@ type Syncer interface {
 type CloudOptions struct {
 	Endpoint    string
 	TablePrefix string
+	// NoProjection leaves the cloud projection out of the cycle (a later
+	// cycle or another device writes it); CheckProjection compares the
+	// whole cloud projection with this device's and repairs it.
+	NoProjection, CheckProjection bool
 }
 
 // SyncProgress is where a sync cycle stands, in events.
@@ -50,6 +55,7 @@ type SyncResult struct {
 	Rebased     int    // local events laid back on top of events pulled
 	LastEventID uint64 // the confirmed head of the log after the cycle
 	Projection  uint64 // the cloud projection's last event after the cycle
+	Repaired    int    // cloud projection items a check found wrong and wrote again
 }
 
 // SyncStatus is the state of sync on this device, kept in its database.
@@ -72,4 +78,16 @@ type CloudVerifier interface {
 	// by event, and that every event this device holds as confirmed is the
 	// same in the cloud. The report names the first bad sequence number.
 	VerifyCloud(ctx context.Context) (VerifyReport, error)
+}
+
+// Backoff is how long to wait before the next sync cycle after failures
+// failures in a row, with cycles every interval when all is well:
+// exponential with jitter, up to ten times the interval and at most 15
+// minutes.
+func Backoff(interval time.Duration, failures int) time.Duration {
+	if failures <= 0 {
+		return interval
+	}
+	ceil := min(interval<<min(failures, 10), 10*interval, 15*time.Minute)
+	return ceil/2 + time.Duration(rand.Int64N(int64(ceil/2)+1))
 }

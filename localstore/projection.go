@@ -1,6 +1,7 @@
 package localstore
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -13,8 +14,10 @@ import (
 )
 
 // StateHash returns the hex SHA-256 of the projection: every item key and
-// value in key order. Two devices that applied the same log have the same
-// state hash.
+// value in key order, but for the partitions that stay on the device (their
+// content is derived from the log as well, but the cloud projection leaves
+// it out). Two devices that applied the same log, and the cloud projection
+// written from it, have the same state hash.
 func (s *Store) StateHash(ctx context.Context) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
@@ -22,6 +25,9 @@ func (s *Store) StateHash(ctx context.Context) (string, error) {
 	h := sha256.New()
 	err := s.db.View(func(btx *bolt.Tx) error {
 		return btx.Bucket(bucketData).ForEach(func(k, v []byte) error {
+			if pk, _, _ := bytes.Cut(k, []byte{0}); app.LocalPartition(string(pk)) {
+				return nil
+			}
 			var n [binary.MaxVarintLen64]byte
 			h.Write(n[:binary.PutUvarint(n[:], uint64(len(k)))])
 			h.Write(k)

@@ -392,6 +392,9 @@ func (s *Store) CloudDelta(ctx context.Context, after uint64) (head uint64, puts
 			if len(v) != 8 || binary.BigEndian.Uint64(v) <= after {
 				return nil
 			}
+			if pk, _, _ := bytes.Cut(k, []byte{0}); app.LocalPartition(string(pk)) {
+				return nil
+			}
 			val, shadowed := under[string(k)]
 			if !shadowed {
 				val = t.data.Get(k)
@@ -509,4 +512,66 @@ func (s *Store) EventHashes(ctx context.Context, from, to uint64, fn func(seq ui
 			return true, fn(ev.Seq, ev.Hash)
 		})
 	})
+}
+
+// ConfirmedItems returns every item of the confirmed projection: the
+// projection as it stands without the pending events (their effects read
+// under them, from their undo records), and without the partitions that
+// stay on the device. It is what the cloud projection must hold.
+func (s *Store) ConfirmedItems(ctx context.Context) (head uint64, items []app.Item, err error) {
+	if err := ctx.Err(); err != nil {
+		return 0, nil, err
+	}
+	err = s.db.View(func(btx *bolt.Tx) error {
+		t := newTx(btx)
+		head = getUint(t.dev, keyConfirmed)
+		under, err := t.confirmedImages(head)
+		if err != nil {
+			return err
+		}
+		add := func(k, v []byte) error {
+			if pk, _, _ := bytes.Cut(k, []byte{0}); app.LocalPartition(string(pk)) || v == nil {
+				return nil
+			}
+			it, err := decodeItem(k, v)
+			if err != nil {
+				return fmt.Errorf("localstore: item %q: %w", k, err)
+			}
+			items = append(items, it)
+			return nil
+		}
+		if err := t.data.ForEach(func(k, v []byte) error {
+			if old, shadowed := under[string(k)]; shadowed {
+				return add(k, old)
+			}
+			return add(k, v)
+		}); err != nil {
+			return err
+		}
+		for k, old := range under {
+			if t.data.Get([]byte(k)) == nil {
+				if err := add([]byte(k), old); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, nil, fmt.Errorf("localstore: read the confirmed projection: %w", err)
+	}
+	return head, items, nil
+}
+
+// ProjectionSize returns how many items the projection holds.
+func (s *Store) ProjectionSize(ctx context.Context) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	var n int
+	err := s.db.View(func(btx *bolt.Tx) error {
+		n = btx.Bucket(bucketData).Stats().KeyN
+		return nil
+	})
+	return n, err
 }

@@ -38,6 +38,7 @@ func CheckFile(ctx context.Context, path string) (VerifyReport, error) {
 
 func verifyDB(ctx context.Context, db *bolt.DB) (VerifyReport, error) {
 	var r VerifyReport
+	var legacy bool
 	err := db.View(func(btx *bolt.Tx) error {
 		for _, b := range [][]byte{bucketData, bucketGSI1, bucketLog, bucketUndo, bucketDevice} {
 			if btx.Bucket(b) == nil {
@@ -47,9 +48,11 @@ func verifyDB(ctx context.Context, db *bolt.DB) (VerifyReport, error) {
 		if !r.OK() {
 			return nil
 		}
-		if f := btx.Bucket(bucketDevice).Get(keyFormat); string(f) != formatVersion {
+		f := btx.Bucket(bucketDevice).Get(keyFormat)
+		if string(f) != formatVersion && string(f) != formatLegacy {
 			r.Problem("layout version %q, want %q", f, formatVersion)
 		}
+		legacy = string(f) == formatLegacy
 		checkChain(ctx, btx.Bucket(bucketLog), &r)
 		if err := checkCounts(newTx(btx), &r); err != nil {
 			return err
@@ -59,7 +62,7 @@ func verifyDB(ctx context.Context, db *bolt.DB) (VerifyReport, error) {
 	if err != nil || !r.OK() && r.Events == 0 {
 		return r, err
 	}
-	return r, checkRebuild(ctx, db, &r)
+	return r, checkRebuild(ctx, db, legacy, &r)
 }
 
 // checkChain walks the log: sequence numbers from 1 without gaps, every
@@ -137,8 +140,10 @@ func checkCounts(t *tx, r *VerifyReport) error {
 }
 
 // checkRebuild replays the log into a scratch database and compares its
-// projection with the live one, item by item.
-func checkRebuild(ctx context.Context, db *bolt.DB, r *VerifyReport) error {
+// projection with the live one, item by item. A file of layout version 1
+// (a backup made before the upgrade) is compared as version 1 kept it:
+// without what version 2 adds (legacyView).
+func checkRebuild(ctx context.Context, db *bolt.DB, legacy bool, r *VerifyReport) error {
 	dir, err := os.MkdirTemp("", "votedesk-verify-")
 	if err != nil {
 		return fmt.Errorf("localstore: verify: %w", err)
@@ -165,7 +170,11 @@ func checkRebuild(ctx context.Context, db *bolt.DB, r *VerifyReport) error {
 	}
 	return db.View(func(live *bolt.Tx) error {
 		return scratch.db.View(func(rebuilt *bolt.Tx) error {
-			if k, what := firstDifference(live.Bucket(bucketData), rebuilt.Bucket(bucketData)); k != nil {
+			view := func(k, v []byte) ([]byte, bool) { return v, true }
+			if legacy {
+				view = legacyView
+			}
+			if k, what := firstDifference(live.Bucket(bucketData), rebuilt.Bucket(bucketData), view); k != nil {
 				pk, sk, _ := bytes.Cut(k, []byte{0})
 				r.Problem("the projection differs from a rebuild from the log at item %s / %s (%s)", pk, sk, what)
 			}
@@ -174,11 +183,26 @@ func checkRebuild(ctx context.Context, db *bolt.DB, r *VerifyReport) error {
 	})
 }
 
-// firstDifference returns the first key at which two buckets differ.
-func firstDifference(a, b *bolt.Bucket) ([]byte, string) {
+// firstDifference returns the first key at which two buckets differ, as
+// view shows their items (view may leave an item out).
+func firstDifference(a, b *bolt.Bucket, view func(k, v []byte) ([]byte, bool)) ([]byte, string) {
 	ca, cb := a.Cursor(), b.Cursor()
-	ka, va := ca.First()
-	kb, vb := cb.First()
+	next := func(c *bolt.Cursor, first bool) (k, v []byte) {
+		if first {
+			k, v = c.First()
+		} else {
+			k, v = c.Next()
+		}
+		for k != nil {
+			if w, keep := view(k, v); keep {
+				return k, w
+			}
+			k, v = c.Next()
+		}
+		return nil, nil
+	}
+	ka, va := next(ca, true)
+	kb, vb := next(cb, true)
 	for ka != nil || kb != nil {
 		switch {
 		case kb == nil || ka != nil && bytes.Compare(ka, kb) < 0:
@@ -188,10 +212,38 @@ func firstDifference(a, b *bolt.Bucket) ([]byte, string) {
 		case !bytes.Equal(va, vb):
 			return ka, "different attributes"
 		}
-		ka, va = ca.Next()
-		kb, vb = cb.Next()
+		ka, va = next(ca, false)
+		kb, vb = next(cb, false)
 	}
 	return nil, ""
+}
+
+// What layout version 2 adds to the projection of a version-1 log: the
+// partitions of accounts, names, election histories, devices and replay
+// keys, METADATA/FORMAT, and a few attributes.
+var (
+	v2Partitions = []string{"ACCOUNT#", "USERNAME#", "ELECTIONID#", "ELECTIONNAME#", "DEVICE#", "SEEN\x00"}
+	v2Attributes = []string{"user_id", "public_key", "election_id", "owner_id", "sealed_ballots", "finalized_when", "account_id"}
+)
+
+// legacyView shows an item as layout version 1 kept it.
+func legacyView(k, v []byte) ([]byte, bool) {
+	for _, p := range v2Partitions {
+		if bytes.HasPrefix(k, []byte(p)) {
+			return nil, false
+		}
+	}
+	if bytes.Equal(k, []byte("METADATA\x00FORMAT")) {
+		return nil, false
+	}
+	it, err := decodeItem(k, v)
+	if err != nil {
+		return v, true
+	}
+	for _, a := range v2Attributes {
+		it.Remove(a)
+	}
+	return encodeItem(nil, it), true
 }
 
 func getSeq(k []byte) uint64 {
@@ -199,4 +251,56 @@ func getSeq(k []byte) uint64 {
 		return 0
 	}
 	return binary.BigEndian.Uint64(k)
+}
+
+// RebuiltConfirmed replays the confirmed part of the log (the cloud's) into
+// a scratch database and returns its projection, without the partitions
+// that stay on a device: what the cloud projection must hold, derived from
+// the log alone.
+func (s *Store) RebuiltConfirmed(ctx context.Context) ([]app.Item, error) {
+	dir, err := os.MkdirTemp("", "votedesk-rebuild-")
+	if err != nil {
+		return nil, fmt.Errorf("localstore: rebuild: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	scratch, err := Open(dir + "/rebuild.db")
+	if err != nil {
+		return nil, err
+	}
+	defer scratch.Close()
+	err = s.db.View(func(src *bolt.Tx) error {
+		confirmed := getUint(src.Bucket(bucketDevice), keyConfirmed)
+		return scratch.db.Update(func(dst *bolt.Tx) error {
+			log := dst.Bucket(bucketLog)
+			log.FillPercent = 1.0
+			c := src.Bucket(bucketLog).Cursor()
+			for k, v := c.First(); k != nil && getSeq(k) <= confirmed; k, v = c.Next() {
+				if err := log.Put(k, v); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("localstore: rebuild: copy log: %w", err)
+	}
+	if _, err := scratch.Rebuild(ctx); err != nil {
+		return nil, err
+	}
+	var out []app.Item
+	err = scratch.db.View(func(btx *bolt.Tx) error {
+		return btx.Bucket(bucketData).ForEach(func(k, v []byte) error {
+			if pk, _, _ := bytes.Cut(k, []byte{0}); app.LocalPartition(string(pk)) {
+				return nil
+			}
+			it, err := decodeItem(k, v)
+			if err != nil {
+				return err
+			}
+			out = append(out, it)
+			return nil
+		})
+	})
+	return out, err
 }

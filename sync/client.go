@@ -40,6 +40,9 @@ type Config struct {
 	// RetryBase is the first backoff step before jitter (default 50ms); each
 	// retry doubles it, up to RetryMax (default 5s).
 	RetryBase, RetryMax time.Duration
+	// CallTimeout bounds each call to DynamoDB with its retries (default
+	// DefaultCallTimeout).
+	CallTimeout time.Duration
 }
 
 // Tables names the two cloud tables.
@@ -55,7 +58,7 @@ func TablesFor(prefix string) Tables {
 
 // Cloud is a connection to the VoteDesk tables in DynamoDB.
 type Cloud struct {
-	db       *dynamodb.Client
+	db       timedClient
 	tables   Tables
 	endpoint string
 	region   string
@@ -120,7 +123,11 @@ func Connect(ctx context.Context, cfg Config) (*Cloud, error) {
 	if shown == "" {
 		shown = "DynamoDB in " + awsCfg.Region
 	}
-	return &Cloud{db: client, tables: TablesFor(cfg.TablePrefix), endpoint: shown, region: awsCfg.Region}, nil
+	timeout := cfg.CallTimeout
+	if timeout == 0 {
+		timeout = DefaultCallTimeout
+	}
+	return &Cloud{db: timedClient{c: client, timeout: timeout}, tables: TablesFor(cfg.TablePrefix), endpoint: shown, region: awsCfg.Region}, nil
 }
 
 // StaticCredentials returns fixed credentials (tests and DynamoDB Local).

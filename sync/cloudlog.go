@@ -30,7 +30,7 @@ func (c *Cloud) logHead(ctx context.Context) (uint64, error) {
 		ConsistentRead:            aws.Bool(true),
 	})
 	if err != nil {
-		return 0, c.classify("read the head of the cloud log", err)
+		return 0, c.classify(ctx, "read the head of the cloud log", err)
 	}
 	if len(out.Items) == 0 {
 		return 0, nil
@@ -61,7 +61,7 @@ func (c *Cloud) readLog(ctx context.Context, from uint64, fn func(page []*app.Ev
 			ExclusiveStartKey: start,
 		})
 		if err != nil {
-			return c.classify("read the cloud log", err)
+			return c.classify(ctx, "read the cloud log", err)
 		}
 		var page []*app.Event
 		for _, item := range out.Items {
@@ -103,7 +103,7 @@ func (c *Cloud) appendSegments(ctx context.Context, segs []segment) error {
 		return errLostRace
 	}
 	if err != nil {
-		return c.classify("append to the cloud log", err)
+		return c.classify(ctx, "append to the cloud log", err)
 	}
 	return nil
 }

@@ -16,13 +16,17 @@ import (
 // classify turns an AWS error into a domain error whose message tells the
 // user what to do: an unreachable endpoint, rejected credentials, missing
 // tables and exhausted retries each say so, with the cause kept for logs.
-func (c *Cloud) classify(op string, err error) error {
+func (c *Cloud) classify(ctx context.Context, op string, err error) error {
 	if err == nil {
 		return nil
 	}
 	var de *app.Error
 	if errors.As(err, &de) {
 		return fmt.Errorf("cloudsync: %s: %w", op, err)
+	}
+	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		return &app.Error{Code: app.CodeUnavailable, Message: fmt.Sprintf("DynamoDB at %s did not answer within %s (%s); the sync stopped with nothing lost and will be tried again",
+			c.endpoint, c.db.timeout, op), Err: fmt.Errorf("%s: %w", op, err)}
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return &app.Error{Code: app.CodeUnavailable, Message: "sync was cancelled", Err: fmt.Errorf("%s: %w", op, err)}

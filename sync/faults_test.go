@@ -32,8 +32,9 @@ func (f fault) String() string {
 }
 
 // faultyTransport wraps the AWS client's HTTP transport and injects faults:
-// with probability rate, each request suffers one of kinds. only, when set,
-// limits faults to requests whose X-Amz-Target operation it names.
+// with probability rate, each request suffers one of kinds, and the first
+// eligible one always does. only, when set, limits faults to requests whose
+// X-Amz-Target operation it names.
 type faultyTransport struct {
 	base  http.RoundTripper
 	mu    sync.Mutex
@@ -58,7 +59,12 @@ func (ft *faultyTransport) heal() {
 func (ft *faultyTransport) pick(op string) fault {
 	ft.mu.Lock()
 	defer ft.mu.Unlock()
-	if ft.rate == 0 || (ft.only != "" && !strings.HasSuffix(op, ft.only)) || ft.rng.Float64() >= ft.rate {
+	if ft.rate == 0 || (ft.only != "" && !strings.HasSuffix(op, ft.only)) {
+		return noFault
+	}
+	// The first eligible request always suffers a fault, so a run whose
+	// pushes all happen to draw "no fault" still tests the recovery.
+	if len(ft.seen) > 0 && ft.rng.Float64() >= ft.rate {
 		return noFault
 	}
 	f := ft.kinds[ft.rng.IntN(len(ft.kinds))]

@@ -60,6 +60,9 @@ func cloudConfig(prefix string, hc aws.HTTPClient) cloudsync.Config {
 		Endpoint: endpoint, TablePrefix: prefix, Region: "us-east-1",
 		Credentials: cloudsync.StaticCredentials("test", "test"), HTTPClient: hc,
 		RetryBase: time.Millisecond, RetryMax: 20 * time.Millisecond, MaxAttempts: 10,
+		// Short enough that taking over a crashed projection writer (which
+		// waits one call timeout) does not dominate the suite.
+		CallTimeout: 6 * time.Second,
 	}
 }
 

@@ -4,7 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	mrand "math/rand/v2"
 	"strconv"
+	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -24,7 +27,6 @@ const (
 	attrClaim       = "claim"
 	attrClaimTarget = "claim_target"
 	attrClaimedAt   = "claimed_at"
-	projectionPerTx = 99 // items per transaction, beside the claim check
 )
 
 // projectionState is what the cloud METADATA/SYNC item says.
@@ -44,7 +46,7 @@ func (c *Cloud) readProjectionState(ctx context.Context) (projectionState, error
 		TableName: aws.String(c.tables.Data), Key: syncKey(), ConsistentRead: aws.Bool(true),
 	})
 	if err != nil {
-		return projectionState{}, c.classify("read the cloud projection's METADATA/SYNC", err)
+		return projectionState{}, c.classify(ctx, "read the cloud projection's METADATA/SYNC", err)
 	}
 	var st projectionState
 	st.last, _ = strconv.ParseUint(getNum(out.Item, attrLastEventID), 10, 64)
@@ -67,8 +69,11 @@ func (s *Syncer) updateProjection(ctx context.Context, c *Cloud, progress func()
 		return st.last, err
 	}
 	head, puts, deletes, err := s.local.CloudDelta(ctx, st.last)
-	if err != nil || head <= st.last {
+	if err != nil {
 		return st.last, err
+	}
+	if head <= st.last {
+		return st.last, s.checkProjection(ctx, c, st, head, progress)
 	}
 	if st.claim != "" && st.target > head {
 		// Someone with more of the log is writing; their write covers ours.
@@ -79,54 +84,159 @@ func (s *Syncer) updateProjection(ctx context.Context, c *Cloud, progress func()
 		if isConditionFailure(err) || isTransactionConflict(err) {
 			return st.last, nil
 		}
-		return st.last, c.classify("claim the cloud projection", err)
+		return st.last, c.classify(ctx, "claim the cloud projection", err)
 	}
 	s.step("projection-claimed")
+	if st.claim != "" {
+		// We took over from a writer that may still have writes in flight:
+		// each of its calls ends within the call timeout, and it checks its
+		// claim before each batch, so after that long it writes no more.
+		if err := sleep(ctx, c.db.timeout+claimRecheck); err != nil {
+			return st.last, c.classify(ctx, "wait for the previous projection writer", err)
+		}
+	}
 	var syncItem app.Item
-	var writes []types.TransactWriteItem
+	var writes []types.WriteRequest
 	for _, it := range puts {
 		if it.PK() == pkMetadata && it.SK() == skSync {
 			syncItem = it
 			continue
 		}
-		writes = append(writes, types.TransactWriteItem{Put: &types.Put{TableName: aws.String(c.tables.Data), Item: ToAttributeMap(it)}})
+		writes = append(writes, types.WriteRequest{PutRequest: &types.PutRequest{Item: ToAttributeMap(it)}})
 	}
 	for _, it := range deletes {
-		writes = append(writes, types.TransactWriteItem{Delete: &types.Delete{TableName: aws.String(c.tables.Data), Key: ToAttributeMap(it)}})
+		writes = append(writes, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: ToAttributeMap(it)}})
 	}
 	if syncItem == nil {
 		return st.last, app.Errorf(app.CodeInternal, "the confirmed projection has no METADATA/SYNC item after event %d", head)
 	}
 	s.progress.ToProject = len(writes)
-	for start := 0; start < len(writes); start += projectionPerTx {
-		chunk := writes[start:min(start+projectionPerTx, len(writes))]
-		tx := append([]types.TransactWriteItem{{ConditionCheck: &types.ConditionCheck{
-			TableName: aws.String(c.tables.Data), Key: syncKey(),
-			ConditionExpression:       aws.String("claim = :tok"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{":tok": str(token)},
-		}}}, chunk...)
-		_, err := c.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx})
-		if isConditionFailure(err) {
-			return st.last, nil // another device took over
-		}
-		if err != nil {
-			return st.last, c.classify("write the cloud projection", err)
-		}
-		s.progress.Projected += len(chunk)
-		progress()
-		s.step("projection-chunk")
+	lost, err := s.writeBatches(ctx, c, token, writes, progress)
+	if err != nil || lost {
+		return st.last, err
 	}
 	if err := c.finishProjection(ctx, token, syncItem); err != nil {
 		if isConditionFailure(err) {
 			return st.last, nil
 		}
-		return st.last, c.classify("finish the cloud projection", err)
+		return st.last, c.classify(ctx, "finish the cloud projection", err)
 	}
 	s.step("projection-done")
 	if err := s.local.PruneCloudDirty(ctx, head); err != nil {
 		return head, err
 	}
 	return head, nil
+}
+
+// Bulk writes of the projection: batches of 25 items (BatchWriteItem's
+// most), projectionWorkers at a time, each batch's unprocessed items sent
+// again with backoff. A writer re-reads its claim at least every
+// claimRecheck and stops at once when it lost it.
+const (
+	projectionBatch   = 25
+	projectionWorkers = 8
+	claimRecheck      = time.Second
+)
+
+// writeBatches writes the projection's changes in bulk while the claim
+// token is ours; lost reports that another device took the claim.
+func (s *Syncer) writeBatches(ctx context.Context, c *Cloud, token string, writes []types.WriteRequest, progress func()) (lost bool, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu        sync.Mutex
+		firstErr  error
+		lostClaim bool
+		checked   = time.Now()
+	)
+	fail := func(e error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = e
+		}
+		mu.Unlock()
+		cancel()
+	}
+	// still reports whether the claim is still ours, reading it again when
+	// the last check is older than claimRecheck.
+	still := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if lostClaim || firstErr != nil {
+			return false
+		}
+		if time.Since(checked) < claimRecheck {
+			return true
+		}
+		st, err := c.readProjectionState(ctx)
+		if err != nil {
+			firstErr = err
+			return false
+		}
+		checked = time.Now()
+		lostClaim = st.claim != token
+		return !lostClaim
+	}
+	next := make(chan []types.WriteRequest)
+	var wg sync.WaitGroup
+	for range projectionWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for batch := range next {
+				if !still() {
+					continue
+				}
+				if err := c.writeBatch(ctx, batch); err != nil {
+					fail(err)
+					continue
+				}
+				mu.Lock()
+				s.progress.Projected += len(batch)
+				progress()
+				mu.Unlock()
+				s.step("projection-chunk")
+			}
+		}()
+	}
+	for start := 0; start < len(writes); start += projectionBatch {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- writes[start:min(start+projectionBatch, len(writes))]
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		return false, firstErr
+	}
+	return lostClaim || !still(), nil
+}
+
+// writeBatch writes one batch, sending unprocessed items again (DynamoDB
+// returns them when a partition is busy) with jittered backoff.
+func (c *Cloud) writeBatch(ctx context.Context, batch []types.WriteRequest) error {
+	pending := batch
+	for attempt := 0; len(pending) > 0; attempt++ {
+		out, err := c.db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
+			RequestItems: map[string][]types.WriteRequest{c.tables.Data: pending},
+		})
+		if err != nil {
+			return c.classify(ctx, "write the cloud projection", err)
+		}
+		pending = out.UnprocessedItems[c.tables.Data]
+		if len(pending) == 0 {
+			return nil
+		}
+		if attempt == 12 {
+			return app.Errorf(app.CodeUnavailable, "DynamoDB at %s kept refusing %d item(s) of the cloud projection as busy; sync again later", c.endpoint, len(pending))
+		}
+		wait := time.Duration(mrand.Int64N(int64(20*time.Millisecond) << min(attempt, 8)))
+		if err := sleep(ctx, wait); err != nil {
+			return c.classify(ctx, "wait to write the cloud projection", err)
+		}
+	}
+	return nil
 }
 
 // claimProjection takes the right to write the projection up to target, on

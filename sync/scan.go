@@ -20,7 +20,7 @@ func (c *Cloud) ProjectionItems(ctx context.Context) ([]app.Item, error) {
 			TableName: aws.String(c.tables.Data), ConsistentRead: aws.Bool(true), ExclusiveStartKey: start,
 		})
 		if err != nil {
-			return nil, c.classify("read the cloud projection", err)
+			return nil, c.classify(ctx, "read the cloud projection", err)
 		}
 		for _, m := range page.Items {
 			it, err := FromAttributeMap(m)

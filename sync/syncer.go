@@ -30,6 +30,11 @@ type Local interface {
 	CloudDelta(ctx context.Context, after uint64) (head uint64, puts, deletes []app.Item, err error)
 	// PruneCloudDirty forgets changes the cloud projection already holds.
 	PruneCloudDirty(ctx context.Context, through uint64) error
+	// ConfirmedItems returns every item of the confirmed projection (what
+	// the cloud projection must hold), without the device's own partitions.
+	ConfirmedItems(ctx context.Context) (head uint64, items []app.Item, err error)
+	// ProjectionSize returns about how many items the projection holds.
+	ProjectionSize(ctx context.Context) (int, error)
 	// SyncSetting and SetSyncSetting keep sync settings and status.
 	SyncSetting(ctx context.Context, name string) ([]byte, bool, error)
 	SetSyncSetting(ctx context.Context, name string, value []byte) error
@@ -59,8 +64,15 @@ type Syncer struct {
 	// Now tells the time for the status; nil means the wall clock.
 	Now func() time.Time
 	// NoProjection leaves the cloud projection to other devices (a kiosk on
-	// a slow link); the log is synced all the same.
+	// a slow link) or to a later step; the log is synced all the same.
 	NoProjection bool
+	// CheckProjection makes the cycle compare the whole cloud projection
+	// with this device's and repair it, whatever its size (see
+	// projection_check.go).
+	CheckProjection bool
+
+	// repaired counts the items a projection check wrote back this cycle.
+	repaired int
 
 	mu       sync.Mutex
 	progress app.SyncProgress
@@ -198,7 +210,7 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 			return res, app.Errorf(app.CodeUnavailable, "other devices kept appending to the cloud log first (%d tries); sync again in a moment", maxRounds)
 		}
 		if err := sleep(ctx, time.Duration(rand.Int64N(int64(10*time.Millisecond)<<min(round, 6)))); err != nil {
-			return res, c.classify("wait to retry", err)
+			return res, c.classify(ctx, "wait to retry", err)
 		}
 	}
 	confirmed, _, _, err = s.local.SyncHead(ctx)
@@ -210,7 +222,9 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 		return res, nil
 	}
 	s.emit("projection")
+	s.repaired = 0
 	res.Projection, err = s.updateProjection(ctx, c, func() { s.emit("projection") })
+	res.Repaired = s.repaired
 	return res, err
 }
 
@@ -369,14 +383,12 @@ func (s *Syncer) Watch(ctx context.Context, interval time.Duration, report func(
 		if after != nil {
 			after(res, err)
 		}
-		wait := interval
 		if err != nil {
 			failures++
-			ceil := min(interval<<min(failures, 10), 10*interval, 15*time.Minute)
-			wait = ceil/2 + time.Duration(rand.Int64N(int64(ceil/2)+1))
 		} else {
 			failures = 0
 		}
+		wait := app.Backoff(interval, failures)
 		if sleep(ctx, wait) != nil {
 			return nil
 		}

@@ -28,7 +28,7 @@ func (c *Cloud) InitTables(ctx context.Context) (created []string, err error) {
 	}{{c.tables.Data, true}, {c.tables.Log, false}} {
 		made, err := c.createTable(ctx, spec.name, spec.gsi)
 		if err != nil {
-			return created, c.classify("create table "+spec.name, err)
+			return created, c.classify(ctx, "create table "+spec.name, err)
 		}
 		if made {
 			created = append(created, spec.name)
@@ -39,7 +39,7 @@ func (c *Cloud) InitTables(ctx context.Context) (created []string, err error) {
 			o.MinDelay, o.MaxDelay = 200*time.Millisecond, 5*time.Second
 		})
 		if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, 5*time.Minute); err != nil {
-			return created, c.classify("wait for table "+name, err)
+			return created, c.classify(ctx, "wait for table "+name, err)
 		}
 	}
 	return created, nil

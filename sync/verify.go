@@ -3,6 +3,7 @@ package cloudsync
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"votedesk/app"
 )
@@ -11,6 +12,12 @@ import (
 // device's events (localstore.Store has it).
 type hashLister interface {
 	EventHashes(ctx context.Context, from, to uint64, fn func(seq uint64, hash string) error) error
+}
+
+// rebuilder rebuilds the projection from the confirmed log alone
+// (localstore.Store has it).
+type rebuilder interface {
+	RebuiltConfirmed(ctx context.Context) ([]app.Item, error)
 }
 
 var errStop = errors.New("stop")
@@ -67,7 +74,47 @@ func (s *Syncer) VerifyCloud(ctx context.Context) (app.VerifyReport, error) {
 		r.FirstBadSeq = r.Events + 1
 		r.Problem("cloud log ends at event %d, but this device holds %d confirmed events", r.Events, confirmed)
 	}
+	if r.OK() {
+		if err := s.verifyProjection(ctx, c, confirmed, &r); err != nil {
+			return r, err
+		}
+	}
 	return r, nil
+}
+
+// verifyProjection rebuilds the projection from the confirmed log (the
+// cloud log up to this device's confirmed head, just checked) and compares
+// it with the cloud projection, when the cloud projection says it is
+// complete up to that head.
+func (s *Syncer) verifyProjection(ctx context.Context, c *Cloud, confirmed uint64, r *app.VerifyReport) error {
+	rb, ok := s.local.(rebuilder)
+	if !ok {
+		return nil
+	}
+	st, err := c.readProjectionState(ctx)
+	if err != nil {
+		return err
+	}
+	if st.last != confirmed {
+		r.Notes = append(r.Notes, fmt.Sprintf("the cloud projection is complete up to event %d and this device's log up to %d; sync, then verify again to compare them", st.last, confirmed))
+		return nil
+	}
+	rebuilt, err := rb.RebuiltConfirmed(ctx)
+	if err != nil {
+		return err
+	}
+	cloud, err := c.ProjectionItems(ctx)
+	if err != nil {
+		return err
+	}
+	diffs := ProjectionDifferences(cloud, rebuilt, 10)
+	for _, d := range diffs {
+		r.Problem("%s", d)
+	}
+	if len(diffs) == 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("the cloud projection (%d items) is what the log says up to event %d", len(cloud), confirmed))
+	}
+	return nil
 }
 
 var _ app.CloudVerifier = (*Syncer)(nil)

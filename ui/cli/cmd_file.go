@@ -100,6 +100,7 @@ type verifyJSON struct {
 	HeadHash    string   `json:"head_hash"`
 	FirstBadSeq uint64   `json:"first_bad_seq,omitempty"`
 	Problems    []string `json:"problems,omitempty"`
+	Notes       []string `json:"notes,omitempty"`
 }
 
 func verify(c *call) error {
@@ -136,10 +137,13 @@ func verify(c *call) error {
 	if err != nil {
 		return err
 	}
-	if err := c.out(verifyJSON{OK: r.OK(), Events: r.Events, HeadHash: r.HeadHash, FirstBadSeq: r.FirstBadSeq, Problems: r.Problems}, func(w io.Writer) {
+	if err := c.out(verifyJSON{OK: r.OK(), Events: r.Events, HeadHash: r.HeadHash, FirstBadSeq: r.FirstBadSeq, Problems: r.Problems, Notes: r.Notes}, func(w io.Writer) {
 		if r.OK() {
 			if c.args.flag("cloud") {
 				fmt.Fprintf(w, "verified the cloud log: %d events, hash chain whole (head %s), the same as this device's confirmed events\n", r.Events, r.HeadHash)
+				for _, n := range r.Notes {
+					fmt.Fprintln(w, n)
+				}
 				return
 			}
 			fmt.Fprintf(w, "verified: %d events, hash chain whole (head %s), projection matches a rebuild from the log, counts agree\n", r.Events, r.HeadHash)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -15,10 +16,11 @@ import (
 
 func init() {
 	cloudFlags := map[string]flagKind{"endpoint": valueFlag, "table-prefix": valueFlag}
-	syncFlags := map[string]flagKind{"endpoint": valueFlag, "table-prefix": valueFlag, "watch": boolFlag, "interval": valueFlag}
+	syncFlags := map[string]flagKind{"endpoint": valueFlag, "table-prefix": valueFlag, "watch": boolFlag, "interval": valueFlag,
+		"no-projection": boolFlag, "check-projection": boolFlag}
 	register(
 		&command{path: "cloud init", usage: "cloud init [--endpoint URL] [--table-prefix P]", flags: cloudFlags, db: true, run: cloudInit},
-		&command{path: "sync", usage: "sync [--endpoint URL] [--table-prefix P] [--watch] [--interval D]", flags: syncFlags, db: true, run: syncRun},
+		&command{path: "sync", usage: "sync [--endpoint URL] [--table-prefix P] [--watch] [--interval D] [--no-projection] [--check-projection]", flags: syncFlags, db: true, run: syncRun},
 		&command{path: "sync status", usage: "sync status   (conflicts and rejected commands too when signed in)", db: true, run: syncStatus},
 		&command{path: "state-hash", usage: "state-hash", db: true, run: stateHash},
 	)
@@ -29,7 +31,8 @@ func (c *call) syncer() (app.Syncer, error) {
 	if c.backend.Cloud == nil {
 		return nil, app.Errorf(app.CodeUnavailable, "this VoteDesk was built without cloud sync")
 	}
-	return c.backend.Cloud(app.CloudOptions{Endpoint: c.args.str("endpoint"), TablePrefix: c.args.str("table-prefix")}), nil
+	return c.backend.Cloud(app.CloudOptions{Endpoint: c.args.str("endpoint"), TablePrefix: c.args.str("table-prefix"),
+		NoProjection: c.args.flag("no-projection"), CheckProjection: c.args.flag("check-projection")}), nil
 }
 
 func cloudInit(c *call) error {
@@ -64,6 +67,7 @@ type syncResultJSON struct {
 	Rebased     int    `json:"rebased"`
 	LastEventID uint64 `json:"last_event_id"`
 	Projection  uint64 `json:"projection_last_event_id"`
+	Repaired    int    `json:"projection_repaired,omitempty"`
 }
 
 func syncRun(c *call) error {
@@ -78,32 +82,72 @@ func syncRun(c *call) error {
 		}
 		interval = d
 	}
-	s, err := c.syncer()
-	if err != nil {
-		return err
-	}
 	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	progress := c.progressPrinter()
 	report := func(r app.SyncResult) error {
 		return c.out(syncResultJSON(r), func(w io.Writer) {
 			fmt.Fprintf(w, "synced: pulled %d, pushed %d event(s); log head %d, cloud projection at %d\n", r.Pulled, r.Pushed, r.LastEventID, r.Projection)
+			if r.Repaired > 0 {
+				fmt.Fprintf(w, "the cloud projection differed from the log in %d item(s); they were written again\n", r.Repaired)
+			}
 		})
 	}
 	if !c.args.flag("watch") {
+		s, err := c.syncer()
+		if err != nil {
+			return err
+		}
 		r, err := s.Sync(ctx, progress)
 		if err != nil {
 			return err
 		}
 		return report(r)
 	}
-	return s.Watch(ctx, interval, progress, func(r app.SyncResult, err error) {
-		if err != nil {
-			fmt.Fprintf(c.deps.Stderr, "votedesk: sync failed (will retry): %s\n", app.ErrorMessage(err))
-			return
+	return c.watch(ctx, interval, progress, report)
+}
+
+// watch syncs every interval until interrupted, backing off after
+// failures. It opens the database for each cycle and closes it after, so
+// other commands can use it between cycles.
+func (c *call) watch(ctx context.Context, interval time.Duration, progress func(app.SyncProgress), report func(app.SyncResult) error) error {
+	c.backend.Store.Close()
+	failures := 0
+	for {
+		r, err := c.watchCycle(ctx, progress)
+		if ctx.Err() != nil {
+			return nil
 		}
-		report(r)
-	})
+		wait := interval
+		if err != nil {
+			failures++
+			fmt.Fprintf(c.deps.Stderr, "votedesk: sync failed (will retry): %s\n", app.ErrorMessage(err))
+			wait = app.Backoff(interval, failures)
+		} else {
+			failures = 0
+			report(r)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// watchCycle opens the database, runs one sync cycle and closes it again.
+func (c *call) watchCycle(ctx context.Context, progress func(app.SyncProgress)) (app.SyncResult, error) {
+	if err := c.open(); err != nil {
+		return app.SyncResult{}, err
+	}
+	defer c.backend.Store.Close()
+	s, err := c.syncer()
+	if err != nil {
+		return app.SyncResult{}, err
+	}
+	return s.Sync(ctx, progress)
 }
 
 // progressPrinter shows sync progress on one line of a terminal's stderr,

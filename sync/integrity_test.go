@@ -1,0 +1,616 @@
+package cloudsync_test
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"votedesk/app"
+	"votedesk/app/apptest"
+	"votedesk/localstore"
+	cloudsync "votedesk/sync"
+)
+
+// The scenarios of issue 18: databases deployed as officials deploy them
+// (copied to kiosks, restored from backups), devices that lie, and a cloud
+// that changes behind the log's back. In every one, every ballot a voter
+// holds a receipt for is counted or listed for officials to decide.
+
+// copyDevice copies a device's database to a new file, as an official
+// copies a prepared database to a kiosk, and opens the copy as a device.
+func copyDevice(t *testing.T, src *device, name, prefix string) *device {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name+".db")
+	if _, err := src.store.Backup(src.ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	return openDevice(t, name, path, prefix)
+}
+
+// openDevice opens an existing database file as a device.
+func openDevice(t *testing.T, name, path, prefix string) *device {
+	t.Helper()
+	st, err := localstore.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	d := &device{t: t, name: name, path: path, store: st, ctx: context.Background()}
+	d.svc = app.NewService(st, apptest.NewClock(start.Add(time.Hour), time.Millisecond), nil)
+	d.syncer = cloudsync.New(st, cloudConfig(prefix, nil))
+	return d
+}
+
+// receipt is a ballot a voter was told was recorded.
+type receipt struct {
+	voter, code string
+}
+
+// castAs casts voter's ballot on a device and returns its receipt.
+func castAs(d *device, actor, election, voter string, names ...string) receipt {
+	d.t.Helper()
+	r := make([]app.Ranking, len(names))
+	for i, n := range names {
+		r[i] = app.Ranking{Candidate: n, Rank: i + 1}
+	}
+	rc, err := d.svc.CastBallot(d.ctx, actor, app.Cast{Election: election, Voter: voter, Rankings: r, Source: app.SourceKiosk})
+	d.must(err)
+	return receipt{voter: voter, code: rc.Confirmation}
+}
+
+// accounted checks on a device that every receipt is a counted ballot of
+// the election or a conflict officials can decide, and returns how many are
+// counted.
+func accounted(t *testing.T, d *device, election string, receipts []receipt) int {
+	t.Helper()
+	ballots, err := d.svc.Ballots(d.ctx, "olga", election)
+	d.must(err)
+	counted := map[string]string{}
+	for _, b := range ballots {
+		counted[b.Confirmation] = b.Voter
+	}
+	conflicts, err := d.svc.Conflicts(d.ctx, "olga", election)
+	d.must(err)
+	listed := map[string]bool{}
+	for _, c := range conflicts {
+		listed[c.Confirmation] = true
+	}
+	n := 0
+	for _, r := range receipts {
+		switch voter, ok := counted[r.code]; {
+		case ok && voter == r.voter:
+			n++
+		case listed[r.code]:
+		default:
+			t.Errorf("%s: the receipt %s of %s is neither counted nor listed for officials", d.name, r.code, r.voter)
+		}
+	}
+	return n
+}
+
+// prepare is an official's laptop with olga (OWNER) and the launched
+// election Mayor (voters v0001-v0040), synced to the cloud.
+func prepare(t *testing.T, prefix string) *device {
+	t.Helper()
+	l := newDevice(t, "laptop", prefix, 0, nil)
+	seed(l, 40)
+	l.sync()
+	return l
+}
+
+func TestClonedKiosksKeepEveryBallot(t *testing.T) {
+	prefix := newPrefix(t)
+	laptop := prepare(t, prefix)
+	k1 := copyDevice(t, laptop, "kiosk1", prefix)
+	k2 := copyDevice(t, laptop, "kiosk2", prefix)
+	if k1.store.DeviceID() == k2.store.DeviceID() || k1.store.DeviceID() == laptop.store.DeviceID() {
+		t.Fatalf("copies share a device id: laptop %s, kiosks %s and %s", laptop.store.DeviceID(), k1.store.DeviceID(), k2.store.DeviceID())
+	}
+	var receipts []receipt
+	for i := 1; i <= 3; i++ {
+		receipts = append(receipts, castAs(k1, "ann", "Mayor", fmt.Sprintf("v%04d", i), "Kiss"))
+	}
+	for i := 4; i <= 7; i++ {
+		receipts = append(receipts, castAs(k2, "ben", "Mayor", fmt.Sprintf("v%04d", i), "Wright"))
+	}
+	k1.sync()
+	k2.sync()
+	laptop.sync()
+	k1.sync()
+	converged(t, connect(t, prefix, nil), laptop, k1, k2)
+	for _, d := range []*device{laptop, k1, k2} {
+		if n := accounted(t, d, "Mayor", receipts); n != 7 {
+			t.Errorf("%s counts %d of the 7 receipted ballots", d.name, n)
+		}
+		e, err := d.svc.Election(d.ctx, "olga", "Mayor")
+		d.must(err)
+		if e.Ballots != 7 {
+			t.Errorf("%s: Mayor holds %d ballots, want 7", d.name, e.Ballots)
+		}
+	}
+	// The copies said who they are now.
+	joined := 0
+	for _, ev := range cloudLog(t, connect(t, prefix, nil)) {
+		if ev.Type == app.EvDeviceJoined && strings.Contains(string(ev.Data), app.DeviceCopied) {
+			joined++
+		}
+	}
+	if joined != 2 {
+		t.Errorf("%d device announcements of copies in the cloud log, want 2", joined)
+	}
+}
+
+// TestRestoredBackupRewinds restores an older backup over a device's
+// database in place (the same file: nothing about the file tells it was
+// rewound), then casts and syncs: the cloud log holds this device's later
+// events, so it takes a new identity before pushing, and no ballot is lost.
+func TestRestoredBackupRewinds(t *testing.T) {
+	prefix := newPrefix(t)
+	laptop := prepare(t, prefix)
+	kiosk := copyDevice(t, laptop, "kiosk", prefix)
+	kiosk.sync()
+	backup := filepath.Join(t.TempDir(), "kiosk-backup.db")
+	if _, err := kiosk.store.Backup(kiosk.ctx, backup); err != nil {
+		t.Fatal(err)
+	}
+	before := []receipt{castAs(kiosk, "ann", "Mayor", "v0001", "Kiss"), castAs(kiosk, "ann", "Mayor", "v0002", "Kiss")}
+	kiosk.sync()
+	oldID := kiosk.store.DeviceID()
+
+	kiosk.close()
+	raw, err := os.ReadFile(backup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(kiosk.path, raw, 0o600); err != nil { // same file, same inode
+		t.Fatal(err)
+	}
+	kiosk = openDevice(t, "kiosk", kiosk.path, prefix)
+	if kiosk.store.DeviceID() != oldID {
+		t.Fatalf("the rewound file changed identity before it could know (%s -> %s)", oldID, kiosk.store.DeviceID())
+	}
+	after := []receipt{castAs(kiosk, "ann", "Mayor", "v0003", "Wright"), castAs(kiosk, "ann", "Mayor", "v0004", "Wright")}
+	kiosk.sync()
+	if kiosk.store.DeviceID() == oldID {
+		t.Error("the rewound device kept its identity after the cloud showed it its own later events")
+	}
+	laptop.sync()
+	converged(t, connect(t, prefix, nil), laptop, kiosk)
+	all := append(before, after...)
+	for _, d := range []*device{laptop, kiosk} {
+		if n := accounted(t, d, "Mayor", all); n != 4 {
+			t.Errorf("%s counts %d of the 4 receipted ballots", d.name, n)
+		}
+	}
+	cs, err := laptop.svc.Conflicts(laptop.ctx, "olga", "")
+	laptop.must(err)
+	found := false
+	for _, c := range cs {
+		// Its new events took ids its older self had used: a collision,
+		// or, had it made none, a rewind.
+		found = found || c.Kind == "device_"+app.DeviceRewound || c.Kind == "device_"+app.DeviceCollision
+	}
+	if !found {
+		t.Errorf("no conflict records the rewound device: %+v", cs)
+	}
+}
+
+// forge appends an event to a device's log as if the device had made it,
+// replays it there (the rules refuse it) and leaves it pending, so the
+// device's next sync pushes it to the cloud.
+func forge(d *device, ev *app.Event) {
+	d.t.Helper()
+	d.must(d.store.Update(d.ctx, func(tx app.Tx) error {
+		if err := tx.AppendEvent(ev); err != nil {
+			return err
+		}
+		_, err := app.Replay(tx, ev)
+		return err
+	}))
+}
+
+// TestHostileDeviceTakesIds: a device pushes events under another device's
+// next ids. They are refused everywhere (the ids are not its own), and the
+// other device's ballots are counted as cast.
+func TestHostileDeviceTakesIds(t *testing.T) {
+	prefix := newPrefix(t)
+	laptop := prepare(t, prefix)
+	kiosk := copyDevice(t, laptop, "kiosk", prefix)
+	kiosk.sync()
+	hostile := copyDevice(t, laptop, "hostile", prefix)
+	hostile.sync()
+
+	mayor, err := hostile.svc.Election(hostile.ctx, "olga", "Mayor")
+	hostile.must(err)
+	ann, err := hostile.svc.User(hostile.ctx, "olga", "ann")
+	hostile.must(err)
+	annKey, _ := app.DefaultKeyring.Key(ann.ID)
+	_, attackerKey, _ := ed25519.GenerateKey(nil)
+	for n := 1; n <= 3; n++ {
+		ev, err := app.MakeEvent(app.EventSpec{Type: app.EvBallotCast, When: start.Add(3 * time.Hour), Actor: ann, ActorKey: annKey,
+			Device: attackerKey, DeviceSeq: n,
+			Data: map[string]any{"election": "Mayor", "election_id": mayor.ID, "voter": fmt.Sprintf("v%04d", 30+n),
+				"confirmation": fmt.Sprintf("forged-%d", n), "rankings": [][]string{{"Montroll"}}, "source": "kiosk"}})
+		hostile.must(err)
+		// Give the forged event the kiosk's next id; the device signature
+		// cannot follow.
+		ev.ID = fmt.Sprintf("%s-%010d", kiosk.store.DeviceID(), 1+n)
+		forge(hostile, ev)
+	}
+	hostile.sync()
+
+	receipts := []receipt{castAs(kiosk, "ann", "Mayor", "v0001", "Kiss"), castAs(kiosk, "ann", "Mayor", "v0002", "Kiss")}
+	kiosk.sync()
+	laptop.sync()
+	hostile.sync()
+	for _, d := range []*device{laptop, kiosk, hostile} {
+		if n := accounted(t, d, "Mayor", receipts); n != 2 {
+			t.Errorf("%s counts %d of the kiosk's 2 ballots", d.name, n)
+		}
+		ballots, err := d.svc.Ballots(d.ctx, "olga", "Mayor")
+		d.must(err)
+		for _, b := range ballots {
+			if strings.HasPrefix(b.Confirmation, "forged-") {
+				t.Errorf("%s counts the forged ballot %s", d.name, b.Confirmation)
+			}
+		}
+		rs, err := d.svc.Rejections(d.ctx, "olga")
+		d.must(err)
+		refused := 0
+		for _, r := range rs {
+			if strings.Contains(r.Reason, "signed by device") {
+				refused++
+			}
+		}
+		if refused != 3 {
+			t.Errorf("%s refused %d forged events, want 3: %+v", d.name, refused, rs)
+		}
+	}
+	if h := laptop.stateHash(); h != kiosk.stateHash() || h != hostile.stateHash() {
+		t.Error("the devices do not agree after the forgery")
+	}
+}
+
+// TestForgedActor: a device with table credentials adds events in the name
+// of the OWNER without the OWNER's key, and an unsigned event after the log
+// became signed. Every device refuses them.
+func TestForgedActor(t *testing.T) {
+	prefix := newPrefix(t)
+	laptop := prepare(t, prefix)
+	thief := copyDevice(t, laptop, "stolen-kiosk", prefix)
+	thief.sync()
+	olga, err := thief.svc.User(thief.ctx, "olga", "olga")
+	thief.must(err)
+	ben, err := thief.svc.User(thief.ctx, "olga", "ben")
+	thief.must(err)
+	_, fakeOwnerKey, _ := ed25519.GenerateKey(nil)
+	_, thiefDevice, _ := ed25519.GenerateKey(nil)
+	grant, err := app.MakeEvent(app.EventSpec{Type: app.EvUserRoleChanged, When: start.Add(3 * time.Hour), Actor: olga, ActorKey: fakeOwnerKey,
+		Device: thiefDevice, DeviceSeq: 1, Data: map[string]any{"name": "ben", "user_id": ben.ID, "role": "AUDITOR"}})
+	thief.must(err)
+	forge(thief, grant)
+	unsigned := &app.Event{ID: "0123456789abcdef-0000000001", When: start.Add(3 * time.Hour), Actor: "olga", Type: app.EvUserRoleChanged,
+		Data: json.RawMessage(`{"name":"ben","role":"AUDITOR"}`)}
+	forge(thief, unsigned)
+	thief.sync()
+	laptop.sync()
+	for _, d := range []*device{laptop, thief} {
+		u, err := d.svc.User(d.ctx, "olga", "ben")
+		d.must(err)
+		if u.Role != app.RoleUser {
+			t.Errorf("%s: ben is %s after forged grants", d.name, u.Role)
+		}
+		rs, err := d.svc.Rejections(d.ctx, "olga")
+		d.must(err)
+		var reasons []string
+		for _, r := range rs {
+			reasons = append(reasons, r.Reason)
+		}
+		joined := strings.Join(reasons, "\n")
+		if !strings.Contains(joined, "not olga's") || !strings.Contains(joined, "unsigned") {
+			t.Errorf("%s: rejections do not name the forgeries:\n%s", d.name, joined)
+		}
+	}
+}
+
+// TestSameNameElectionsOffline: two devices create an election of one name
+// offline, one of them secret with ballots. Neither merges into the other:
+// the second is kept apart under a provisional name, a secret election
+// stays secret, and officials rename it.
+func TestSameNameElectionsOffline(t *testing.T) {
+	prefix := newPrefix(t)
+	a := prepare(t, prefix)
+	c := copyDevice(t, a, "C", prefix)
+	a.must(a.svc.CreateElection(a.ctx, "ann", "Board", "", false))
+	a.must(a.svc.AddCandidates(a.ctx, "ann", "Board", "Pat", "Quinn"))
+	c.must(c.svc.CreateElection(c.ctx, "ben", "Board", "", true))
+	c.must(c.svc.AddCandidates(c.ctx, "ben", "Board", "Rosa", "Sam"))
+	c.must(c.svc.AddVoters(c.ctx, "ben", "Board", app.VoterEntry{Name: "b1"}))
+	c.must(c.svc.LaunchElection(c.ctx, "ben", "Board"))
+	rc := castAs(c, "ben", "Board", "b1", "Rosa", "Sam")
+	a.sync()
+	c.sync()
+	a.sync()
+	converged(t, connect(t, prefix, nil), a, c)
+
+	for _, d := range []*device{a, c} {
+		board, err := d.svc.Election(d.ctx, "ann", "Board")
+		d.must(err)
+		if board.Secret || board.Candidates != 2 || board.Status != app.StatusDraft {
+			t.Errorf("%s: Board is %+v, want ann's draft with Pat and Quinn", d.name, board)
+		}
+		var kept app.Election
+		es, err := d.svc.Elections(d.ctx, "ann")
+		d.must(err)
+		for _, e := range es {
+			if strings.HasPrefix(e.Name, "Board (") {
+				kept = e
+			}
+		}
+		if !kept.Secret || kept.Status != app.StatusLaunched || kept.Ballots != 1 || kept.Conflicts != 1 {
+			t.Fatalf("%s: the second Board is %+v, want ben's secret election kept apart with its ballot and a conflict", d.name, kept)
+		}
+		if _, err := d.svc.Ballots(d.ctx, "ann", kept.Name); !app.IsCode(err, app.CodeForbidden) {
+			t.Errorf("%s: a USER lists the ballots of the open secret election: %v", d.name, err)
+		}
+		cs, err := d.svc.Conflicts(d.ctx, "ann", kept.Name)
+		d.must(err)
+		if len(cs) != 1 || cs[0].Kind != "name_collision" || !strings.Contains(cs[0].Detail, "Board") {
+			t.Errorf("%s: conflicts of %s: %+v", d.name, kept.Name, cs)
+		}
+	}
+	kept := ""
+	es, _ := c.svc.Elections(c.ctx, "ben")
+	for _, e := range es {
+		if strings.HasPrefix(e.Name, "Board (") {
+			kept = e.Name
+		}
+	}
+	c.must(c.svc.RenameElection(c.ctx, "ben", kept, "Board of Health"))
+	c.sync()
+	a.sync()
+	converged(t, connect(t, prefix, nil), a, c)
+	e, err := a.svc.Election(a.ctx, "ben", "Board of Health")
+	a.must(err)
+	if e.Conflicts != 0 || e.Ballots != 1 || !e.Secret {
+		t.Errorf("after the rename: %+v", e)
+	}
+	if n := accounted(t, a, "Board of Health", []receipt{rc}); n != 1 {
+		t.Error("the receipted ballot of the renamed election is not counted")
+	}
+}
+
+// TestSameElectionMadeTwiceMerges: two officials make the same election
+// (same candidates, same secrecy) offline; accepting the name collision
+// merges them, and a voter who voted in both becomes a duplicate to decide.
+func TestSameElectionMadeTwiceMerges(t *testing.T) {
+	prefix := newPrefix(t)
+	a := prepare(t, prefix)
+	c := copyDevice(t, a, "C", prefix)
+	var receipts []receipt
+	for _, d := range []*device{a, c} {
+		d.must(d.svc.CreateElection(d.ctx, "ann", "Levy 2", "", true))
+		d.must(d.svc.AddCandidates(d.ctx, "ann", "Levy 2", "Yes", "No"))
+		d.must(d.svc.AddVoters(d.ctx, "ann", "Levy 2", app.VoterEntry{Name: "p1"}, app.VoterEntry{Name: "p2"}, app.VoterEntry{Name: "p" + d.name}))
+		d.must(d.svc.LaunchElection(d.ctx, "ann", "Levy 2"))
+		receipts = append(receipts, castAs(d, "ann", "Levy 2", "p1", "Yes"), castAs(d, "ann", "Levy 2", "p"+d.name, "No"))
+	}
+	a.sync()
+	c.sync()
+	a.sync()
+	es, err := a.svc.Elections(a.ctx, "ann")
+	a.must(err)
+	kept := ""
+	for _, e := range es {
+		if strings.HasPrefix(e.Name, "Levy 2 (") {
+			kept = e.Name
+		}
+	}
+	cs, err := a.svc.Conflicts(a.ctx, "ann", kept)
+	a.must(err)
+	if len(cs) != 1 {
+		t.Fatalf("conflicts of %s: %+v", kept, cs)
+	}
+	a.must(a.svc.ResolveConflict(a.ctx, "ann", kept, cs[0].Seq, true, "the same levy, made on two laptops"))
+	a.sync()
+	c.sync()
+	converged(t, connect(t, prefix, nil), a, c)
+	for _, d := range []*device{a, c} {
+		e, err := d.svc.Election(d.ctx, "olga", "Levy 2")
+		d.must(err)
+		if e.Ballots != 3 || e.Voters != 4 || !e.Secret {
+			t.Errorf("%s: merged Levy 2 = %+v, want 3 ballots (p1 once) and 4 voters", d.name, e)
+		}
+		accounted(t, d, "Levy 2", receipts)
+		if _, err := d.svc.Election(d.ctx, "olga", kept); !app.IsCode(err, app.CodeNotFound) {
+			t.Errorf("%s: %s still exists after the merge: %v", d.name, kept, err)
+		}
+	}
+}
+
+// TestReceiptedBallotAfterFinalize: a kiosk takes a ballot offline while a
+// laptop finalizes the election and syncs first. The ballot is refused
+// where it lands, kept for officials with its receipt, and counted once an
+// official accepts it.
+func TestReceiptedBallotAfterFinalize(t *testing.T) {
+	prefix := newPrefix(t)
+	laptop := prepare(t, prefix)
+	kiosk := copyDevice(t, laptop, "kiosk", prefix)
+	kiosk.sync()
+	rc := castAs(kiosk, "ann", "Levy", "l001", "Yes")
+	laptop.must(laptop.svc.CloseElection(laptop.ctx, "olga", "Levy"))
+	laptop.must(laptop.svc.FinalizeElection(laptop.ctx, "olga", "Levy"))
+	laptop.sync()
+	kiosk.sync()
+	laptop.sync()
+
+	cs, err := laptop.svc.Conflicts(laptop.ctx, "olga", "Levy")
+	laptop.must(err)
+	if len(cs) != 1 || cs[0].Kind != "refused_ballot" || cs[0].Confirmation != rc.code || cs[0].Voter != "l001" {
+		t.Fatalf("conflicts = %+v, want the refused ballot of l001 with its receipt", cs)
+	}
+	low, err := laptop.svc.Conflicts(laptop.ctx, "ann", "Levy")
+	laptop.must(err)
+	if low[0].Confirmation != "" || len(low[0].Rankings) != 0 {
+		t.Errorf("a USER sees the refused secret ballot's code or rankings: %+v", low[0])
+	}
+	laptop.must(laptop.svc.ResolveConflict(laptop.ctx, "olga", "Levy", cs[0].Seq, true, "cast before the close; the kiosk was offline"))
+	laptop.sync()
+	kiosk.sync()
+	converged(t, connect(t, prefix, nil), laptop, kiosk)
+	for _, d := range []*device{laptop, kiosk} {
+		if n := accounted(t, d, "Levy", []receipt{rc}); n != 1 {
+			t.Errorf("%s: the accepted ballot is not counted", d.name)
+		}
+		cs, err := d.svc.Conflicts(d.ctx, "olga", "Levy")
+		d.must(err)
+		if !cs[0].Resolved || cs[0].ResolutionReason == "" {
+			t.Errorf("%s: conflict after the decision: %+v", d.name, cs[0])
+		}
+	}
+}
+
+// TestEditsConflictOnlyOnSharedFields: offline edits of different settings
+// of one election raise no conflict, in either order; edits of the same
+// setting do.
+func TestEditsConflictOnlyOnSharedFields(t *testing.T) {
+	for _, first := range []string{"A", "B"} {
+		t.Run("First"+first, func(t *testing.T) {
+			prefix := newPrefix(t)
+			a := prepare(t, prefix)
+			b := copyDevice(t, a, "B", prefix)
+			desc := "the city council, 2026"
+			a.must(a.svc.UpdateElection(a.ctx, "olga", "Council", 0, app.ElectionChanges{Description: &desc}))
+			b.must(b.svc.AddCandidates(b.ctx, "olga", "Council", "W"))
+			yes := true
+			b.must(b.svc.UpdateElection(b.ctx, "olga", "Council", 0, app.ElectionChanges{AllowRecast: &yes}))
+			devs := []*device{a, b}
+			if first == "B" {
+				devs = []*device{b, a}
+			}
+			devs[0].sync()
+			devs[1].sync()
+			devs[0].sync()
+			cs, err := a.svc.Conflicts(a.ctx, "olga", "Council")
+			a.must(err)
+			if len(cs) != 0 {
+				t.Errorf("unrelated edits raised conflicts: %+v", cs)
+			}
+			other := "council of the city"
+			a.must(a.svc.UpdateElection(a.ctx, "olga", "Council", 0, app.ElectionChanges{Description: &other}))
+			mine := "council, edited on B"
+			b.must(b.svc.UpdateElection(b.ctx, "olga", "Council", 0, app.ElectionChanges{Description: &mine}))
+			devs[0].sync()
+			devs[1].sync()
+			devs[0].sync()
+			cs, err = a.svc.Conflicts(a.ctx, "olga", "Council")
+			a.must(err)
+			if len(cs) != 1 || cs[0].Kind != "stale_edit" || !strings.Contains(cs[0].Detail, "description") {
+				t.Errorf("two edits of the description: conflicts %+v", cs)
+			}
+		})
+	}
+}
+
+// TestTamperedProjectionRepaired: someone with write access to vote_data
+// adds an ADMIN, a user and finalizes an election there, behind the log's
+// back. verify --cloud names the differences, and the next honest sync
+// writes the projection back to what the log says.
+func TestTamperedProjectionRepaired(t *testing.T) {
+	prefix := newPrefix(t)
+	laptop := prepare(t, prefix)
+	c := connect(t, prefix, nil)
+	laptop.sync()
+	clean := cloudStateHash(t, c)
+	items, err := c.ProjectionItems(laptop.ctx)
+	laptop.must(err)
+	db := rawClient()
+	for _, it := range items {
+		switch {
+		case it.PK() == "USER#ann" && it.SK() == "METADATA":
+			it.Set("role", app.S("ADMIN"))
+		case it.PK() == "ELECTION#Mayor" && it.SK() == "METADATA":
+			it.Set("status", app.S("finalized"))
+		default:
+			continue
+		}
+		putItem(t, db, cloudsync.TablesFor(prefix).Data, it)
+	}
+	mallory := app.Item{{Name: "PK", Value: app.S("USER#mallory")}, {Name: "SK", Value: app.S("METADATA")}, {Name: "role", Value: app.S("OWNER")}}
+	putItem(t, db, cloudsync.TablesFor(prefix).Data, mallory)
+
+	r, err := laptop.syncer.VerifyCloud(laptop.ctx)
+	laptop.must(err)
+	joined := strings.Join(r.Problems, "\n")
+	if r.OK() || !strings.Contains(joined, "USER#mallory") || !strings.Contains(joined, "USER#ann") || !strings.Contains(joined, "ELECTION#Mayor") {
+		t.Errorf("verify --cloud of a tampered projection: %+v", r)
+	}
+	res := laptop.sync()
+	if res.Repaired != 3 {
+		t.Errorf("the sync repaired %d items, want 3", res.Repaired)
+	}
+	if got := cloudStateHash(t, c); got != clean {
+		t.Error("the cloud projection is not what the log says after an honest sync")
+	}
+	if r, err := laptop.syncer.VerifyCloud(laptop.ctx); err != nil || !r.OK() {
+		t.Errorf("verify --cloud after the repair: %+v %v", r, err)
+	}
+}
+
+// frozen is an endpoint that takes requests and never answers.
+type frozen struct{}
+
+func (frozen) Do(req *http.Request) (*http.Response, error) {
+	<-req.Context().Done()
+	return nil, req.Context().Err()
+}
+
+// TestFrozenEndpointEndsTheCycle: a cloud that stops answering ends the
+// cycle within the call deadline, with a message that says so, and nothing
+// local changes.
+func TestFrozenEndpointEndsTheCycle(t *testing.T) {
+	prefix := newPrefix(t)
+	laptop := prepare(t, prefix)
+	castAs(laptop, "ann", "Mayor", "v0001", "Kiss")
+	before := laptop.stateHash()
+	cfg := cloudConfig(prefix, frozen{})
+	cfg.CallTimeout = 300 * time.Millisecond
+	s := cloudsync.New(laptop.store, cfg)
+	begin := time.Now()
+	_, err := s.Sync(laptop.ctx, nil)
+	took := time.Since(begin)
+	if err == nil || !strings.Contains(app.ErrorMessage(err), "did not answer within 300ms") {
+		t.Errorf("sync against a frozen endpoint: %v", err)
+	}
+	if took > 5*time.Second {
+		t.Errorf("the cycle took %s against a frozen endpoint", took)
+	}
+	if laptop.stateHash() != before {
+		t.Error("a failed cycle changed the database")
+	}
+	st, err := s.Status(laptop.ctx)
+	laptop.must(err)
+	if !strings.Contains(st.LastError, "did not answer") || st.Pending != 1 {
+		t.Errorf("status after the frozen cycle: %+v", st)
+	}
+}
+
+// putItem writes an item into a cloud table directly, as someone with
+// write access to the AWS account could.
+func putItem(t *testing.T, db *dynamodb.Client, table string, it app.Item) {
+	t.Helper()
+	_, err := db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: cloudsync.ToAttributeMap(it)})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
