@@ -134,6 +134,9 @@ func TestCLISync(t *testing.T) {
 	t.Run("Watch", func(t *testing.T) {
 		a := a.in(t)
 		a.ok("election", "create", "Later")
+		a.ok("candidate", "add", "Later", "Kiss", "Wright")
+		a.ok("voter", "add", "Later", "cat", "dan", "eve")
+		a.ok("election", "launch", "Later")
 		cmd := exec.Command(binary, "--db", a.db, "sync", "--watch", "--interval", "200ms")
 		cmd.Env = append(os.Environ(), append([]string{"HOME=" + t.TempDir()}, a.env...)...)
 		var out strings.Builder
@@ -142,12 +145,41 @@ func TestCLISync(t *testing.T) {
 			t.Fatal(err)
 		}
 		time.Sleep(1500 * time.Millisecond)
+		// The watcher holds the database only during a cycle: officials
+		// keep working on it, and what they do is pushed by the next cycle.
+		var codes []string
+		for _, v := range []string{"cat", "dan", "eve"} {
+			codes = append(codes, strings.TrimSpace(a.ok("ballot", "cast", "Later", "--voter", v, "Kiss")))
+			time.Sleep(300 * time.Millisecond)
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			var st struct {
+				Pending int `json:"pending"`
+			}
+			decode(t, a.ok("sync", "status", "--json"), &st)
+			if st.Pending == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the watcher left %d events pending", st.Pending)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
 		cmd.Process.Signal(syscall.SIGINT)
 		if err := cmd.Wait(); err != nil {
 			t.Errorf("sync --watch ended with %v", err)
 		}
 		if n := strings.Count(out.String(), "synced:"); n < 2 || !strings.Contains(out.String(), "pushed 1") {
 			t.Errorf("sync --watch printed %d cycles:\n%s", n, out.String())
+		}
+		b := b.in(t)
+		b.ok("sync")
+		receipts := b.ok("ballot", "list", "Later")
+		for _, code := range codes {
+			if !strings.Contains(receipts, code) {
+				t.Errorf("ballot %s cast during the watch is not on the other device:\n%s", code, receipts)
+			}
 		}
 	})
 	t.Run("ErrUnreachableEndpoint", func(t *testing.T) {
