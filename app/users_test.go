@@ -2,7 +2,9 @@ package app_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -170,4 +172,63 @@ func TestSignInIsThrottled(t *testing.T) {
 	if _, err := e.svc.SignIn(e.ctx, "user", "wrong-password"); strings.Contains(app.ErrorMessage(err), "too many") {
 		t.Error("a success did not clear the count")
 	}
+}
+
+// TestSignInThrottledPerAccount: failures count against the account, by
+// whichever login they named, so name and email do not each get their own
+// free tries.
+func TestSignInThrottledPerAccount(t *testing.T) {
+	e := newEnv(t)
+	e.svc = app.NewService(e.store, e.clock, nil, app.WithAttemptLog(e.store.Attempts()))
+	for i := range app.FreeAttempts {
+		login := "user"
+		if i%2 == 1 {
+			login = "USER@example.org"
+		}
+		if _, err := e.svc.SignIn(e.ctx, login, "wrong-password"); err == nil || !strings.Contains(app.ErrorMessage(err), "wrong name or password") {
+			t.Fatalf("failure %d as %s: %v", i+1, login, err)
+		}
+	}
+	for _, login := range []string{"user", "user@example.org"} {
+		if _, err := e.svc.SignIn(e.ctx, login, pw("user")); !strings.Contains(app.ErrorMessage(err), "too many failed sign-ins") {
+			t.Errorf("sign-in as %s after %d failures split between name and email: %v; want a lockout", login, app.FreeAttempts, err)
+		}
+	}
+	// Another account is not held back by this one's failures.
+	if _, err := e.svc.SignIn(e.ctx, "other", pw("other")); err != nil {
+		t.Errorf("another account: %v", err)
+	}
+}
+
+// TestSignInTimingHidesAccounts: a sign-in that names no account takes as
+// long as a wrong password for one that exists (medians within 20%), so
+// timing does not tell which names have accounts.
+func TestSignInTimingHidesAccounts(t *testing.T) {
+	e := newEnv(t)
+	e.svc = app.NewService(e.store, e.clock, nil, app.WithAttemptLog(e.store.Attempts()))
+	const n = 9
+	var known, unknown []time.Duration
+	for i := range n {
+		for _, login := range []string{"user", fmt.Sprintf("nobody-%d", i)} {
+			e.clock.Set(e.clock.Now().Add(time.Hour)) // past any lockout
+			begin := time.Now()
+			_, err := e.svc.SignIn(e.ctx, login, "wrong-password")
+			took := time.Since(begin)
+			if err == nil || !strings.Contains(app.ErrorMessage(err), "wrong name or password") {
+				t.Fatalf("sign-in as %s: %v", login, err)
+			}
+			if login == "user" {
+				known = append(known, took)
+			} else {
+				unknown = append(unknown, took)
+			}
+		}
+	}
+	slices.Sort(known)
+	slices.Sort(unknown)
+	k, u := known[n/2], unknown[n/2]
+	if ratio := float64(u) / float64(k); ratio < 0.8 || ratio > 1.2 {
+		t.Errorf("median sign-in: unknown name %s, known name with a wrong password %s (ratio %.2f, want within 20%%)", u, k, ratio)
+	}
+	t.Logf("median sign-in: unknown %s, known %s", u, k)
 }

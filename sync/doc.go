@@ -54,19 +54,24 @@
 // VotersAdded with hundreds of thousands of names) is refused with a message
 // that says so; commands that make events that large should split them.
 //
-// Figures of `make bench` on that machine (medians of 6 runs, DynamoDB Local
-// 3.3 in memory, 100,000 events of about 400 bytes):
+// Figures of `make bench` on that machine (medians, DynamoDB Local in
+// memory, 100,000 signed events of about 600 bytes; the Go side verifies two
+// Ed25519 signatures per event on every pull and rebase):
 //
-//	BenchmarkPush        35,000 events/s   segments, 25 per transaction
-//	BenchmarkNaivePut     1,150 events/s   one conditional PutItem per event
-//	BenchmarkPull        17,700 events/s   query, check, apply to bbolt
-//	BenchmarkNaiveGet     1,570 events/s   one GetItem per event, not applied
-//	BenchmarkProjection   4,100 items/s    cloud projection from scratch
+//	BenchmarkPush          16,700 events/s   segments, 25 per transaction
+//	BenchmarkNaivePut       1,150 events/s   one conditional PutItem per event
+//	BenchmarkPull                            query, check, verify, apply
+//	BenchmarkNaiveGet       1,570 events/s   one GetItem per event, not applied
+//	BenchmarkProjection     5,600 items/s    cloud projection from scratch
+//	BenchmarkSyncEndToEnd  23.0 s            100,000 events pushed and projected
 //
-// Push is 30x the naive baseline and pull 11x (pull also checks the chain
-// and applies every event). The projection is written in transactions of 99
-// items that must run one after another (each checks the claim, below); it
-// is written once per change, by whichever device syncs first.
+// Push is 15x the naive baseline. The projection is written in bulk (below);
+// DynamoDB Local's BatchWriteItem is the limit there (the Go side is idle
+// most of the time, the JVM busy), so a first sync of 100,000 offline events
+// takes about 6 s with the projection deferred (`sync --no-projection`,
+// which is what BenchmarkPush measures) and about 23 s with it. The
+// projection of the deferred events is written by the next sync without
+// --no-projection, by whichever device runs it.
 //
 // # The protocol
 //
@@ -164,19 +169,63 @@
 //     read (or none). Taking over a claim (a crashed or slower writer) is
 //     allowed when C >= T: every item the old writer may have written was
 //     changed in (L, T], so it is among ours, and we write it again.
-//  3. Write the changed items (puts and deletes) in transactions of 99, each
-//     with a ConditionCheck that the claim is still ours: a writer that lost
-//     its claim can write nothing more.
+//  3. Write the changed items (puts and deletes) with BatchWriteItem, 25
+//     per request, by 8 workers, retrying unprocessed items with backoff.
+//     A batch cannot carry a condition, so each worker re-reads the claim
+//     (consistent GetItem) at least once a second and stops at once when it
+//     is no longer ours.
 //  4. Finish: SET METADATA/SYNC to the confirmed item (last_event_id = C,
 //     last_event_hash) and REMOVE the claim, on condition that it is ours.
 //
 // Two devices never write older values over newer ones: the only writer is
 // the claim holder, a claim moves only to a writer whose target is at least
 // as far, and the SYNC item's last_event_id only moves forward (the claim is
-// conditioned on it). While a claim is open, readers of vote_data may see a
-// mix of L and C; METADATA/SYNC says which event the projection is complete
-// up to, and the claim says a write is in progress. The claim holds no time
-// and no lease: taking over is always safe, so no device clock matters.
+// conditioned on it). A writer that loses its claim may still have batches
+// in flight; every call ends within the call timeout (below) and the claim
+// is re-read before each batch, so a device that takes over a claim waits
+// one call timeout plus the re-read interval before it writes. While a claim
+// is open, readers of vote_data may see a mix of L and C; METADATA/SYNC says
+// which event the projection is complete up to, and the claim says a write
+// is in progress. The claim holds no time: no device clock matters.
+//
+// The projection written is the device's rebuild of the confirmed log
+// (cloud_dirty and the undo records), never a value a pusher supplies: what
+// the log says, replayed by the same rules. A device that wrote something
+// else (a tampered file, a bug, anyone with write access to the table) is
+// corrected by the check: when a sync finds nothing new to project, it reads
+// the whole of vote_data and compares it with its own confirmed projection,
+// and rewrites every item that differs, deleting items the log never made.
+// It does so every cycle while the projection holds at most
+// ProjectionCheckItems items, at most once per ProjectionCheckEvery above
+// that, and always with `sync --check-projection`. `verify --cloud` rebuilds the projection from the cloud log in
+// a scratch database and reports every difference with vote_data.
+//
+// # Deadlines
+//
+// Every DynamoDB call, its retries included, ends within Config.CallTimeout
+// (DefaultCallTimeout, 30 s). A frozen endpoint ends the cycle with "DynamoDB
+// at ... did not answer within 30s"; `sync --watch` and the app retry with
+// exponential backoff (app.Backoff), and the watcher opens the database only
+// for the length of a cycle, so other commands and the app can use it in
+// between.
+//
+// # Device identity and signatures
+//
+// Every event since log format 2 carries two Ed25519 signatures: the
+// actor's (a key sealed under the actor's password, unlocked at sign-in)
+// and the device's (a key made when the database was created). An event id
+// is DEVICE-SEQ where DEVICE is derived from the device's public key, so no
+// device can take another's ids: a pulled event whose id does not name the
+// key that signed it, or whose actor signature does not check against the
+// actor's registered key, is refused on every device. A database file is
+// bound to where it lives (machine id, device and inode); a copied file
+// notices on open that it is a new device and takes a new key and id
+// (DeviceJoined, "copied"), and a restored older file notices on its first
+// pull, when the cloud log holds its own later events, and does the same
+// ("rewound"). Pending events are matched to pulled ones by id and content
+// hash; the same id with other content is a recorded device_collision
+// conflict, and the pending events are re-signed under the new identity,
+// never dropped. See SECURITY.md for what this does and does not protect.
 //
 // # Sharding beyond one partition
 //

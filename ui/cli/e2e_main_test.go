@@ -67,11 +67,22 @@ type result struct {
 // run runs votedesk with --db and the given extra environment.
 func (c *cliRun) run(env []string, args ...string) result {
 	c.t.Helper()
+	return c.runWith(env, "", args...)
+}
+
+// runStdin runs votedesk with --db and stdin.
+func (c *cliRun) runStdin(stdin string, args ...string) result {
+	c.t.Helper()
+	return c.runWith(nil, stdin, args...)
+}
+
+func (c *cliRun) runWith(env []string, stdin string, args ...string) result {
+	c.t.Helper()
 	cmd := exec.Command(binary, append([]string{"--db", c.db}, args...)...)
 	cmd.Env = append(append(os.Environ(), "HOME="+c.t.TempDir(), "VOTEDESK_DB=", "VOTEDESK_USER=", "VOTEDESK_PASSWORD=", "VOTEDESK_NEW_PASSWORD="), append(c.env, env...)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	cmd.Stdin = strings.NewReader("")
+	cmd.Stdin = strings.NewReader(stdin)
 	err := cmd.Run()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {

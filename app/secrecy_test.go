@@ -1,0 +1,121 @@
+package app_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"votedesk/app"
+)
+
+// TestOneReadFindsNothing replays the one-read attack on a secret election
+// whose polls have closed, for every role below AUDITOR: the log that role
+// may read and the ballot list (confirmation codes with rankings) are all
+// it has, and it tries to tie ballots to voters by testing guesses against
+// what the events commit to, and to recover a re-cast ranking by trying
+// every possible ranking. The commitments are keyed by a nonce that only
+// the sealed part holds, and the sealed part never reaches these roles, so
+// no guess can be tested: the test checks that no nonce, no code and no
+// ranking reaches them in any event, that the chain they hold still
+// verifies, and that an AUDITOR, who holds the sealed parts, detects a
+// ballot changed after it was cast.
+func TestOneReadFindsNothing(t *testing.T) {
+	e := newEnv(t)
+	e.must(e.svc.CreateElection(e.ctx, "user", "R", "", true))
+	e.must(e.svc.AddCandidates(e.ctx, "user", "R", "A", "B", "C"))
+	e.must(e.svc.AddVoters(e.ctx, "user", "R", app.VoterEntry{Name: "v1"}, app.VoterEntry{Name: "v2"}, app.VoterEntry{Name: "v3"}))
+	yes := true
+	e.must(e.svc.UpdateElection(e.ctx, "user", "R", 0, app.ElectionChanges{AllowRecast: &yes}))
+	e.must(e.svc.LaunchElection(e.ctx, "user", "R"))
+	for _, c := range []struct {
+		voter string
+		names []string
+	}{{"v1", []string{"A", "B"}}, {"v2", []string{"B", "C"}}, {"v3", []string{"C", "B"}}, {"v3", []string{"A"}}} {
+		_, err := e.svc.CastBallot(e.ctx, "user", app.Cast{Election: "R", Voter: c.voter, Rankings: rank(c.names...)})
+		e.must(err)
+	}
+	e.must(e.svc.CloseElection(e.ctx, "owner", "R"))
+
+	// What the AUDITOR holds: every sealed part, with its nonce.
+	var nonces []string
+	var sealedEvents []*app.Event
+	e.must(e.svc.Log(e.ctx, "auditor", 0, func(ev *app.Event) error {
+		if len(ev.Sealed) == 0 {
+			return nil
+		}
+		var part struct{ Nonce string }
+		if err := json.Unmarshal(ev.Sealed, &part); err != nil || part.Nonce == "" {
+			t.Fatalf("event %d: sealed part without a nonce: %s", ev.Seq, ev.Sealed)
+		}
+		nonces = append(nonces, part.Nonce)
+		sealedEvents = append(sealedEvents, ev)
+		return nil
+	}))
+	if len(sealedEvents) < 4 {
+		t.Fatalf("the AUDITOR sees %d sealed events, want the ballots and the re-cast", len(sealedEvents))
+	}
+
+	for _, role := range []app.Role{app.RoleUser, app.RoleObserver} {
+		actor := roleUsers[role]
+		ballots, err := e.svc.Ballots(e.ctx, actor, "R")
+		e.must(err)
+		if len(ballots) < 3 {
+			t.Fatalf("%s: the polls are closed, the ballot list shows %d ballots", role, len(ballots))
+		}
+		var events []*app.Event
+		e.must(e.svc.Log(e.ctx, actor, 0, func(ev *app.Event) error {
+			events = append(events, ev)
+			return nil
+		}))
+		seen, err := json.Marshal(struct {
+			Events  []*app.Event
+			Ballots []app.Ballot
+		}{events, ballots})
+		e.must(err)
+		for _, n := range nonces {
+			if strings.Contains(string(seen), n) {
+				t.Errorf("%s can read a sealing nonce: every guess can be tested against its commitment", role)
+			}
+		}
+		for _, ev := range events {
+			if len(ev.Sealed) > 0 {
+				t.Errorf("%s reads the sealed part of event %d (%s)", role, ev.Seq, ev.Type)
+			}
+			data := string(ev.Data)
+			for _, b := range ballots {
+				if strings.Contains(data, b.Confirmation) {
+					t.Errorf("%s: event %d names confirmation code %s", role, ev.Seq, b.Confirmation)
+				}
+			}
+			if ev.Type == app.EvBallotCast || ev.Type == app.EvBallotRankingsChanged {
+				if strings.Contains(data, "rankings") || strings.Contains(string(ev.Display()), `"A"`) {
+					t.Errorf("%s: event %d carries a ranking: %s", role, ev.Seq, ev.Display())
+				}
+			}
+		}
+		// The chain still verifies on what the role holds.
+		if err := app.CheckRun("", 1, events); err != nil {
+			t.Errorf("%s cannot verify the chain it reads: %v", role, err)
+		}
+		// Without the sealed part there is nothing to open.
+		for _, ev := range events {
+			if raw, err := ev.OpenSealed(); err != nil || raw != nil {
+				t.Errorf("%s opens event %d: %s %v", role, ev.Seq, raw, err)
+			}
+		}
+	}
+
+	// The AUDITOR detects a ballot changed after it was cast.
+	ev := sealedEvents[len(sealedEvents)-1]
+	if _, err := ev.OpenSealed(); err != nil {
+		t.Fatalf("the AUDITOR cannot open event %d: %v", ev.Seq, err)
+	}
+	changed := *ev
+	changed.Sealed = json.RawMessage(strings.Replace(string(ev.Sealed), `"A"`, `"B"`, 1))
+	if string(changed.Sealed) == string(ev.Sealed) {
+		changed.Sealed = json.RawMessage(strings.Replace(string(ev.Sealed), `"C"`, `"A"`, 1))
+	}
+	if _, err := changed.OpenSealed(); err == nil || !strings.Contains(app.ErrorMessage(err), "does not match its commitment") {
+		t.Errorf("a changed sealed ranking opened without complaint: %v", err)
+	}
+}

@@ -1,0 +1,195 @@
+package cli_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The observer's view of an open secret election, as an adversary with
+// time reads it: everything every command shows a role below AUDITOR
+// (lists, counts, the log, exports, sync status, in JSON where there is
+// JSON), read before and after more ballots arrive. Two worlds differ only
+// in how one voter ranked; what a role below AUDITOR sees must be the same
+// in both, up to values that are random in every run (codes, hashes, keys,
+// times). AUDITOR is the control: it must see the difference, or the test
+// could not fail.
+
+// observerRoles are the roles that must learn only turnout.
+var observerRoles = []string{"OBSERVER", "USER"}
+
+// snapshot is everything one role sees, surface by surface.
+type snapshot map[string]string
+
+// look runs every read command as user and records what it shows.
+func look(c *cliRun, user string) snapshot {
+	c.t.Helper()
+	env := []string{"VOTEDESK_USER=" + user, "VOTEDESK_PASSWORD=" + user + "-password"}
+	s := snapshot{}
+	for _, args := range [][]string{
+		{"election", "show", "S", "--json"},
+		{"election", "list", "--json"},
+		{"voter", "list", "S", "--json"},
+		{"candidate", "list", "S", "--json"},
+		{"ballot", "list", "S", "--json"},
+		{"tally", "S", "--json"},
+		{"log", "--json"},
+		{"conflicts", "--json"},
+		{"counts"},
+		{"sync", "status", "--json"},
+	} {
+		r := c.run(env, args...)
+		s[strings.Join(args, " ")] = fmt.Sprintf("exit %d\n%s\n%s", r.code, r.out, r.err)
+	}
+	dir := c.t.TempDir()
+	for _, args := range [][]string{
+		{"export", "log"},
+		{"export", "ballots", "S", "--format", "csv"},
+		{"export", "ballots", "S", "--format", "cdf"},
+		{"export", "results", "S", "--format", "json"},
+		{"export", "results", "S", "--format", "html"},
+	} {
+		out := filepath.Join(dir, strings.Join(args, "-"))
+		r := c.run(env, append(args, "--output", out)...)
+		body, _ := os.ReadFile(out)
+		shown := strings.ReplaceAll(fmt.Sprintf("exit %d\n%s\n%s\n%s", r.code, r.out, r.err, body), out, "FILE")
+		s[strings.Join(args, " ")] = shown
+	}
+	return s
+}
+
+// randomTokens are values that differ from run to run whatever happens:
+// confirmation codes and other UUIDs, hashes, commitments and nonces, event
+// ids (device key + sequence), keys and signatures, and times.
+var randomTokens = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}` +
+	`|[0-9a-f]{16}-[0-9]{10}` +
+	`|[0-9a-f]{32,}` +
+	`|[A-Za-z0-9_-]{40,}` +
+	`|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)` +
+	`|\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)?` +
+	`|\d+(\.\d+)?(ms|µs|s)\b`)
+
+// normalize names each distinct random value by the order it first
+// appears, so equal values stay equal: a value derived from a ranking that
+// repeats where a ranking repeats is still seen.
+func normalize(s snapshot) snapshot {
+	out := snapshot{}
+	for k, v := range s {
+		seen := map[string]string{}
+		out[k] = randomTokens.ReplaceAllStringFunc(v, func(tok string) string {
+			if n, ok := seen[tok]; ok {
+				return n
+			}
+			seen[tok] = fmt.Sprintf("<r%d>", len(seen)+1)
+			return seen[tok]
+		})
+	}
+	return out
+}
+
+// diff names the surfaces on which two snapshots differ.
+func diff(a, b snapshot) []string {
+	var d []string
+	for k := range a {
+		if a[k] != b[k] {
+			d = append(d, fmt.Sprintf("%s:\n--- one world\n%s\n--- the other\n%s", k, a[k], b[k]))
+		}
+	}
+	return d
+}
+
+// secretWorld sets up an open secret election S with two ballots cast and
+// users of every role, and returns it with what each role saw.
+func secretWorld(t *testing.T) (*cliRun, map[string]snapshot) {
+	c := newCLI(t)
+	if r := c.run([]string{"VOTEDESK_PASSWORD=olga-password"}, "user", "add", "olga", "--email", "olga@example.org"); r.code != 0 {
+		t.Fatalf("first user: %s", r.err)
+	}
+	c.signedIn("olga", "olga-password")
+	roles := append([]string{"AUDITOR"}, observerRoles...)
+	for _, role := range roles {
+		name := strings.ToLower(role)
+		c.run([]string{"VOTEDESK_NEW_PASSWORD=" + name + "-password"}, "user", "add", name, "--email", name+"@example.org")
+		if role != "USER" {
+			c.ok("user", "role", name, role)
+		}
+	}
+	c.ok("election", "create", "S", "--secret")
+	c.ok("candidate", "add", "S", "A", "B", "C")
+	c.ok("voter", "add", "S", "p1", "p2", "p3", "p4", "p5", "p6", "p7")
+	c.ok("election", "launch", "S")
+	c.ok("ballot", "cast", "S", "--voter", "p1", "A", "B")
+	c.ok("ballot", "cast", "S", "--voter", "p2", "B", "C")
+	before := map[string]snapshot{}
+	for _, role := range observerRoles {
+		before[role] = look(c, strings.ToLower(role))
+	}
+	return c, before
+}
+
+// castBy casts two ballots the way a source brings them: the CLI casts
+// them for p3 and p4, paper entry for p5 and p6, an import has no voters.
+func castBy(t *testing.T, c *cliRun, source string, p3, p4 []string) {
+	switch source {
+	case "cli":
+		c.ok(append([]string{"ballot", "cast", "S", "--voter", "p3"}, p3...)...)
+		c.ok(append([]string{"ballot", "cast", "S", "--voter", "p4"}, p4...)...)
+	case "paper": // keyed in from paper, one CSV line per ballot
+		in := "p5," + strings.Join(p3, ",") + "\np6," + strings.Join(p4, ",") + "\n"
+		if r := c.runStdin(in, "ballot", "cast", "S", "--stdin"); r.code != 0 {
+			t.Fatalf("paper entry: exit %d: %s", r.code, r.err)
+		}
+	case "import": // cast vote records from a voting system, no voters
+		blt := "3 1\n"
+		for _, r := range [][]string{p3, p4} {
+			blt += "1"
+			for _, n := range r {
+				blt += " " + fmt.Sprint(1+strings.Index("ABC", n))
+			}
+			blt += " 0\n"
+		}
+		blt += "0\n\"A\"\n\"B\"\n\"C\"\n\"S\"\n"
+		f := filepath.Join(t.TempDir(), "batch.blt")
+		if err := os.WriteFile(f, []byte(blt), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		c.ok("import", "cvr", "S", f, "--format", "blt")
+	}
+}
+
+func TestObserverLearnsOnlyTurnout(t *testing.T) {
+	// World X: each source brings two ballots ranked alike. World Y: the
+	// second is ranked otherwise. The sources follow one another in both.
+	x, xBefore := secretWorld(t)
+	y, yBefore := secretWorld(t)
+	for _, role := range observerRoles {
+		if d := diff(normalize(xBefore[role]), normalize(yBefore[role])); len(d) > 0 {
+			t.Fatalf("%s: the two worlds differ before the ballots that tell them apart:\n%s", role, strings.Join(d, "\n"))
+		}
+	}
+	for _, source := range []string{"cli", "paper", "import"} {
+		castBy(t, x, source, []string{"C", "B"}, []string{"C", "B"})
+		castBy(t, y, source, []string{"C", "B"}, []string{"A", "B"})
+		for _, role := range observerRoles {
+			xa, ya := normalize(look(x, strings.ToLower(role))), normalize(look(y, strings.ToLower(role)))
+			for _, d := range diff(xa, ya) {
+				t.Errorf("after %s ballots, %s learns how a voter ranked from %s", source, role, d)
+			}
+			// The counts and the ballots stay withheld while the polls are
+			// open: the same answer before and after.
+			b := normalize(xBefore[role])
+			for _, surface := range []string{"ballot list S --json", "tally S --json", "export ballots S --format csv", "export results S --format json"} {
+				if b[surface] != xa[surface] {
+					t.Errorf("after %s ballots, %s sees %q change:\n%s\n---\n%s", source, role, surface, b[surface], xa[surface])
+				}
+			}
+		}
+	}
+	// The control: an AUDITOR sees the contents, so the worlds differ.
+	if len(diff(normalize(look(x, "auditor")), normalize(look(y, "auditor")))) == 0 {
+		t.Error("AUDITOR sees no difference between the worlds: the test cannot see what it looks for")
+	}
+}
