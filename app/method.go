@@ -2,6 +2,7 @@ package app
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"votedesk/tally"
@@ -53,6 +54,13 @@ func buildRules(rules map[string]string) (tally.Rules, error) {
 	}
 	sort.Strings(names)
 	for _, k := range names {
+		if k == RuleSmallGroup {
+			// Not a counting rule: the disclosure rule reads it (SmallGroup).
+			if n, err := strconv.Atoi(rules[k]); err != nil || n < 1 {
+				return tally.Rules{}, Errorf(CodeInvalid, "rule %s=%q: want a whole number of ballots, at least 1", k, rules[k])
+			}
+			continue
+		}
 		s, err := rctab.ParseRule(k, rules[k])
 		if err != nil {
 			return tally.Rules{}, &Error{Code: CodeInvalid, Message: strings.TrimPrefix(err.Error(), "rctab: "), Err: err}

@@ -119,3 +119,21 @@ func TestOneReadFindsNothing(t *testing.T) {
 		t.Errorf("a changed sealed ranking opened without complaint: %v", err)
 	}
 }
+
+func TestSmallGroupThresholdRule(t *testing.T) {
+	if err := app.CheckRules(map[string]string{app.RuleSmallGroup: "25"}); err != nil {
+		t.Errorf("smallGroupThreshold=25 refused: %v", err)
+	}
+	for _, bad := range []string{"0", "-3", "ten", ""} {
+		if err := app.CheckRules(map[string]string{app.RuleSmallGroup: bad}); err == nil || !strings.Contains(app.ErrorMessage(err), app.RuleSmallGroup) {
+			t.Errorf("smallGroupThreshold=%q: %v, want a refusal naming the rule", bad, err)
+		}
+	}
+	e := app.Election{Secret: true, Rules: map[string]string{app.RuleSmallGroup: "25"}}
+	if hide, _ := app.SmallGroup(e, 24); !hide {
+		t.Error("a group of 24 shown under a threshold of 25")
+	}
+	if hide, _ := app.SmallGroup(e, 25); hide {
+		t.Error("a group of 25 hidden under a threshold of 25")
+	}
+}
