@@ -26,7 +26,16 @@ const (
 // file in the same folder, synced to disk, then renamed over path. On any
 // error the temporary file is removed and path is untouched, so a reader
 // never sees half a file and a refused export leaves nothing.
+//
+// It refuses, naming the path, a target that must not be replaced: a
+// folder, a symbolic link, or an existing VoteDesk database or backup (a
+// bbolt file, whatever its name: the open database by any path, relative,
+// hard-linked or not, and every backup of it), so one mistyped --output
+// cannot replace an election's records.
 func WriteFileAtomic(path string, perm os.FileMode, write func(io.Writer) error) error {
+	if err := CheckOutputPath(path); err != nil {
+		return err
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -64,6 +73,57 @@ func WriteFileAtomic(path string, perm os.FileMode, write func(io.Writer) error)
 	}
 	done = true
 	return nil
+}
+
+// CheckOutputPath says why a file the user named must not be written over,
+// or nil when it may be: it does not exist yet, or it is a regular file
+// that is not a VoteDesk database.
+func CheckOutputPath(path string) error {
+	if path == "" {
+		return app.Errorf(app.CodeInvalid, "no output file named")
+	}
+	if strings.HasSuffix(path, string(os.PathSeparator)) {
+		return app.Errorf(app.CodeInvalid, "%s names a folder; name the file to write", path)
+	}
+	fi, err := os.Lstat(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return app.Errorf(app.CodeInvalid, "cannot write %s: %v", path, unwrapPath(err))
+	}
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		return app.Errorf(app.CodeInvalid, "%s is a symbolic link; name the file itself (nothing was written)", path)
+	case fi.IsDir():
+		return app.Errorf(app.CodeInvalid, "%s is a folder; name the file to write (nothing was written)", path)
+	case !fi.Mode().IsRegular():
+		return app.Errorf(app.CodeInvalid, "%s is not a regular file (nothing was written)", path)
+	}
+	if isDatabase(path) {
+		return app.Errorf(app.CodeInvalid, "%s is a VoteDesk database or backup; an export never replaces one: choose another file name (nothing was written)", path)
+	}
+	return nil
+}
+
+// isDatabase reports whether the file at path is a bbolt database: its
+// first page is a meta page with bbolt's magic number.
+func isDatabase(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var head [20]byte
+	if _, err := io.ReadFull(f, head[:]); err != nil {
+		return false
+	}
+	// page header: id (8), flags (2), count (2), overflow (4); then the
+	// meta's magic, little-endian on the machines VoteDesk runs on.
+	const metaFlag, magic = 0x04, 0xED0CDAED
+	flags := uint16(head[8]) | uint16(head[9])<<8
+	m := uint32(head[16]) | uint32(head[17])<<8 | uint32(head[18])<<16 | uint32(head[19])<<24
+	return flags == metaFlag && m == magic
 }
 
 // unwrapPath drops the path an *os.PathError repeats.

@@ -193,3 +193,41 @@ func TestObserverLearnsOnlyTurnout(t *testing.T) {
 		t.Error("AUDITOR sees no difference between the worlds: the test cannot see what it looks for")
 	}
 }
+
+// TestCLIExportNeverReplacesTheDatabase: issue 17's one wrong word, with
+// the real binary: every export named at the database is refused and the
+// database is byte for byte what it was.
+func TestCLIExportNeverReplacesTheDatabase(t *testing.T) {
+	c, _ := secretWorld(t)
+	c.ok("election", "close", "S")
+	// Sign-ins keep bookkeeping in the file, so its bytes may change; its
+	// contents and its kind must not.
+	before, err := os.ReadFile(c.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash := c.ok("state-hash")
+	for _, args := range [][]string{
+		{"export", "log", "--output", c.db},
+		{"export", "ballots", "S", "--format", "csv", "--output", c.db},
+		{"export", "results", "S", "--format", "json", "--output", c.db},
+		{"export", "results", "S", "--format", "html", "--output", filepath.Dir(c.db)},
+	} {
+		msg := c.refused(1, args...)
+		if !strings.Contains(msg, "nothing was written") {
+			t.Errorf("votedesk %s: %q", strings.Join(args, " "), msg)
+		}
+	}
+	if c.ok("state-hash") != hash {
+		t.Error("the database's contents changed")
+	}
+	if fi, err := os.Stat(c.db); err != nil || fi.Size() < int64(len(before)) || !isBolt(c.db) {
+		t.Errorf("the database file was replaced: %v", err)
+	}
+}
+
+// isBolt reports whether path is still a bbolt database.
+func isBolt(path string) bool {
+	b, err := os.ReadFile(path)
+	return err == nil && len(b) > 20 && b[16] == 0xED && b[17] == 0xDA && b[18] == 0x0C && b[19] == 0xED
+}
