@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sort"
 	"strings"
@@ -82,6 +83,8 @@ type call struct {
 	actor   string
 	// role is the signed-in user's role.
 	role app.Role
+	// creates: this command may make a new database (creators).
+	creates bool
 }
 
 // command is one form of the command line.
@@ -137,6 +140,7 @@ func Main(argv []string, d Deps) int {
 		return c.fail(fmt.Errorf("%w\nusage: votedesk %s", err, cmd.usage))
 	}
 	if cmd.db {
+		c.creates = creators[cmd.path]
 		if err := c.open(); err != nil {
 			return c.fail(err)
 		}
@@ -219,9 +223,21 @@ func (c *call) open() error {
 	if err != nil {
 		return err
 	}
+	if !c.creates {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return app.Errorf(app.CodeNotFound, "no VoteDesk database at %s (check --db or VOTEDESK_DB): `votedesk user add NAME --email E` makes a new one whose first user is its OWNER, `votedesk sync --endpoint URL` joins one from the cloud, `votedesk restore FILE` brings back a backup", path)
+		}
+	}
 	c.backend, err = c.deps.Open(path)
 	return err
 }
+
+// creators are the commands that may make a new database at a path where
+// there is none: the first run (the first user), setting up the cloud
+// tables, and joining from the cloud.
+// Every other command on a missing path says so, so a mistyped --db never
+// starts an empty database.
+var creators = map[string]bool{"user add": true, "sync": true, "cloud init": true}
 
 // fail prints err (if any) and returns the exit status it calls for.
 func (c *call) fail(err error) int {
