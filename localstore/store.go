@@ -59,6 +59,23 @@ func Open(path string) (*Store, error) {
 			return nil, &app.Error{Code: app.CodeUnavailable, Message: fmt.Sprintf("cannot create the folder of the database %s: %v", path, errors.Unwrap(err)), Err: err}
 		}
 	}
+	if err := checkShape(path); err != nil {
+		return nil, err
+	}
+	var s *Store
+	err := guard(path, func() error {
+		var err error
+		s, err = open(path)
+		return err
+	})
+	if err != nil {
+		return nil, nameFile(path, err)
+	}
+	return s, nil
+}
+
+// open opens the checked file at path: bbolt, buckets, layout, identity.
+func open(path string) (*Store, error) {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{
 		Timeout:         OpenTimeout,
 		FreelistType:    bolt.FreelistMapType,
@@ -70,6 +87,13 @@ func Open(path string) (*Store, error) {
 	if err != nil {
 		return nil, &app.Error{Code: app.CodeUnavailable, Message: fmt.Sprintf("cannot open the database %s: %v (is it a VoteDesk database?)", path, err), Err: err}
 	}
+	defer func() {
+		// A damaged page panics (see guard): release the file first.
+		if p := recover(); p != nil {
+			db.Close()
+			panic(p)
+		}
+	}()
 	if err := os.Chmod(path, 0o600); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("localstore: restrict %s to its owner: %w", path, err)

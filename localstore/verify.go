@@ -19,8 +19,12 @@ type VerifyReport = app.VerifyReport
 // Verify checks the database: the log's hash chain, event by event; the
 // projection against a rebuild from the log, item by item; and the totals the
 // projection keeps against the items it holds.
-func (s *Store) Verify(ctx context.Context) (VerifyReport, error) {
-	return verifyDB(ctx, s.db)
+func (s *Store) Verify(ctx context.Context) (r VerifyReport, err error) {
+	err = guard(s.path, func() error {
+		r, err = verifyDB(ctx, s.db)
+		return err
+	})
+	return r, nameFile(s.path, err)
 }
 
 // CheckFile verifies a database file that is not open (a backup), read-only.
@@ -28,12 +32,20 @@ func CheckFile(ctx context.Context, path string) (VerifyReport, error) {
 	if _, err := os.Stat(path); err != nil {
 		return VerifyReport{}, app.Errorf(app.CodeNotFound, "cannot read %s: %v", path, err)
 	}
+	if err := checkShape(path); err != nil {
+		return VerifyReport{}, err
+	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: OpenTimeout})
 	if err != nil {
 		return VerifyReport{}, &app.Error{Code: app.CodeInvalid, Message: fmt.Sprintf("%s is not a VoteDesk database", path), Err: err}
 	}
 	defer db.Close()
-	return verifyDB(ctx, db)
+	var r VerifyReport
+	err = guard(path, func() error {
+		r, err = verifyDB(ctx, db)
+		return err
+	})
+	return r, nameFile(path, err)
 }
 
 func verifyDB(ctx context.Context, db *bolt.DB) (VerifyReport, error) {
