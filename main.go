@@ -88,7 +88,7 @@ func runGUIOnce(path, notice string) (restoreFrom string, err error) {
 		return "", err
 	}
 	defer b.Store.Close()
-	if stop, err := b.Store.ServeControl(); err == nil {
+	if stop, err := b.Store.ServeControl(backupGate(b.Service)); err == nil {
 		defer stop()
 	}
 	err = ui.Run(ui.Config{Service: b.Service, DBPath: path, Icon: assets.Icon, Backup: b.Store.Backup,
@@ -114,8 +114,8 @@ func (files) Compact(ctx context.Context, dbPath string) (int64, int64, error) {
 	return localstore.Compact(ctx, dbPath)
 }
 
-func (files) RequestBackup(ctx context.Context, dbPath, dest string) (app.BackupInfo, error) {
-	return localstore.RequestBackup(ctx, dbPath, dest)
+func (files) RequestBackup(ctx context.Context, dbPath, dest, user, password string) (app.BackupInfo, error) {
+	return localstore.RequestBackup(ctx, dbPath, dest, user, password)
 }
 
 func (files) CheckFile(ctx context.Context, path string) (app.VerifyReport, error) {
@@ -129,4 +129,12 @@ func defaultDB() (string, error) {
 		return "", err
 	}
 	return filepath.Join(dir, "votedesk", "votedesk.db"), nil
+}
+
+// backupGate lets through the users who may back up the database.
+func backupGate(svc *app.Service) func(user, password string) error {
+	return func(user, password string) error {
+		_, err := svc.AuthorizeBackup(context.Background(), user, password)
+		return err
+	}
 }

@@ -32,16 +32,36 @@ func ControlSocket(dbPath string) string {
 		abs = dbPath
 	}
 	sum := sha256.Sum256([]byte(abs))
-	dir := os.Getenv("XDG_RUNTIME_DIR")
-	if dir == "" {
-		dir = os.TempDir()
+	return filepath.Join(controlDir(), "votedesk-"+hex.EncodeToString(sum[:8])+".sock")
+}
+
+// controlDir is the folder of the control sockets: XDG_RUNTIME_DIR, or
+// else a folder of this user's in the temporary folder, made with mode
+// 0700. Both ends refuse a folder that is not this user's and private
+// (another user made it first, or a link), so nobody else can listen in
+// the socket's place.
+func controlDir() string {
+	if dir := os.Getenv("XDG_RUNTIME_DIR"); dir != "" {
+		return dir
 	}
-	return filepath.Join(dir, "votedesk-"+hex.EncodeToString(sum[:8])+".sock")
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("votedesk-%d", os.Getuid()))
+	_ = os.Mkdir(dir, 0o700)
+	return dir
+}
+
+// checkControlDir refuses a control-socket folder others could use.
+func checkControlDir(sock string) error {
+	if dir := filepath.Dir(sock); !privateDir(dir) {
+		return app.Errorf(app.CodeUnavailable, "the folder %s of VoteDesk's control socket is not private to this user (another user's, a link, or open to others); remove it, or set XDG_RUNTIME_DIR", dir)
+	}
+	return nil
 }
 
 type controlRequest struct {
-	Op   string `json:"op"`
-	Path string `json:"path"`
+	Op       string `json:"op"`
+	Path     string `json:"path"`
+	User     string `json:"user"`
+	Password string `json:"password"`
 }
 
 type controlReply struct {
@@ -53,8 +73,11 @@ type controlReply struct {
 }
 
 // ServeControl serves the store's control socket until stop is called.
-func (s *Store) ServeControl() (stop func(), err error) {
+func (s *Store) ServeControl(authorize func(user, password string) error) (stop func(), err error) {
 	path := ControlSocket(s.path)
+	if err := checkControlDir(path); err != nil {
+		return nil, err
+	}
 	if c, err := net.DialTimeout("unix", path, 200*time.Millisecond); err == nil {
 		c.Close()
 		return nil, app.Errorf(app.CodeUnavailable, "another VoteDesk already serves %s", path)
@@ -76,7 +99,7 @@ func (s *Store) ServeControl() (stop func(), err error) {
 			if err != nil {
 				return
 			}
-			go s.handleControl(conn)
+			go s.handleControl(conn, authorize)
 		}
 	}()
 	return func() {
@@ -86,7 +109,7 @@ func (s *Store) ServeControl() (stop func(), err error) {
 	}, nil
 }
 
-func (s *Store) handleControl(conn net.Conn) {
+func (s *Store) handleControl(conn net.Conn, authorize func(user, password string) error) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(10 * time.Minute))
 	var req controlRequest
@@ -102,7 +125,13 @@ func (s *Store) handleControl(conn net.Conn) {
 		reply.Error = fmt.Sprintf("unknown operation %q", req.Op)
 	case !filepath.IsAbs(req.Path):
 		reply.Error = "the backup path must be absolute"
+	case authorize == nil:
+		reply.Error = "this VoteDesk does not take backup requests"
 	default:
+		if err := authorize(req.User, req.Password); err != nil {
+			reply.Error = app.ErrorMessage(err)
+			break
+		}
 		info, err := s.Backup(context.Background(), req.Path)
 		if err != nil {
 			reply.Error = app.ErrorMessage(err)
@@ -116,13 +145,17 @@ func (s *Store) handleControl(conn net.Conn) {
 
 // RequestBackup asks the VoteDesk process that holds the database at dbPath
 // open to write a backup to dest.
-func RequestBackup(ctx context.Context, dbPath, dest string) (app.BackupInfo, error) {
+func RequestBackup(ctx context.Context, dbPath, dest, user, password string) (app.BackupInfo, error) {
 	abs, err := filepath.Abs(dest)
 	if err != nil {
 		return app.BackupInfo{}, err
 	}
+	sock := ControlSocket(dbPath)
+	if err := checkControlDir(sock); err != nil {
+		return app.BackupInfo{}, err
+	}
 	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", ControlSocket(dbPath))
+	conn, err := d.DialContext(ctx, "unix", sock)
 	if err != nil {
 		return app.BackupInfo{}, &app.Error{Code: app.CodeUnavailable,
 			Message: fmt.Sprintf("the database %s is open in another VoteDesk that does not answer backup requests; back up from that VoteDesk, or close it first", dbPath), Err: err}
@@ -131,7 +164,7 @@ func RequestBackup(ctx context.Context, dbPath, dest string) (app.BackupInfo, er
 	if dl, ok := ctx.Deadline(); ok {
 		_ = conn.SetDeadline(dl)
 	}
-	b, _ := json.Marshal(controlRequest{Op: "backup", Path: abs})
+	b, _ := json.Marshal(controlRequest{Op: "backup", Path: abs, User: user, Password: password})
 	if _, err := conn.Write(append(b, '\n')); err != nil {
 		return app.BackupInfo{}, fmt.Errorf("localstore: request backup: %w", err)
 	}
@@ -146,5 +179,17 @@ func RequestBackup(ctx context.Context, dbPath, dest string) (app.BackupInfo, er
 	if !reply.OK {
 		return app.BackupInfo{}, app.Errorf(app.CodeUnavailable, "the running VoteDesk could not back up: %s", reply.Error)
 	}
-	return app.BackupInfo{Path: reply.Path, Events: reply.Events, Size: reply.Size}, nil
+	// Believe the file, not the reply: whoever answered on the socket, the
+	// backup must be there and check.
+	if reply.Path != abs {
+		return app.BackupInfo{}, app.Errorf(app.CodeUnavailable, "the running VoteDesk answered for %s, not %s; no backup was made", reply.Path, abs)
+	}
+	report, err := CheckFile(ctx, abs)
+	if err != nil {
+		return app.BackupInfo{}, app.Errorf(app.CodeUnavailable, "the running VoteDesk said it backed up to %s, but the file does not check: %s", abs, app.ErrorMessage(err))
+	}
+	if !report.OK() {
+		return app.BackupInfo{}, app.Errorf(app.CodeUnavailable, "the running VoteDesk said it backed up to %s, but the file fails its check: %s", abs, report.Problems[0])
+	}
+	return app.BackupInfo{Path: abs, Events: report.Events, Size: reply.Size}, nil
 }

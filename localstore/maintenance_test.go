@@ -1,8 +1,11 @@
 package localstore_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/binary"
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -177,16 +180,57 @@ func TestBackupRestoreCompact(t *testing.T) {
 	}
 }
 
+// TestControlSocketImpostor: another process listening where the control
+// socket should be (the attack of issue 20: it answers "backed up 999999
+// events" and writes nothing) is not believed: the file must exist and
+// check.
+func TestControlSocketImpostor(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "v.db")
+	sock := localstore.ControlSocket(db)
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			bufio.NewReader(c).ReadBytes('\n')
+			fmt.Fprintf(c, `{"ok":true,"path":%q,"events":999999,"size":1}`+"\n", filepath.Join(filepath.Dir(db), "dest.db"))
+			c.Close()
+		}
+	}()
+	_, err = localstore.RequestBackup(ctx, db, filepath.Join(filepath.Dir(db), "dest.db"), "olga", "pw")
+	if err == nil || !strings.Contains(app.ErrorMessage(err), "does not check") {
+		t.Errorf("an impostor's reply was believed: %v", err)
+	}
+}
+
 func TestBackupThroughControlSocket(t *testing.T) {
 	ctx := context.Background()
 	st, _ := filled(t)
-	stop, err := st.ServeControl()
+	stop, err := st.ServeControl(func(user, password string) error {
+		if user != "aud" || password != "right" {
+			return app.Errorf(app.CodeForbidden, "%s may not back up the database", user)
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stop()
 	dest := filepath.Join(t.TempDir(), "via-socket.db")
-	info, err := localstore.RequestBackup(ctx, st.Path(), dest)
+	if _, err := localstore.RequestBackup(ctx, st.Path(), dest, "obs", "right"); err == nil || !strings.Contains(app.ErrorMessage(err), "obs may not back up") {
+		t.Errorf("a backup for a user the gate refuses: %v", err)
+	}
+	if _, err := os.Stat(dest); err == nil {
+		t.Error("a refused backup wrote its file")
+	}
+	info, err := localstore.RequestBackup(ctx, st.Path(), dest, "aud", "right")
 	if err != nil || info.Events != 8 {
 		t.Fatalf("backup through socket = %+v, %v", info, err)
 	}

@@ -38,8 +38,8 @@ type Maintenance interface {
 	Backup(ctx context.Context, path string) (app.BackupInfo, error)
 	Verify(ctx context.Context) (app.VerifyReport, error)
 	// ServeControl answers other processes' backup requests while a long
-	// command runs.
-	ServeControl() (stop func(), err error)
+	// command runs, for users authorize lets through.
+	ServeControl(authorize func(user, password string) error) (stop func(), err error)
 	Close() error
 }
 
@@ -47,8 +47,9 @@ type Maintenance interface {
 type Files interface {
 	Restore(ctx context.Context, dbPath, from string) (app.RestoreInfo, error)
 	Compact(ctx context.Context, dbPath string) (before, after int64, err error)
-	// RequestBackup asks the process that has the database open for a backup.
-	RequestBackup(ctx context.Context, dbPath, dest string) (app.BackupInfo, error)
+	// RequestBackup asks the process that has the database open for a
+	// backup, as user (who must be allowed to make one there).
+	RequestBackup(ctx context.Context, dbPath, dest, user, password string) (app.BackupInfo, error)
 	CheckFile(ctx context.Context, path string) (app.VerifyReport, error)
 }
 

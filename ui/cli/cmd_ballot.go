@@ -166,7 +166,7 @@ func logList(c *call) error {
 // durably stored. A refused line is reported with its line number and the
 // others go on; the exit status is 1 if any line was refused.
 func castStream(c *call, election string) error {
-	if stop, err := c.backend.Store.ServeControl(); err == nil {
+	if stop, err := c.backend.Store.ServeControl(c.backupGate()); err == nil {
 		defer stop()
 	}
 	r := csv.NewReader(c.deps.Stdin)

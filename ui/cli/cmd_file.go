@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"votedesk/app"
@@ -40,13 +41,24 @@ func backup(c *call) error {
 	via := "direct"
 	if err := c.open(); err == nil {
 		defer c.backend.Store.Close()
+		user, pw, err := c.credentials()
+		if err != nil {
+			return err
+		}
+		if _, err := c.backend.Service.AuthorizeBackup(c.ctx, user, pw); err != nil {
+			return err
+		}
 		info, err = c.backend.Store.Backup(c.ctx, dest)
 		if err != nil {
 			return err
 		}
 	} else if app.ErrorCode(err) == app.CodeUnavailable && strings.Contains(app.ErrorMessage(err), "already open") {
 		via = "running VoteDesk"
-		if info, err = c.deps.Files.RequestBackup(c.ctx, path, dest); err != nil {
+		user, pw, err := c.credentials()
+		if err != nil {
+			return err
+		}
+		if info, err = c.deps.Files.RequestBackup(c.ctx, path, dest, user, pw); err != nil {
 			return err
 		}
 	} else {
@@ -64,6 +76,22 @@ func restore(c *call) error {
 	path, err := c.databasePath()
 	if err != nil {
 		return err
+	}
+	// A restore replaces every record: the OWNER of the database it
+	// replaces signs in first. Restoring where there is no database yet
+	// (a new machine) needs no one.
+	if _, err := os.Stat(path); err == nil {
+		if err := c.open(); err != nil {
+			return err
+		}
+		user, pw, err := c.credentials()
+		if err == nil {
+			_, err = c.backend.Service.AuthorizeRestore(c.ctx, user, pw)
+		}
+		c.backend.Store.Close()
+		if err != nil {
+			return err
+		}
 	}
 	info, err := c.deps.Files.Restore(c.ctx, path, c.args.pos[0])
 	if err != nil {

@@ -85,7 +85,7 @@ func kioskCmd(c *call) error {
 	if c.deps.Kiosk == nil {
 		return app.Errorf(app.CodeUnavailable, "this build of votedesk has no kiosk window")
 	}
-	if stop, err := c.backend.Store.ServeControl(); err == nil {
+	if stop, err := c.backend.Store.ServeControl(c.backupGate()); err == nil {
 		defer stop()
 	}
 	fmt.Fprintf(c.deps.Stderr, "Kiosk for %q (join code %s), casting as %s. Officials leave it with the passcode.\n", e.Name, app.JoinCode(e), c.actor)

@@ -52,3 +52,49 @@ func TestCLIMissingDatabase(t *testing.T) {
 	}
 	c.ok("election", "list")
 }
+
+// TestCLIBackupRestoreGates: backup and restore pass the same gate as in
+// the desktop app: a backup takes AUDITOR or OWNER (it holds every secret),
+// a restore the OWNER.
+func TestCLIBackupRestoreGates(t *testing.T) {
+	c, _ := secretWorld(t)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		user string
+		ok   bool
+	}{{"user", false}, {"observer", false}, {"auditor", true}, {"olga", true}} {
+		dest := filepath.Join(dir, tc.user+".db")
+		r := c.run([]string{"VOTEDESK_USER=" + tc.user, "VOTEDESK_PASSWORD=" + tc.user + "-password"}, "backup", dest)
+		_, statErr := os.Stat(dest)
+		if tc.ok != (r.code == 0) || tc.ok != (statErr == nil) {
+			t.Errorf("backup as %s: exit %d %s (file made: %v)", tc.user, r.code, r.err, statErr == nil)
+		}
+		if !tc.ok && !strings.Contains(r.err, "may not back up") {
+			t.Errorf("backup as %s: %q", tc.user, r.err)
+		}
+	}
+	if r := c.run([]string{"VOTEDESK_USER=", "VOTEDESK_PASSWORD="}, "backup", filepath.Join(dir, "anon.db")); r.code == 0 {
+		t.Error("a backup without signing in")
+	}
+	backup := filepath.Join(dir, "olga.db")
+	ballots := func() int {
+		var e struct{ Ballots int }
+		decode(t, c.ok("election", "show", "S", "--json"), &e)
+		return e.Ballots
+	}
+	before := ballots()
+	c.ok("ballot", "cast", "S", "--voter", "p3", "A")
+	for _, u := range []string{"auditor", "user", "observer"} {
+		r := c.run([]string{"VOTEDESK_USER=" + u, "VOTEDESK_PASSWORD=" + u + "-password"}, "restore", backup)
+		if r.code != 1 || !strings.Contains(r.err, "only the OWNER") {
+			t.Errorf("restore as %s: exit %d %q", u, r.code, r.err)
+		}
+	}
+	if ballots() != before+1 {
+		t.Fatal("the refused restores changed the database")
+	}
+	c.ok("restore", backup)
+	if ballots() != before {
+		t.Error("the OWNER's restore did not bring the backup back")
+	}
+}
