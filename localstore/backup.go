@@ -20,8 +20,16 @@ type BackupInfo = app.BackupInfo
 // use: one read transaction copies every page (bbolt's Tx.CopyFile), so the
 // copy holds exactly what was committed when the backup began. The copy is
 // written to a temporary file beside path, synced, and renamed into place.
+//
+// It refuses to write over the database itself (by any path or link), a
+// folder or a symbolic link, and anything that exists and is not a VoteDesk
+// database (a backup may replace an older backup, never another kind of
+// file).
 func (s *Store) Backup(ctx context.Context, path string) (BackupInfo, error) {
 	if err := ctx.Err(); err != nil {
+		return BackupInfo{}, err
+	}
+	if err := s.checkBackupTarget(path); err != nil {
 		return BackupInfo{}, err
 	}
 	tmp, err := tempBeside(path)
@@ -203,6 +211,30 @@ func syncDir(dir string) error {
 	defer d.Close()
 	if err := d.Sync(); err != nil {
 		return fmt.Errorf("localstore: sync folder %s: %w", dir, err)
+	}
+	return nil
+}
+
+// checkBackupTarget says why path must not receive a backup.
+func (s *Store) checkBackupTarget(path string) error {
+	fi, err := os.Lstat(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return app.Errorf(app.CodeInvalid, "cannot write the backup %s: %v", path, err)
+	}
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		return app.Errorf(app.CodeInvalid, "%s is a symbolic link; name the backup file itself (nothing was written)", path)
+	case fi.IsDir():
+		return app.Errorf(app.CodeInvalid, "%s is a folder; name the backup file (nothing was written)", path)
+	}
+	if self, err := os.Stat(s.path); err == nil && os.SameFile(self, fi) {
+		return app.Errorf(app.CodeInvalid, "%s is this database itself; a backup goes to another file (nothing was written)", path)
+	}
+	if checkShape(path) != nil || fi.Size() == 0 {
+		return app.Errorf(app.CodeInvalid, "%s exists and is not a VoteDesk backup; a backup replaces only an older backup (nothing was written)", path)
 	}
 	return nil
 }

@@ -94,3 +94,35 @@ func TestDamagedFilesAreReported(t *testing.T) {
 		try("flipped.db", data)
 	}
 }
+
+// TestBackupNeverReplacesTheDatabase: a backup named at the database
+// itself (its path, a relative path, a hard link), a folder, a link or
+// another kind of file is refused; an older backup is replaced.
+func TestBackupNeverReplacesTheDatabase(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "v.db")
+	st, err := localstore.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	os.Link(db, filepath.Join(dir, "hard.db"))
+	os.Symlink(db, filepath.Join(dir, "link.db"))
+	os.WriteFile(filepath.Join(dir, "report.pdf"), []byte("%PDF"), 0o600)
+	os.Mkdir(filepath.Join(dir, "folder"), 0o700)
+	t.Chdir(dir)
+	for _, p := range []string{db, "v.db", "./folder/../v.db", "hard.db", "link.db", "report.pdf", "folder"} {
+		if _, err := st.Backup(ctx, p); err == nil || !strings.Contains(app.ErrorMessage(err), p) {
+			t.Errorf("backup to %s: %v", p, err)
+		}
+	}
+	if b, _ := os.ReadFile("report.pdf"); string(b) != "%PDF" {
+		t.Error("the other file changed")
+	}
+	for range 2 { // a new backup, then one over it
+		if _, err := st.Backup(ctx, "backup.db"); err != nil {
+			t.Errorf("backup: %v", err)
+		}
+	}
+}
