@@ -1,6 +1,7 @@
 package tally
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -92,6 +93,9 @@ func WithGroups(g ...Grouping) Option {
 	return func(o *options) { o.groupings = append(o.groupings, g...) }
 }
 
+// ErrNoBallots is the answer to a count of no ballots: nobody is elected.
+var ErrNoBallots = errors.New("tally: there are no ballots to count, so nobody is elected")
+
 // Tabulate counts ballots for a contest with a method. For IRV and STV the
 // rules are RCTab's; the other methods use only the ballots' rank order.
 // Same inputs always give the same Result.
@@ -102,6 +106,10 @@ func Tabulate(c Contest, b *BallotSet, m Method, r Rules, opts ...Option) (Resul
 	}
 	if err := c.Validate(); err != nil {
 		return Result{}, err
+	}
+	if b == nil || b.Len() == 0 {
+		// Not a coin flip among candidates with no votes.
+		return Result{}, ErrNoBallots
 	}
 	chk, err := checkBallots(c, b, r, m == IRV || m == STV)
 	if err != nil {
