@@ -82,6 +82,9 @@ func ReadPollBook(r io.Reader) (*PollBookFile, error) {
 				cols = c
 				continue
 			}
+			if headerOnly(text) {
+				return nil, app.Errorf(app.CodeInvalid, "line %d is a header (%s) without a name or id column: a poll book lists voters by name (add a \"name\" column)", line, strings.TrimSpace(text))
+			}
 		}
 		name, email := unquote(strings.TrimSpace(text)), ""
 		if cols != nil {
@@ -152,6 +155,23 @@ func pollBookHeader(text string) (*pollBookColumns, bool) {
 		name = id
 	}
 	return &pollBookColumns{name: name, email: email}, name >= 0
+}
+
+// headerOnly reports whether a first row that names no name or id column
+// is still a header: every cell is a known column name (an "email" column
+// alone, for example), not a voter.
+func headerOnly(text string) bool {
+	rec, err := csvRow(text)
+	if err != nil || len(rec) == 0 {
+		return false
+	}
+	for _, h := range rec {
+		h = strings.Join(strings.Fields(strings.ToLower(h)), " ")
+		if !isOneOf(h, emailHeaders) && !isOneOf(h, nameHeaders) && !isOneOf(h, idHeaders) {
+			return false
+		}
+	}
+	return true
 }
 
 func isOneOf(s string, list []string) bool {

@@ -215,3 +215,17 @@ func sharedPollBooks(t testing.TB) []string {
 	}
 	return out
 }
+
+func TestPollBookHeaderWithoutNames(t *testing.T) {
+	for _, in := range []string{"email\nann@example.org\n", "E-Mail, mail\nx@example.org,y@example.org\n"} {
+		f, err := dataio.ReadPollBook(strings.NewReader(in))
+		if err == nil || !strings.Contains(err.Error(), "line 1 is a header") {
+			t.Errorf("%q: %+v, %v; want a refusal of a header without names", in, f, err)
+		}
+	}
+	// A one-name-per-line file still reads.
+	f, err := dataio.ReadPollBook(strings.NewReader("Ann Lee\nBob\n"))
+	if err != nil || len(f.Entries) != 2 {
+		t.Errorf("names: %+v, %v", f, err)
+	}
+}
