@@ -2,6 +2,7 @@ package report
 
 import (
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -24,6 +25,7 @@ func (c *csvWriter) cell(v string) {
 	}
 	first := c.first
 	c.first = false
+	v = spreadsheetSafe(v)
 	if !needsQuotes(v, first) {
 		c.sb.WriteString(v)
 		return
@@ -63,4 +65,24 @@ func needsQuotes(v string, first bool) bool {
 		return true
 	}
 	return v[len(v)-1] <= ' '
+}
+
+// spreadsheetSafe keeps a cell from being read as a formula when the CSV
+// is opened in a spreadsheet (OWASP's advice on CSV injection): a cell that
+// starts with = + @ a tab or a carriage return, or with - and is not a
+// number, gets a leading apostrophe. Names from outside (candidates in a
+// CVR file) are where such cells come from; counts never start so.
+func spreadsheetSafe(v string) string {
+	if v == "" {
+		return v
+	}
+	switch v[0] {
+	case '=', '+', '@', '\t', '\r':
+		return "'" + v
+	case '-':
+		if _, err := strconv.ParseFloat(v, 64); err != nil {
+			return "'" + v
+		}
+	}
+	return v
 }
