@@ -29,6 +29,13 @@ type Progress struct {
 	Done, Total int64
 }
 
+// MaxImportBallots is the most ballots one import of cast vote records may
+// bring, all files together and records weighted by their counts: more than
+// any county has cast in one election, and what fits in memory while the
+// import is checked before it is recorded (some 100 bytes a ballot). A file
+// weighting one record a billion times is refused at that record, naming it.
+const MaxImportBallots uint64 = 20_000_000
+
 // CVROptions tune an import of cast vote records.
 type CVROptions struct {
 	// Aliases maps names the files use to candidate names of the election.
@@ -138,10 +145,12 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 	ids := map[string]place{}
 	im := &CVRImport{}
 	var before int64
+	var ballots uint64
+	sets := make([]*tally.BallotSet, 0, len(sources))
 	for i, src := range sources {
 		r.repeated = 0
 		var set tally.BallotSet
-		ro := cvr.Options{Check: r.check}
+		ro := cvr.Options{Check: r.check, MaxBallots: MaxImportBallots - ballots}
 		if opts.Progress != nil {
 			name, size := filepath.Base(src.FilePath), sizes[i]
 			ro.Progress = func(p cvr.Progress) {
@@ -162,10 +171,16 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 		if err := im.checkIDs(ids, &set, i); err != nil {
 			return nil, app.Errorf(app.CodeInvalid, "%s: %v", sum.Name, err)
 		}
-		if err := im.add(&set, &sum, names); err != nil {
+		ballots += st.Ballots
+		im.Files = append(im.Files, sum)
+		sets = append(sets, &set)
+	}
+	// Every file is read and within the limits before ballots are expanded.
+	im.ballots = make([]app.ImportedBallot, 0, ballots)
+	for i, set := range sets {
+		if err := im.add(set, &im.Files[i], names); err != nil {
 			return nil, err
 		}
-		im.Files = append(im.Files, sum)
 	}
 	if im.Ballots == 0 {
 		return nil, app.Errorf(app.CodeInvalid, "the files hold no ballots")
@@ -206,9 +221,6 @@ func (im *CVRImport) add(set *tally.BallotSet, sum *CVRFileSummary, names []stri
 	if sum.Repeated > 0 {
 		ends := dropRepeated(set, ranks)
 		set = &tally.BallotSet{Ends: ends, Counts: set.Counts, IDs: set.IDs}
-	}
-	if im.ballots == nil {
-		im.ballots = make([]app.ImportedBallot, 0, int(set.Total()))
 	}
 	start := 0
 	for i := range set.Len() {

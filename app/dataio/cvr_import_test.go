@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"votedesk/app"
 	"votedesk/app/dataio"
@@ -248,4 +249,33 @@ func TestImportCVRRefused(t *testing.T) {
 func (e *env) must2(_ any, err error) {
 	e.t.Helper()
 	e.must(err)
+}
+
+// TestImportCVRWeightBomb: a 50-byte BLT weighting two records a billion
+// times each (once 40 GB and a crash) is refused at the record that passes
+// MaxImportBallots, within a second, naming the file and line, with nothing
+// written; so is a set of files that passes it together.
+func TestImportCVRWeightBomb(t *testing.T) {
+	e := newEnv(t)
+	e.election("Mayor", false, "A", "B")
+	bomb := writeFile(t, "bomb.blt", "2 1\n1000000000 1 0\n1000000000 2 0\n0\n\"A\"\n\"B\"\n")
+	half := writeFile(t, "half.blt", "2 1\n15000000 1 0\n0\n\"A\"\n\"B\"\n")
+	before := e.logLength()
+	for _, files := range [][]string{{bomb}, {half, half}} {
+		start := time.Now()
+		var sources []cvr.Source
+		for _, f := range files {
+			sources = append(sources, cvr.Source{FilePath: f})
+		}
+		_, err := dataio.ImportCVRs(e.ctx, e.svc, clerk, "Mayor", sources, dataio.CVROptions{})
+		if app.ErrorCode(err) != app.CodeInvalid || !strings.Contains(app.ErrorMessage(err), "line 2: the file holds more than") {
+			t.Errorf("%v: %v", files, err)
+		}
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("%v: refused after %v", files, took)
+		}
+	}
+	if e.logLength() != before {
+		t.Error("a refused import wrote to the log")
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"votedesk/tally"
 )
@@ -168,7 +169,10 @@ func (p *bltParser) ballots(line []byte) error {
 	}
 }
 
-// rankings turns a ballot's preference tokens into marks.
+// rankings turns a ballot's preference tokens into marks. A token is a rank:
+// "-" skips it; "a=b" marks a and b there (an overvote, which the rules
+// judge); a group with "-" in it ("-=-", "3=-") is an overvote whose
+// candidates the count did not record, one tally.Overvote mark.
 func (p *bltParser) rankings(tokens [][]byte, marks []tally.Mark) ([]tally.Mark, error) {
 	if len(tokens) > 0xFFFF {
 		return nil, p.fail("a ballot ranks %d times, more than 65535", len(tokens))
@@ -178,22 +182,27 @@ func (p *bltParser) rankings(tokens [][]byte, marks []tally.Mark) ([]tally.Mark,
 		if string(t) == "-" {
 			continue
 		}
-		for {
-			c, rest, tied := bytes.Cut(t, []byte{'='})
-			if string(c) == "-" {
-				marks = append(marks, tally.Mark{Rank: rank, Candidate: tally.Overvote})
-			} else {
-				k, ok := parseUint(c, uint64(p.candidates))
-				if !ok || k == 0 {
-					return nil, p.fail("expected a candidate number from 1 to %d, \"-\" or \"a=b\", got %q", p.candidates, tokens[i])
-				}
-				p.used[k-1] = true
-				marks = append(marks, tally.Mark{Rank: rank, Candidate: uint16(k - 1)})
+		first, unknown := len(marks), false
+		for member := range bytes.SplitSeq(t, []byte{'='}) {
+			if string(member) == "-" {
+				unknown = true
+				continue
 			}
-			if !tied {
-				break
+			k, ok := parseUint(member, uint64(p.candidates))
+			if !ok || k == 0 {
+				return nil, p.fail("rank %d: expected a candidate number from 1 to %d, \"-\" or \"a=b\", got %q", rank, p.candidates, t)
 			}
-			t = rest
+			c := uint16(k - 1)
+			if !slices.ContainsFunc(marks[first:], func(m tally.Mark) bool { return m.Candidate == c }) {
+				marks = append(marks, tally.Mark{Rank: rank, Candidate: c})
+			}
+		}
+		if unknown {
+			marks = append(marks[:first], tally.Mark{Rank: rank, Candidate: tally.Overvote})
+			continue
+		}
+		for _, m := range marks[first:] {
+			p.used[m.Candidate] = true
 		}
 	}
 	return marks, nil

@@ -69,11 +69,11 @@ func TestReadBLT(t *testing.T) {
 "A"
 "B" "C"
 "Title"   # the title
-`, abc, Options{}, []string{"A - C", "A - C", "B=C A", "*=* C", "C=*", ""}, ""},
+`, abc, Options{}, []string{"A - C", "A - C", "B=C A", "* C", "*", ""}, ""},
 		{"UnknownCandidateWithoutMarksIsFine", blt, "2 1\n1 1 0\n0\n\"A\"\n\"Nobody\"\n", abc, Options{}, []string{"A"}, ""},
 		{"ErrUnknownCandidate", blt, "2 1\n1 2 0\n0\n\"A\"\n\"Zed\"\n", abc, Options{}, nil, `e.blt: line 5: unknown candidate "Zed"`},
 		{"ErrHeader", blt, "3\n", abc, Options{}, nil, `e.blt: line 1: expected the numbers of candidates and seats, got "3"`},
-		{"ErrCandidateNumber", blt, "3 1\n1 4 0\n0\n", abc, Options{}, nil, `e.blt: line 2: expected a candidate number from 1 to 3, "-" or "a=b", got "4"`},
+		{"ErrCandidateNumber", blt, "3 1\n1 4 0\n0\n", abc, Options{}, nil, `e.blt: line 2: rank 1: expected a candidate number from 1 to 3, "-" or "a=b", got "4"`},
 		{"ErrNoTerminatingZero", blt, "3 1\n1 2 3\n", abc, Options{}, nil, `e.blt: line 2: a ballot line must end with 0`},
 		{"ErrWeightZero", blt, "3 1\n0 1 0\n", abc, Options{}, nil, `e.blt: line 2: ballot weight must be a whole number from 1, got "0"`},
 		{"ErrFractionalWeight", blt, "3 1\n1.5 1 0\n", abc, Options{}, nil, `e.blt: line 2: ballot weight must be a whole number from 1, got "1.5"`},

@@ -73,6 +73,11 @@ func (s *csvScanner) scanQuoted(line []byte) bool {
 				q := bytes.IndexByte(line[i:], '"')
 				if q < 0 {
 					s.buf = append(append(s.buf, line[i:]...), '\n')
+					if len(s.buf) > MaxLineBytes {
+						s.col = len(s.ends) + 1
+						s.err = fmt.Errorf("a quoted field runs on for more than %d MiB, the most a record may have", MaxLineBytes>>20)
+						return false
+					}
 					next, err := s.lines.next()
 					if err != nil {
 						s.col = len(s.ends) + 1

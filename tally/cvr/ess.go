@@ -1,6 +1,7 @@
 package cvr
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -28,8 +29,17 @@ func readESS(j *job) (err error) {
 	if err := j.ctx.Err(); err != nil {
 		return err
 	}
-	book, err := excelize.OpenFile(j.src.FilePath)
+	f, fi, err := openRegular(j.src.FilePath)
 	if err != nil {
+		return err
+	}
+	defer f.Close()
+	limit := xlsxLimit(fi.Size())
+	book, err := excelize.OpenReader(f, excelize.Options{UnzipSizeLimit: limit, UnzipXMLSizeLimit: min(limit, excelize.StreamChunkSize)})
+	if err != nil {
+		if errors.Is(err, excelize.ErrOptionsUnzipSizeLimit) || strings.Contains(err.Error(), "unzip size") {
+			return fmt.Errorf("the xlsx file would decompress to more than %d MiB (%d times its size, or %d GiB at most): it is refused as a zip bomb", limit>>20, MaxXLSXRatio, MaxXLSXBytes>>30)
+		}
 		return fmt.Errorf("cannot open the xlsx file: %w", err)
 	}
 	defer book.Close()
@@ -63,10 +73,18 @@ func readESS(j *job) (err error) {
 	if err := rows.Error(); err != nil {
 		return &ParseError{File: j.file, Row: row, Err: err}
 	}
+	if row == 0 {
+		return fmt.Errorf("the first sheet has no rows: the file is empty or damaged")
+	}
 	if row < lastRow {
 		return &ParseError{File: j.file, Row: row, Err: fmt.Errorf("the sheet ends at row %d, but its dimension says it reaches row %d: the file may be damaged", row, lastRow)}
 	}
 	return nil
+}
+
+// xlsxLimit is how many bytes a spreadsheet of size bytes may decompress to.
+func xlsxLimit(size int64) int64 {
+	return min(max(size*MaxXLSXRatio, minXLSXBytes), MaxXLSXBytes)
 }
 
 // sheetRows returns the last row of a sheet's used range, or 0 if the sheet

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"votedesk/tally"
 )
@@ -51,7 +50,7 @@ func ReadFile(ctx context.Context, src Source, opts Options) (*File, error) {
 
 // detectFile detects the format of the file at path from its name and start.
 func detectFile(path string) (Format, error) {
-	f, err := os.Open(path)
+	f, _, err := openRegular(path)
 	if err != nil {
 		return "", &ParseError{File: baseName(path), Err: err}
 	}

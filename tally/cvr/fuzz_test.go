@@ -88,6 +88,12 @@ func checkSet(t *testing.T, s *tally.BallotSet, candidates int) {
 			if m.Candidate != tally.Overvote && int(m.Candidate) >= max(candidates, 1) {
 				t.Fatalf("ballot %d: candidate %d of %d", i, m.Candidate, candidates)
 			}
+			// At one rank: an overvote label alone, or each candidate once.
+			for p := k + 1; p < end && s.Marks[p].Rank == m.Rank; p++ {
+				if o := s.Marks[p]; o.Candidate == m.Candidate || o.Candidate == tally.Overvote || m.Candidate == tally.Overvote {
+					t.Fatalf("ballot %d: rank %d marks %v, which the count refuses", i, m.Rank, s.Marks[start:end])
+				}
+			}
 		}
 		start = end
 	}

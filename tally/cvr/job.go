@@ -131,6 +131,9 @@ func (j *job) add(marks []tally.Mark, id []byte, count uint32, precinct []byte) 
 			return err
 		}
 	}
+	if j.stats.Ballots+uint64(count) > j.maxBallots() {
+		return fmt.Errorf("the file holds more than %d ballots (counting each record's weight), the most one read may hold", j.maxBallots())
+	}
 	if err := j.out.add(marks, id, count, precinct); err != nil {
 		return err
 	}
@@ -143,6 +146,14 @@ func (j *job) add(marks []tally.Mark, id []byte, count uint32, precinct []byte) 
 		return j.tick()
 	}
 	return nil
+}
+
+// maxBallots is the most ballots this read may add.
+func (j *job) maxBallots() uint64 {
+	if j.opts.MaxBallots > 0 {
+		return j.opts.MaxBallots
+	}
+	return DefaultMaxBallots
 }
 
 // tick checks for cancellation and reports progress when enough has been read.
@@ -173,6 +184,9 @@ func (j *job) report(final bool) {
 func (j *job) located(err error) error {
 	var pe *ParseError
 	if errors.As(err, &pe) {
+		if pe.File == "" {
+			pe.File = j.file // from a helper that knows the place but not the file
+		}
 		return err
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -185,7 +199,7 @@ func (j *job) located(err error) error {
 func (j *job) at(line, col int, err error) error {
 	var pe *ParseError
 	if errors.As(err, &pe) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
+		return j.located(err)
 	}
 	return &ParseError{File: j.file, Line: line, Column: col, Err: err}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 )
 
@@ -31,6 +32,9 @@ func (l *lineReader) next() ([]byte, error) {
 	if errors.Is(err, bufio.ErrBufferFull) {
 		l.long = append(l.long[:0], b...)
 		for errors.Is(err, bufio.ErrBufferFull) {
+			if len(l.long) > MaxLineBytes {
+				return nil, &ParseError{Line: l.line + 1, Err: fmt.Errorf("the line is longer than %d MiB, the most a line may have", MaxLineBytes>>20)}
+			}
 			b, err = l.r.ReadSlice('\n')
 			l.long = append(l.long, b...)
 		}

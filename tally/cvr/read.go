@@ -25,7 +25,32 @@ type Options struct {
 	// *ParseError naming the record's line, row or CVR, so a caller can add
 	// its own rules (ids unique across files, ballots its store can hold).
 	Check func(id []byte, marks []tally.Mark, count uint32) error
+	// MaxBallots is the most ballots a read may add, records weighted by
+	// their counts; 0 means DefaultMaxBallots. A caller that turns each
+	// ballot into a stored record sets it lower.
+	MaxBallots uint64
 }
+
+// The limits every read keeps, so that a small crafted file cannot make it
+// exhaust memory, disk or time: each is refused with a *ParseError naming
+// the file, the place and the limit.
+const (
+	// DefaultMaxBallots is more ballots than any single contest has had
+	// (a presidential election has about 160 million).
+	DefaultMaxBallots = 1_000_000_000
+	// MaxFileBytes is the largest file read.
+	MaxFileBytes = 64 << 30
+	// MaxLineBytes is the longest line (or CSV record) of a text file.
+	MaxLineBytes = 4 << 20
+	// MaxXLSXBytes caps what a spreadsheet may decompress to: its parts
+	// together, by the sizes the zip declares (and Go's zip reader enforces).
+	MaxXLSXBytes = 4 << 30
+	// MaxXLSXRatio caps it again at this many times the file's own size;
+	// real CVR spreadsheets compress some 10 to 30 times.
+	MaxXLSXRatio = 200
+	// minXLSXBytes is what any spreadsheet may decompress to, whatever its size.
+	minXLSXBytes = 64 << 20
+)
 
 // Progress says how far a Read has got. Done and Total count bytes for text
 // files and rows for spreadsheets; Total is 0 when it is not known.
@@ -89,18 +114,65 @@ func run(ctx context.Context, src Source, cands Candidates, opts Options) (*job,
 
 // open opens the source file and learns its size for progress reports.
 func (j *job) open() (*os.File, error) {
-	f, err := os.Open(j.src.FilePath)
+	f, fi, err := openRegular(j.src.FilePath)
 	if err != nil {
 		return nil, err
 	}
-	if fi, err := f.Stat(); err == nil {
-		if fi.IsDir() {
-			f.Close()
-			return nil, fmt.Errorf("is a directory, not a file")
-		}
-		j.total = fi.Size()
-	}
+	j.total = fi.Size()
 	return f, nil
+}
+
+// openRegular opens a file to read cast vote records from. A directory, a
+// device (/dev/zero), a pipe or a socket is refused, as is a file larger
+// than MaxFileBytes, so every read has an end.
+func openRegular(path string) (*os.File, os.FileInfo, error) {
+	// Look before opening: opening a named pipe waits for a writer.
+	if fi, err := os.Stat(path); err == nil {
+		if err := checkRegular(fi); err != nil {
+			return nil, nil, err
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil {
+		err = checkRegular(fi)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// checkRegular refuses what is not a regular file of a readable size.
+func checkRegular(fi os.FileInfo) error {
+	switch {
+	case fi.IsDir():
+		return errors.New("is a directory, not a file")
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("is not a regular file (%s): name a file of cast vote records", fileKind(fi.Mode()))
+	case fi.Size() > MaxFileBytes:
+		return fmt.Errorf("is %d bytes, more than the %d GiB a cast vote record file may have", fi.Size(), MaxFileBytes>>30)
+	}
+	return nil
+}
+
+// fileKind names a mode that is not a regular file's.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a plain file"
 }
 
 // baseName returns the file name errors show.
