@@ -3,7 +3,10 @@ package app
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // errAdjudicable marks a ballot's refusal that officials may overturn: the
@@ -224,12 +227,20 @@ func applyBallotsImported(a *applier) error {
 	ballots := make([]Ballot, len(d.Ballots))
 	keys := make([]string, len(d.Ballots))
 	for i, ib := range d.Ballots {
-		r, err := normalizeRankings(ib.Rankings, order)
+		r, err := normalizeCast(ib.Rankings, order, MaxRank)
 		if err != nil {
 			return Errorf(CodeInvalid, "imported ballot %d (%s): %s", i+1, ib.SourceID, ErrorMessage(err))
 		}
+		if err := checkGroupID("precinct", ib.Precinct); err != nil {
+			return Errorf(CodeInvalid, "imported ballot %d (%s): %s", i+1, ib.SourceID, ErrorMessage(err))
+		}
+		if err := checkGroupID("batch", ib.Batch); err != nil {
+			return Errorf(CodeInvalid, "imported ballot %d (%s): %s", i+1, ib.SourceID, ErrorMessage(err))
+		}
+		e.Grouped = e.Grouped || ib.Precinct != "" || ib.Batch != ""
 		keys[i] = importedSK(a.ev.ID, i)
-		ballots[i] = Ballot{Election: e.Name, Confirmation: keys[i][len(prefixUnlisted):], WhenCast: a.ev.When, Rankings: r, Source: d.Source, SourceID: ib.SourceID}
+		ballots[i] = Ballot{Election: e.Name, Confirmation: keys[i][len(prefixUnlisted):], WhenCast: a.ev.When, Rankings: r, Source: d.Source, SourceID: ib.SourceID,
+			Precinct: ib.Precinct, Batch: ib.Batch}
 	}
 	pk := electionPK(e.Name)
 	// The ids come from the event id, so one lookup tells whether this
@@ -252,6 +263,18 @@ func applyBallotsImported(a *applier) error {
 	e.LastChanged = a.ev.When
 	sealIfSecret(&e)
 	return putElection(a.tx, e)
+}
+
+// checkGroupID checks the precinct or batch id of an imported ballot: text
+// of at most MaxNameLength characters without control characters.
+func checkGroupID(kind, id string) error {
+	if id == "" {
+		return nil
+	}
+	if !utf8.ValidString(id) || utf8.RuneCountInString(id) > MaxNameLength || strings.ContainsFunc(id, unicode.IsControl) {
+		return Errorf(CodeInvalid, "%s id %.40q is not text of at most %d characters without control characters", kind, id, MaxNameLength)
+	}
+	return nil
 }
 
 // maxImportBatch is the most ballots one BallotsImported event may carry.

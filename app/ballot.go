@@ -6,11 +6,28 @@ import (
 	"time"
 )
 
-// Ranking places one candidate at one rank (1 = first choice). Two rankings
-// with the same rank tie those candidates.
+// Ranking places one mark at one rank (1 = first choice): a candidate, or
+// OvervoteLabel. A ballot is its rankings as cast: two rankings with the same
+// rank are an overvote (or a tie), a rank without rankings was skipped, and a
+// candidate may be ranked again at a later rank. What each of these means is
+// decided by the counting rules when the ballot is counted, as RCTab does.
 type Ranking struct {
 	Candidate string `json:"candidate_name"`
 	Rank      int    `json:"rank"`
+}
+
+// OvervoteLabel is the mark of a rank that a cast vote record says was
+// overvoted without naming the candidates (ES&S's "overvote", BLT's "-=-").
+// It is alone at its rank. No candidate can be named so: names may not start
+// with '#'.
+const OvervoteLabel = "#overvote"
+
+// Label is how a ranking's mark is shown to people.
+func (r Ranking) Label() string {
+	if r.Candidate == OvervoteLabel {
+		return "(overvote)"
+	}
+	return r.Candidate
 }
 
 // Where a ballot came from.
@@ -32,6 +49,8 @@ type Ballot struct {
 	Source       string
 	SourceID     string
 	Transcribed  bool
+	Precinct     string // imported cast vote records: the precinct and batch they name
+	Batch        string
 }
 
 func (b Ballot) key() string {
@@ -69,6 +88,12 @@ func (b Ballot) fill(it Item, pk, sk, whenCast string) Item {
 	if b.Transcribed {
 		it.Set("transcribed", Bool(true))
 	}
+	if b.Precinct != "" {
+		it.Set("precinct", S(b.Precinct))
+	}
+	if b.Batch != "" {
+		it.Set("batch", S(b.Batch))
+	}
 	return it
 }
 
@@ -86,6 +111,8 @@ func ballotFromItem(it Item) (Ballot, error) {
 		Source:       it.Str("source"),
 		SourceID:     it.Str("source_id"),
 		Transcribed:  it.Flag("transcribed"),
+		Precinct:     it.Str("precinct"),
+		Batch:        it.Str("batch"),
 	}, nil
 }
 
@@ -177,9 +204,72 @@ func orderOf(cands []Candidate) candidateOrder {
 	return order
 }
 
-// normalizeRankings checks rankings against the election's candidates and
-// returns them sorted by rank (then candidate order): every candidate known,
-// no candidate twice, ranks from 1 to the number of candidates.
+// MaxRank is the deepest rank a ballot may have: the count's limit.
+const MaxRank = 0xFFFF
+
+// normalizeCast checks the rankings of a cast vote record against the
+// election's candidates and returns them sorted by rank (then candidate
+// order). The record is kept as cast: skipped ranks, candidates ranked again
+// and overvotes stay for the counting rules to judge. Every mark must be a
+// candidate or OvervoteLabel, the label alone at its rank, no candidate twice
+// at one rank, and ranks from 1 to maxRank.
+func normalizeCast(r []Ranking, order candidateOrder, maxRank int) ([]Ranking, error) {
+	sorted := true
+	for i, x := range r {
+		if _, ok := order[x.Candidate]; !ok && x.Candidate != OvervoteLabel {
+			return nil, Errorf(CodeInvalid, "%q is not a candidate in this election", x.Candidate)
+		}
+		if x.Rank < 1 || x.Rank > maxRank {
+			return nil, Errorf(CodeInvalid, "rank %d of %q is not from 1 to %d", x.Rank, x.Label(), maxRank)
+		}
+		for _, y := range r[:i] {
+			switch {
+			case y.Rank != x.Rank:
+			case y.Candidate == x.Candidate:
+				return nil, Errorf(CodeInvalid, "rank %d marks %q twice", x.Rank, x.Label())
+			case x.Candidate == OvervoteLabel || y.Candidate == OvervoteLabel:
+				return nil, Errorf(CodeInvalid, "rank %d has an overvote label beside candidates", x.Rank)
+			}
+		}
+		if i > 0 && (x.Rank < r[i-1].Rank || x.Rank == r[i-1].Rank && order[x.Candidate] < order[r[i-1].Candidate]) {
+			sorted = false
+		}
+	}
+	return sortRankings(r, order, sorted), nil
+}
+
+// CheckCast checks rankings of a cast vote record as an election whose
+// candidates are names (in ballot order) would on import (normalizeCast).
+func CheckCast(r []Ranking, names []string) error {
+	order := make(candidateOrder, len(names))
+	for i, n := range names {
+		order[n] = int64(i)
+	}
+	_, err := normalizeCast(r, order, MaxRank)
+	return err
+}
+
+// sortRankings returns rankings sorted by rank, then candidate order; r
+// itself when sorted says they already are.
+func sortRankings(r []Ranking, order candidateOrder, sorted bool) []Ranking {
+	if sorted {
+		return r
+	}
+	out := slices.Clone(r)
+	slices.SortStableFunc(out, func(a, b Ranking) int {
+		if a.Rank != b.Rank {
+			return a.Rank - b.Rank
+		}
+		return int(order[a.Candidate] - order[b.Candidate])
+	})
+	return out
+}
+
+// normalizeRankings checks the rankings of a ballot cast in VoteDesk (by a
+// voter, at a kiosk, or keyed in from paper) against the election's
+// candidates and returns them sorted by rank (then candidate order): every
+// candidate known, no candidate twice, ranks from 1 to the number of
+// candidates. Cast vote records keep more of what was marked (normalizeCast).
 func normalizeRankings(r []Ranking, order candidateOrder) ([]Ranking, error) {
 	sorted := true
 	var seen map[string]bool // for long ballots; short ones are scanned
@@ -206,15 +296,5 @@ func normalizeRankings(r []Ranking, order candidateOrder) ([]Ranking, error) {
 			sorted = false
 		}
 	}
-	if sorted {
-		return r, nil
-	}
-	out := slices.Clone(r)
-	slices.SortStableFunc(out, func(a, b Ranking) int {
-		if a.Rank != b.Rank {
-			return a.Rank - b.Rank
-		}
-		return int(order[a.Candidate] - order[b.Candidate])
-	})
-	return out, nil
+	return sortRankings(r, order, sorted), nil
 }

@@ -205,3 +205,89 @@ func TestImportBallots(t *testing.T) {
 		}
 	})
 }
+
+// TestCastVoteRecordsKeptAsCast: an imported cast vote record keeps what was
+// marked (an overvote label, several candidates at a rank, skipped ranks, a
+// candidate ranked again, more ranks than candidates), stored and read back
+// as given and counted with the marks the rules judge; a ballot cast in
+// VoteDesk keeps its own checks. Nothing malformed is stored.
+func TestCastVoteRecordsKeptAsCast(t *testing.T) {
+	e := newEnv(t)
+	r := func(rank int, name string) app.Ranking { return app.Ranking{Candidate: name, Rank: rank} }
+	asCast := [][]app.Ranking{
+		{r(1, app.OvervoteLabel), r(2, "B")},
+		{r(1, "A"), r(1, "C"), r(3, "B")},
+		{r(1, "B"), r(2, "B"), r(3, "A")},
+		{r(2, "C"), r(7, "A")},
+	}
+	in := make([]app.ImportedBallot, len(asCast))
+	for i, rk := range asCast {
+		in[i] = app.ImportedBallot{SourceID: fmt.Sprintf("r%d", i), Rankings: rk}
+	}
+	_, err := e.svc.ImportBallots(e.ctx, "user", "Open", app.SourceCVR, in, nil)
+	e.must(err)
+	stored, err := e.svc.Ballots(e.ctx, "user", "Open")
+	e.must(err)
+	got := map[string][]app.Ranking{}
+	for _, b := range stored {
+		got[b.SourceID] = b.Rankings
+	}
+	for i, rk := range asCast {
+		if id := fmt.Sprintf("r%d", i); !slices.Equal(got[id], rk) {
+			t.Errorf("%s stored as %v, cast as %v", id, got[id], rk)
+		}
+	}
+	in4, err := e.svc.CountInput(e.ctx, "user", "Open")
+	e.must(err)
+	marks, _ := in4.Ballots.Ballot(0)
+	if in4.Ballots.Len() != 4 || len(marks) == 0 {
+		t.Fatalf("count input has %d ballots", in4.Ballots.Len())
+	}
+	overvotes := 0
+	for i := range in4.Ballots.Len() {
+		m, _ := in4.Ballots.Ballot(i)
+		for _, mk := range m {
+			if mk.Candidate == 0xFFFF {
+				overvotes++
+			}
+		}
+	}
+	if overvotes != 1 {
+		t.Errorf("%d overvote marks counted, want the 1 stored", overvotes)
+	}
+
+	for _, tc := range []struct {
+		name string
+		rk   []app.Ranking
+		want string
+	}{
+		{"ErrLabelBesideCandidate", []app.Ranking{r(1, app.OvervoteLabel), r(1, "A")}, "overvote label beside candidates"},
+		{"ErrTwiceAtOneRank", []app.Ranking{r(1, "A"), r(1, "A")}, `marks "A" twice`},
+		{"ErrUnknown", []app.Ranking{r(1, "Q")}, `"Q" is not a candidate`},
+		{"ErrRankZero", []app.Ranking{r(0, "A")}, "rank 0"},
+		{"ErrRankTooDeep", []app.Ranking{r(app.MaxRank+1, "A")}, "is not from 1 to 65535"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := e.snapshot()
+			_, err := e.svc.ImportBallots(e.ctx, "user", "Open", app.SourceCVR, []app.ImportedBallot{{SourceID: tc.name, Rankings: tc.rk}}, nil)
+			if app.ErrorCode(err) != app.CodeInvalid || !strings.Contains(app.ErrorMessage(err), tc.want) {
+				t.Errorf("import %v: %v, want %q", tc.rk, err, tc.want)
+			}
+			if e.snapshot() != before {
+				t.Error("a refused import changed the database")
+			}
+		})
+	}
+	// Cast in VoteDesk (a voter, a kiosk, paper): each candidate once, known
+	// candidates only, no deeper than the number of candidates.
+	for _, rk := range [][]app.Ranking{
+		{r(1, app.OvervoteLabel)}, {r(1, "B"), r(2, "B")}, {r(4, "A")},
+	} {
+		for _, source := range []string{app.SourceDirect, app.SourceKiosk, app.SourcePaper} {
+			_, err := e.svc.CastBallot(e.ctx, "user", app.Cast{Election: "Open", Voter: "v3", Rankings: rk, Source: source})
+			if app.ErrorCode(err) != app.CodeInvalid {
+				t.Errorf("%s ballot %v: %v, want it refused", source, rk, err)
+			}
+		}
+	}
+}

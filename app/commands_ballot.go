@@ -119,11 +119,11 @@ func (s *Service) ImportBallots(ctx context.Context, actor, election, source str
 			end := min(start+ImportBatch, len(ballots))
 			batch := make([]ImportedBallot, end-start)
 			for i, b := range ballots[start:end] {
-				r, err := normalizeRankings(b.Rankings, order)
+				r, err := normalizeCast(b.Rankings, order, MaxRank)
 				if err != nil {
 					return ballotRefused(CodeInvalid, start+i, b.SourceID, ErrorMessage(err))
 				}
-				batch[i] = ImportedBallot{SourceID: b.SourceID, Rankings: r}
+				batch[i] = ImportedBallot{SourceID: b.SourceID, Rankings: r, Precinct: b.Precinct, Batch: b.Batch}
 			}
 			d := decision{typ: EvBallotsImported, data: ballotsImported{Election: e.Name, ElectionID: e.ID, Source: source, Ballots: batch, Secret: e.Secret}}
 			if _, err := s.record(tx, actor, d); err != nil {

@@ -41,10 +41,7 @@ func (s *Service) CountInput(ctx context.Context, actor, election string) (Count
 		if len(cands) > tally.MaxCandidates {
 			return Errorf(CodeInvalid, "election %q has %d candidates; counting handles at most %d", election, len(cands), tally.MaxCandidates)
 		}
-		index := make(map[string]uint16, len(cands))
-		for i, c := range cands {
-			index[c.Name] = uint16(i)
-		}
+		index := markIndex(cands)
 		set := &tally.BallotSet{
 			Marks: make([]tally.Mark, 0, int(e.Ballots)*min(len(cands), 8)),
 			Ends:  make([]uint32, 0, e.Ballots),
@@ -60,11 +57,92 @@ func (s *Service) CountInput(ctx context.Context, actor, election string) (Count
 		if err != nil {
 			return err
 		}
+		if e.Grouped {
+			// Imported cast vote records name precincts or batches, for
+			// counts by precinct or batch: read them only then.
+			if set.Precincts, err = ballotColumn(tx, election, "precinct", set.Len()); err != nil {
+				return err
+			}
+			if set.Batches, err = ballotColumn(tx, election, "batch", set.Len()); err != nil {
+				return err
+			}
+		}
 		in = CountInput{Election: e, Candidates: cands, Ballots: set}
 		in.HeadSeq, in.HeadHash, err = tx.Head()
 		return err
 	})
 	return in, err
+}
+
+// ballotColumn reads one string attribute of every ballot of an election,
+// in ballot order, interning repeated values; nil when no ballot has it.
+func ballotColumn(tx Tx, election, attr string, n int) ([]string, error) {
+	out := make([]string, 0, n)
+	seen := map[string]string{}
+	any := false
+	err := tx.QueryAttr(electionPK(election), prefixBallot, attr, func(v []byte) (bool, error) {
+		s, ok := seen[string(v)]
+		if !ok {
+			s = string(v)
+			seen[s] = s
+		}
+		any = any || s != ""
+		out = append(out, s)
+		return true, nil
+	})
+	if err != nil || !any {
+		return nil, err
+	}
+	if len(out) != n {
+		return nil, Errorf(CodeInternal, "election %q has %d ballots but %d %s values", election, n, len(out), attr)
+	}
+	return out, nil
+}
+
+// markIndex maps what a stored ranking names to a tally mark's candidate:
+// candidate i of cands is i, OvervoteLabel is tally.Overvote.
+func markIndex(cands []Candidate) map[string]uint16 {
+	names := make([]string, len(cands))
+	for i, c := range cands {
+		names[i] = c.Name
+	}
+	return MarkIndex(names)
+}
+
+// RankingsToMarks turns rankings into tally marks, for the election whose
+// candidates are names in ballot order.
+func RankingsToMarks(out []tally.Mark, r []Ranking, index map[string]uint16) ([]tally.Mark, error) {
+	for _, x := range r {
+		c, ok := index[x.Candidate]
+		if !ok {
+			return nil, Errorf(CodeInternal, "a ballot ranks %q, which is not a candidate", x.Candidate)
+		}
+		out = append(out, tally.Mark{Rank: uint16(x.Rank), Candidate: c})
+	}
+	return out, nil
+}
+
+// MarksToRankings turns tally marks into rankings: names[c] for candidate c,
+// OvervoteLabel for tally.Overvote.
+func MarksToRankings(out []Ranking, marks []tally.Mark, names []string) []Ranking {
+	for _, m := range marks {
+		name := OvervoteLabel
+		if m.Candidate != tally.Overvote {
+			name = names[m.Candidate]
+		}
+		out = append(out, Ranking{Candidate: name, Rank: int(m.Rank)})
+	}
+	return out
+}
+
+// MarkIndex is markIndex for names of candidates in ballot order.
+func MarkIndex(names []string) map[string]uint16 {
+	index := make(map[string]uint16, len(names)+1)
+	for i, n := range names {
+		index[n] = uint16(i)
+	}
+	index[OvervoteLabel] = tally.Overvote
+	return index
 }
 
 // parseMarks reads compact rankings ([["A"],["B","C"]]) straight into marks,

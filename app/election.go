@@ -34,6 +34,7 @@ type Election struct {
 	OwnerID        string
 	Secret         bool
 	SealedBallots  bool
+	Grouped        bool // some ballots name a precinct or batch (imported cast vote records)
 	Archived       bool
 	NoVotingBefore time.Time
 	NoVotingAfter  time.Time
@@ -109,6 +110,9 @@ func (e Election) item() Item {
 	if e.Archived {
 		it.Set("archived", Bool(true))
 	}
+	if e.Grouped {
+		it.Set("grouped_ballots", Bool(true))
+	}
 	it.setTime("no_voting_before", e.NoVotingBefore)
 	it.setTime("no_voting_after", e.NoVotingAfter)
 	it.Set("allow_edit", Bool(e.AllowEdit))
@@ -150,6 +154,7 @@ func electionFromItem(it Item) Election {
 		Secret:         it.Flag("secret_ballot"),
 		SealedBallots:  it.Flag("sealed_ballots"),
 		Archived:       it.Flag("archived"),
+		Grouped:        it.Flag("grouped_ballots"),
 		NoVotingBefore: it.TimeAttr("no_voting_before"),
 		NoVotingAfter:  it.TimeAttr("no_voting_after"),
 		AllowEdit:      it.Flag("allow_edit"),

@@ -62,11 +62,11 @@ func rankingText(r []app.Ranking) string {
 	for i, x := range r {
 		switch {
 		case i == 0:
-			fmt.Fprintf(&b, "%d %s", x.Rank, x.Candidate)
+			fmt.Fprintf(&b, "%d %s", x.Rank, x.Label())
 		case x.Rank == r[i-1].Rank:
-			fmt.Fprintf(&b, " = %s", x.Candidate)
+			fmt.Fprintf(&b, " = %s", x.Label())
 		default:
-			fmt.Fprintf(&b, ", %d %s", x.Rank, x.Candidate)
+			fmt.Fprintf(&b, ", %d %s", x.Rank, x.Label())
 		}
 	}
 	if b.Len() == 0 {

@@ -40,14 +40,6 @@ const MaxImportBallots uint64 = 20_000_000
 type CVROptions struct {
 	// Aliases maps names the files use to candidate names of the election.
 	Aliases map[string]string
-	// DropRepeated takes a record that ranks a candidate more than once
-	// (which a VoteDesk ballot cannot hold) by keeping the candidate's first,
-	// best ranking and leaving the later ranks without that mark. Without
-	// it such a record refuses the import. Counting the import may then
-	// differ from counting the file under rules that treat repeated
-	// rankings or skipped ranks specially (exhaustOnDuplicateCandidate,
-	// maxSkippedRanksAllowed).
-	DropRepeated bool
 	Progress     func(Progress)
 }
 
@@ -71,7 +63,7 @@ type CVRFileSummary struct {
 	Ballots    int        `json:"ballots"`    // ballots (records weighted by their counts)
 	Undervotes int        `json:"undervotes"` // records with no marks at all
 	Skipped    int        `json:"skipped"`    // records with no ballot for the contest (CDF), blank spreadsheet rows
-	Repeated   int        `json:"repeated"`   // records that ranked a candidate more than once (CVROptions.DropRepeated)
+	Repeated   int        `json:"repeated"`   // records that rank a candidate more than once (kept as cast: the rules decide)
 	// WithoutIDs counts records the file gives no id; their source ids are
 	// made from the file's SHA-256 and the record's place (FileID/record),
 	// so importing the same file again is refused like any repeated id.
@@ -113,10 +105,9 @@ func ImportCVRs(ctx context.Context, svc *app.Service, actor, election string, s
 // ess file without its layout gets the usual one (DefaultLayout). Names are
 // matched to candidates exactly, else by opts.Aliases, else ignoring letter
 // case and spacing when that leaves one candidate. Ballot ids must be unique
-// across the files. A record a VoteDesk ballot cannot hold (an overvote
-// label without candidates, a candidate ranked twice, a rank beyond the
-// number of candidates) is refused. Every refusal names the file and the
-// line, row or record; nothing is kept of a refused read.
+// across the files. Records are kept as cast, overvotes, skipped ranks and
+// repeated candidates included. Every refusal names the file and the line,
+// row or record; nothing is kept of a refused read.
 func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CVROptions) (*CVRImport, error) {
 	if len(sources) == 0 {
 		return nil, app.Errorf(app.CodeInvalid, "no cast vote record files given")
@@ -141,7 +132,7 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 			total += fi.Size()
 		}
 	}
-	r := &reader{names: names, dropRepeated: opts.DropRepeated}
+	r := &reader{}
 	ids := map[string]place{}
 	im := &CVRImport{}
 	var before int64
@@ -214,14 +205,7 @@ func (im *CVRImport) add(set *tally.BallotSet, sum *CVRFileSummary, names []stri
 		sum.FileID = h[:12]
 	}
 	im.spans = append(im.spans, span{start: len(im.ballots), counts: set.Counts})
-	ranks := make([]app.Ranking, len(set.Marks))
-	for k, mk := range set.Marks {
-		ranks[k] = app.Ranking{Candidate: names[mk.Candidate], Rank: int(mk.Rank)}
-	}
-	if sum.Repeated > 0 {
-		ends := dropRepeated(set, ranks)
-		set = &tally.BallotSet{Ends: ends, Counts: set.Counts, IDs: set.IDs}
-	}
+	ranks := app.MarksToRankings(make([]app.Ranking, 0, len(set.Marks)), set.Marks, names)
 	start := 0
 	for i := range set.Len() {
 		count := uint32(1)
@@ -235,12 +219,20 @@ func (im *CVRImport) add(set *tally.BallotSet, sum *CVRFileSummary, names []stri
 		if id == "" {
 			id = sum.FileID + "/" + strconv.Itoa(i+1)
 		}
+		b := app.ImportedBallot{SourceID: id, Rankings: r}
+		if set.Precincts != nil {
+			b.Precinct = set.Precincts[i]
+		}
+		if set.Batches != nil {
+			b.Batch = set.Batches[i]
+		}
 		if count == 1 {
-			im.ballots = append(im.ballots, app.ImportedBallot{SourceID: id, Rankings: r})
+			im.ballots = append(im.ballots, b)
 			continue
 		}
 		for k := range count {
-			im.ballots = append(im.ballots, app.ImportedBallot{SourceID: id + "_" + strconv.Itoa(int(k)+1), Rankings: r})
+			b.SourceID = id + "_" + strconv.Itoa(int(k)+1)
+			im.ballots = append(im.ballots, b)
 		}
 	}
 	im.Ballots = len(im.ballots)
@@ -281,61 +273,18 @@ func (im *CVRImport) where(i int) string {
 	return fmt.Sprintf("%s: record %d%s (source id %q)", im.Files[f].Name, rec, off, im.ballots[i].SourceID)
 }
 
-// dropRepeated removes from each ballot's rankings the later rankings of a
-// candidate ranked before, compacting ranks in place, and returns the new
-// ends of the ballots.
-func dropRepeated(set *tally.BallotSet, ranks []app.Ranking) []uint32 {
-	ends := make([]uint32, set.Len())
-	out, start := 0, 0
-	for i, end := range set.Ends {
-		first := out
-		for _, r := range ranks[start:end] {
-			dup := false
-			for _, kept := range ranks[first:out] {
-				dup = dup || kept.Candidate == r.Candidate
-			}
-			if !dup {
-				ranks[out] = r
-				out++
-			}
-		}
-		start = int(end)
-		ends[i] = uint32(out)
-	}
-	return ends
-}
-
 // reader checks each record as the files are read.
 type reader struct {
-	names        []string
-	dropRepeated bool
-	repeated     int // records of the current file with a repeated candidate
+	repeated int // records of the current file with a repeated candidate
 }
 
-// check refuses a record a VoteDesk ballot cannot hold.
+// check counts the records that rank a candidate more than once. Every
+// record the readers produce is a ballot as cast, which the election keeps.
 func (r *reader) check(_ []byte, marks []tally.Mark, _ uint32) error {
-	repeated := false
-	defer func() {
-		if repeated {
-			r.repeated++
-		}
-	}()
 	for i, m := range marks {
-		if m.Candidate == tally.Overvote {
-			return fmt.Errorf("rank %d is marked as an overvote without naming the candidates; a VoteDesk ballot holds only candidates", m.Rank)
-		}
-		if int(m.Rank) > len(r.names) {
-			return fmt.Errorf("rank %d is beyond the election's %d candidates", m.Rank, len(r.names))
-		}
-		for _, p := range marks[:i] {
-			if p.Candidate != m.Candidate {
-				continue
-			}
-			if !r.dropRepeated {
-				return fmt.Errorf("%q is ranked twice (ranks %d and %d); a VoteDesk ballot ranks each candidate once (import with repeated rankings dropped to keep the first)",
-					r.names[m.Candidate], min(p.Rank, m.Rank), max(p.Rank, m.Rank))
-			}
-			repeated = true
+		if m.Candidate != tally.Overvote && slices.ContainsFunc(marks[:i], func(p tally.Mark) bool { return p.Candidate == m.Candidate }) {
+			r.repeated++
+			break
 		}
 	}
 	return nil

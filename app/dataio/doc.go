@@ -23,10 +23,9 @@
 // 12 hex digits of its file's SHA-256 and N its place in the file, and a
 // record counted n times (BLT, PrefLib) becomes n ballots ID_1 ... ID_n.
 //
-// A VoteDesk ballot holds candidates at ranks 1 to the number of
-// candidates, each at most once, ties allowed. A record that marks an
-// overvote label without candidates, ranks beyond that, or ranks a
-// candidate twice is refused with its file and line, row or record; with
-// CVROptions.DropRepeated a repeated candidate keeps its first ranking
-// instead. Progress reports bytes read, then ballots recorded.
+// A cast vote record is imported as cast (app.normalizeCast): overvotes,
+// an overvote label without candidates (app.OvervoteLabel), skipped ranks
+// and candidates ranked again stay on the ballot, and the rules decide what
+// they mean when the election is counted, as RCTab decides on the files.
+// Progress reports bytes read, then ballots recorded.
 package dataio

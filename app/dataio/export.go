@@ -152,24 +152,22 @@ func ElectionBallots(ctx context.Context, svc *app.Service, actor, election stri
 	}
 	slices.SortFunc(ballots, func(a, b app.Ballot) int { return strings.Compare(a.Confirmation, b.Confirmation) })
 	names := make([]string, len(cands))
-	index := make(map[string]uint16, len(cands))
 	for i, c := range cands {
 		names[i] = c.Name
-		index[c.Name] = uint16(i)
 	}
+	index := app.MarkIndex(names)
 	set := &tally.BallotSet{Ends: make([]uint32, 0, len(ballots)), IDs: make([]string, 0, len(ballots))}
 	var marks []tally.Mark
 	for _, b := range ballots {
-		marks = marks[:0]
-		for _, r := range b.Rankings {
-			c, ok := index[r.Candidate]
-			if !ok {
-				return nil, nil, app.Errorf(app.CodeInternal, "ballot %s ranks %q, which is not a candidate", b.Confirmation, r.Candidate)
-			}
-			marks = append(marks, tally.Mark{Rank: uint16(r.Rank), Candidate: c})
+		marks, err = app.RankingsToMarks(marks[:0], b.Rankings, index)
+		if err != nil {
+			return nil, nil, fmt.Errorf("ballot %s: %w", b.Confirmation, err)
 		}
 		if err := set.Add(b.Confirmation, 1, marks); err != nil {
 			return nil, nil, err
+		}
+		if b.Precinct != "" || set.Precincts != nil {
+			set.SetPrecinct(b.Precinct)
 		}
 	}
 	return names, set, nil

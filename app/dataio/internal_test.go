@@ -3,11 +3,13 @@ package dataio
 import (
 	"fmt"
 	"slices"
+
+	"votedesk/app"
 )
 
 // Check reports the first ballot of the import a VoteDesk election would
-// not hold: an unknown candidate, a rank outside 1 to the number of
-// candidates, a candidate ranked twice, or a missing or repeated source id.
+// not hold (app.CheckCast), not sorted by rank, or with a missing or
+// repeated source id.
 func (im *CVRImport) Check(names []string) error {
 	ids := map[string]bool{}
 	for i, b := range im.ballots {
@@ -15,12 +17,11 @@ func (im *CVRImport) Check(names []string) error {
 			return fmt.Errorf("ballot %d: source id %q is empty or repeated", i+1, b.SourceID)
 		}
 		ids[b.SourceID] = true
-		seen := map[string]bool{}
-		for _, r := range b.Rankings {
-			if !slices.Contains(names, r.Candidate) || r.Rank < 1 || r.Rank > len(names) || seen[r.Candidate] {
-				return fmt.Errorf("ballot %d (%s): ranking %+v of %+v", i+1, b.SourceID, r, b.Rankings)
-			}
-			seen[r.Candidate] = true
+		if err := app.CheckCast(b.Rankings, names); err != nil {
+			return fmt.Errorf("ballot %d (%s): %v: %+v", i+1, b.SourceID, err, b.Rankings)
+		}
+		if !slices.IsSortedFunc(b.Rankings, func(x, y app.Ranking) int { return x.Rank - y.Rank }) {
+			return fmt.Errorf("ballot %d (%s): not sorted by rank: %+v", i+1, b.SourceID, b.Rankings)
 		}
 	}
 	if len(im.ballots) != im.Ballots {

@@ -124,8 +124,10 @@ func (j *job) declare(names []string) {
 	d.declare(list)
 }
 
-// add appends one ballot and counts it.
+// add appends one ballot and counts it. A candidate marked twice at one
+// rank ("A|A") is one mark there, as RCTab keeps a set per rank.
 func (j *job) add(marks []tally.Mark, id []byte, count uint32, precinct []byte) error {
+	marks = oncePerRank(marks)
 	if j.opts.Check != nil {
 		if err := j.opts.Check(id, marks, count); err != nil {
 			return err
@@ -146,6 +148,22 @@ func (j *job) add(marks []tally.Mark, id []byte, count uint32, precinct []byte) 
 		return j.tick()
 	}
 	return nil
+}
+
+// oncePerRank drops, in place, a mark that repeats an earlier mark of the
+// same candidate at the same rank. Marks come in rank order.
+func oncePerRank(marks []tally.Mark) []tally.Mark {
+	out := marks[:0]
+	for i, m := range marks {
+		dup := false
+		for k := len(out) - 1; k >= 0 && out[k].Rank == m.Rank; k-- {
+			dup = dup || out[k].Candidate == m.Candidate
+		}
+		if !dup {
+			out = append(out, marks[i])
+		}
+	}
+	return out
 }
 
 // maxBallots is the most ballots this read may add.

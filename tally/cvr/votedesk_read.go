@@ -13,6 +13,12 @@ import (
 // that lists the contest's candidates.
 const votedeskCandidatesPrefix = "# candidates:"
 
+// VoteDeskOvervote is the cell of a VoteDesk CSV that marks a rank overvoted
+// without naming the candidates (tally.Overvote), unless the source names
+// another overvote label. It is the stored form of such a mark too
+// (app.OvervoteLabel): no VoteDesk name starts with '#'.
+const VoteDeskOvervote = "#overvote"
+
 // readVoteDesk reads VoteDesk's ranked-ballot CSV:
 //
 //	# candidates: Alice,Bob,"Smith, Carol"
@@ -22,8 +28,12 @@ const votedeskCandidatesPrefix = "# candidates:"
 //
 // The candidates line is optional; when present every name in a cell must be
 // on it. A cell names the candidate at that rank: empty is no mark, and
-// names joined by | are marked at the same rank (a tie, or an overvote).
+// names joined by | are marked at the same rank (a tie, or an overvote);
+// VoteDeskOvervote is an overvote whose candidates are not named.
 func readVoteDesk(j *job) error {
+	if j.src.OvervoteLabel == "" {
+		j.src.OvervoteLabel = VoteDeskOvervote
+	}
 	f, err := j.open()
 	if err != nil {
 		return err

@@ -133,9 +133,10 @@ func randomSet(r *rand.Rand, n, k int, overvotes bool) *tally.BallotSet {
 		rank := uint16(0)
 		for range r.IntN(k + 1) {
 			rank += uint16(1 + r.IntN(2)*r.IntN(2))
-			marks = append(marks, tally.Mark{Rank: rank, Candidate: uint16(r.IntN(k))})
-			if r.IntN(8) == 0 {
-				marks = append(marks, tally.Mark{Rank: rank, Candidate: uint16(r.IntN(k))})
+			first := r.IntN(k)
+			marks = append(marks, tally.Mark{Rank: rank, Candidate: uint16(first)})
+			if k > 1 && r.IntN(8) == 0 { // another candidate at the rank
+				marks = append(marks, tally.Mark{Rank: rank, Candidate: uint16((first + 1 + r.IntN(k-1)) % k)})
 			}
 			if overvotes && r.IntN(16) == 0 {
 				marks = append(marks, tally.Mark{Rank: rank, Candidate: tally.Overvote})
@@ -183,9 +184,11 @@ func expand(set *tally.BallotSet, idOf func(id string, n int, k, count uint32) s
 
 // TestVoteDeskRoundTrip writes random ballots as VoteDesk CSV and reads them
 // back.
+// TestVoteDeskRoundTrip writes random ballots as cast (overvotes, explicit
+// overvotes, skipped ranks, repeated candidates) and reads them back.
 func TestVoteDeskRoundTrip(t *testing.T) {
 	names := []string{"Alice", "Bob", "Smith, Carol", `Dan "D" Doe`, "Éva"}
-	set := randomSet(rand.New(rand.NewPCG(1, 2)), 500, len(names), false)
+	set := randomSet(rand.New(rand.NewPCG(1, 2)), 500, len(names), true)
 	var buf bytes.Buffer
 	if err := WriteVoteDesk(&buf, names, set); err != nil {
 		t.Fatal(err)
@@ -238,7 +241,7 @@ func TestWriteErrors(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"ErrVoteDeskOvervote", WriteVoteDesk(&bytes.Buffer{}, []string{"A"}, overvote), "cvr: write VoteDesk CSV: ballot 1: rank 1 is an explicit overvote, which a VoteDesk CSV cannot hold"},
+		{"ErrVoteDeskOvervoteName", WriteVoteDesk(&bytes.Buffer{}, []string{"#overvote"}, overvote), `cvr: write VoteDesk CSV: candidate name "#overvote" is the overvote cell`},
 		{"ErrVoteDeskBar", WriteVoteDesk(&bytes.Buffer{}, []string{"A|B"}, plain), `cvr: write VoteDesk CSV: candidate name "A|B" contains |, which joins tied names`},
 		{"ErrVoteDeskUnnamed", WriteVoteDesk(&bytes.Buffer{}, []string{"A"}, plain), "cvr: write VoteDesk CSV: ballot 1: candidate 2 has no name"},
 		{"ErrCDFSharedID", WriteCDF(&bytes.Buffer{}, CDFReport{Candidates: []string{"A B", "a_b"}}, plain), `cvr: write CDF: candidates "A B" and "a_b" would share the CDF id "c-a_b"`},

@@ -15,8 +15,10 @@ import (
 // FormatVoteDesk): the candidates line, the header with as many rank
 // columns as the deepest ranking, and one row per ballot, in which marks at
 // one rank are joined by |. A ballot counted n times is written n times.
-// Names must be non-empty and unique, without | or surrounding spaces; an
-// explicit overvote (tally.Overvote) has no VoteDesk form and is refused.
+// Names must be non-empty and unique, without | or surrounding spaces, and
+// not VoteDeskOvervote, the cell of an explicit overvote (tally.Overvote).
+// Skipped ranks are empty cells and a candidate ranked again is written
+// again: the file is the ballots as cast.
 func WriteVoteDesk(w io.Writer, candidates []string, set *tally.BallotSet) error {
 	if err := checkVoteDeskNames(candidates); err != nil {
 		return err
@@ -66,16 +68,17 @@ func appendVoteDeskRow(line []byte, id string, marks []tally.Mark, ranks int, na
 		cell.Reset()
 		for ; k < len(marks) && int(marks[k].Rank) == r; k++ {
 			c := marks[k].Candidate
-			if c == tally.Overvote {
-				return nil, fmt.Errorf("rank %d is an explicit overvote, which a VoteDesk CSV cannot hold", r)
-			}
-			if int(c) >= len(names) {
-				return nil, fmt.Errorf("candidate %d has no name", c)
+			name := VoteDeskOvervote
+			if c != tally.Overvote {
+				if int(c) >= len(names) {
+					return nil, fmt.Errorf("candidate %d has no name", c)
+				}
+				name = names[c]
 			}
 			if cell.Len() > 0 {
 				cell.WriteByte('|')
 			}
-			cell.WriteString(names[c])
+			cell.WriteString(name)
 		}
 		line = appendCSVField(line, cell.String())
 	}
@@ -95,6 +98,8 @@ func checkVoteDeskNames(names []string) error {
 			return fmt.Errorf("cvr: write VoteDesk CSV: candidate name %q has spaces around it", n)
 		case seen[n]:
 			return fmt.Errorf("cvr: write VoteDesk CSV: candidate name %q appears twice", n)
+		case n == VoteDeskOvervote:
+			return fmt.Errorf("cvr: write VoteDesk CSV: candidate name %q is the overvote cell", n)
 		}
 		seen[n] = true
 	}

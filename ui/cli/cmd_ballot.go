@@ -109,19 +109,24 @@ func ballotList(c *call) error {
 	})
 }
 
-// FormatRanking writes rankings the way the command line reads them:
-// "A > B|C > D".
+// FormatRanking writes rankings for people, as the command line takes them
+// ("A > B|C > D"), with what only a cast vote record holds shown as such:
+// "A > (skipped) > (overvote) > A".
 func FormatRanking(r []app.Ranking) string {
 	var b strings.Builder
+	rank := 1
 	for i, x := range r {
 		switch {
-		case i == 0:
-		case x.Rank == r[i-1].Rank:
+		case i > 0 && x.Rank == r[i-1].Rank:
 			b.WriteString("|")
-		default:
+		case i > 0:
 			b.WriteString(" > ")
 		}
-		b.WriteString(x.Candidate)
+		for ; rank < x.Rank; rank++ { // a skipped rank, as cast
+			b.WriteString("(skipped) > ")
+		}
+		b.WriteString(x.Label())
+		rank = x.Rank + 1
 	}
 	return b.String()
 }

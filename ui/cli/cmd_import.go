@@ -17,9 +17,9 @@ import (
 func init() {
 	register(
 		&command{path: "import cvr",
-			usage: "import cvr ELECTION FILE... [--format F] [--contest ID] [--alias NAME=CANDIDATE ...] [--rctab CONFIG.json] [--drop-repeated]\n" +
+			usage: "import cvr ELECTION FILE... [--format F] [--contest ID] [--alias NAME=CANDIDATE ...] [--rctab CONFIG.json]\n" +
 				"  (cast vote records, all or nothing; F = cdf, genericCsv, clearBallot, ess, blt, preflib, votedesk; detected when not given)",
-			flags: map[string]flagKind{"format": valueFlag, "contest": valueFlag, "alias": valueFlag, "rctab": valueFlag, "drop-repeated": boolFlag},
+			flags: map[string]flagKind{"format": valueFlag, "contest": valueFlag, "alias": valueFlag, "rctab": valueFlag},
 			db:    true, auth: true, run: importCVR},
 		&command{path: "import voters",
 			usage: "import voters ELECTION FILE [--dry-run] [--skip-invalid]   (one name per line, or CSV with name and optional email, id columns)",
@@ -29,7 +29,7 @@ func init() {
 }
 
 func importCVR(c *call) error {
-	const usage = "import cvr ELECTION FILE... [--format F] [--contest ID] [--alias NAME=CANDIDATE ...] [--rctab CONFIG.json] [--drop-repeated]"
+	const usage = "import cvr ELECTION FILE... [--format F] [--contest ID] [--alias NAME=CANDIDATE ...] [--rctab CONFIG.json]"
 	min := 2
 	if c.args.given["rctab"] {
 		min = 1
@@ -75,7 +75,7 @@ func importCVR(c *call) error {
 		progress = p.report
 	}
 	im, err := dataio.ImportCVRs(c.ctx, c.backend.Service, c.actor, election, sources,
-		dataio.CVROptions{Aliases: aliases, DropRepeated: c.args.flag("drop-repeated"), Progress: progress})
+		dataio.CVROptions{Aliases: aliases, Progress: progress})
 	p.end()
 	if err != nil {
 		return err
@@ -91,7 +91,7 @@ func importCVR(c *call) error {
 				notes = append(notes, fmt.Sprintf("%s without this contest skipped", thousands(f.Skipped)))
 			}
 			if f.Repeated > 0 {
-				notes = append(notes, fmt.Sprintf("%s ranked a candidate twice (first ranking kept)", thousands(f.Repeated)))
+				notes = append(notes, fmt.Sprintf("%s rank a candidate twice (kept as cast)", thousands(f.Repeated)))
 			}
 			if f.WithoutIDs > 0 {
 				notes = append(notes, fmt.Sprintf("%s without ids, given %s/N from the file's SHA-256", thousands(f.WithoutIDs), f.FileID))
