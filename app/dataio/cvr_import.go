@@ -39,8 +39,8 @@ const MaxImportBallots uint64 = 20_000_000
 // CVROptions tune an import of cast vote records.
 type CVROptions struct {
 	// Aliases maps names the files use to candidate names of the election.
-	Aliases map[string]string
-	Progress     func(Progress)
+	Aliases  map[string]string
+	Progress func(Progress)
 }
 
 // CVRImport is cast vote records read from files and checked against an

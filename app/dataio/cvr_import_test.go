@@ -173,7 +173,6 @@ func TestImportCVRAliases(t *testing.T) {
 	})
 }
 
-
 // TestImportCVRRefused checks that bad files are refused with the file, the
 // line or record, and why, and that nothing is imported.
 func TestImportCVRRefused(t *testing.T) {
