@@ -25,6 +25,17 @@ type CountInput struct {
 // within the disclosure rule: a secret election is counted below AUDITOR
 // only once its polls are closed.
 func (s *Service) CountInput(ctx context.Context, actor, election string) (CountInput, error) {
+	return s.countInput(ctx, actor, election, false)
+}
+
+// CountInputWithIDs is CountInput with each imported cast vote record's id
+// from its voting system (BallotSet.IDs; empty for ballots cast here), for
+// an audit trail that names the records as their files do.
+func (s *Service) CountInputWithIDs(ctx context.Context, actor, election string) (CountInput, error) {
+	return s.countInput(ctx, actor, election, true)
+}
+
+func (s *Service) countInput(ctx context.Context, actor, election string, ids bool) (CountInput, error) {
 	var in CountInput
 	err := s.view(ctx, "load ballots of "+election, actor, PermViewApplication, func(tx Tx, u User) error {
 		e, err := mustElection(tx, election)
@@ -64,6 +75,11 @@ func (s *Service) CountInput(ctx context.Context, actor, election string) (Count
 				return err
 			}
 			if set.Batches, err = ballotColumn(tx, election, "batch", set.Len()); err != nil {
+				return err
+			}
+		}
+		if ids {
+			if set.IDs, err = ballotColumn(tx, election, "source_id", set.Len()); err != nil {
 				return err
 			}
 		}

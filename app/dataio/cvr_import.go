@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"votedesk/app"
 	"votedesk/tally"
@@ -29,6 +30,16 @@ type Progress struct {
 	Done, Total int64
 }
 
+// ContestReading is how a tabulator's contest reads its files: Candidates
+// resolves the names, codes and aliases in them to candidate i of Names,
+// with the read options Read. Each of Names must be a candidate of the
+// election imported into.
+type ContestReading struct {
+	Names      []string
+	Candidates cvr.Candidates
+	Read       cvr.Options
+}
+
 // MaxImportBallots is the most ballots one import of cast vote records may
 // bring, all files together and records weighted by their counts: more than
 // any county has cast in one election, and what fits in memory while the
@@ -38,6 +49,12 @@ const MaxImportBallots uint64 = 20_000_000
 
 // CVROptions tune an import of cast vote records.
 type CVROptions struct {
+	// Contest, when set, reads the files as a tabulator's definition of the
+	// contest does (an RCTab config: see rctab.Config.Reader), instead of
+	// matching names to the election's candidates: the same sources, names
+	// and read options as counting the files, so the election holds the
+	// ballots that count. Aliases is then not used.
+	Contest *ContestReading
 	// Aliases maps names the files use to candidate names of the election.
 	Aliases  map[string]string
 	Progress func(Progress)
@@ -119,12 +136,26 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 	if err != nil {
 		return nil, err
 	}
+	var resolve cvr.Candidates = m
+	var read cvr.Options
+	if c := opts.Contest; c != nil {
+		for _, n := range c.Names {
+			if !slices.Contains(names, n) {
+				return nil, app.Errorf(app.CodeInvalid, "%q, a candidate of the contest the files are read for, is not a candidate of the election (it has %s); add it first", n, strings.Join(names, ", "))
+			}
+		}
+		resolve, read, names = c.Candidates, c.Read, c.Names
+	}
 	sources = slices.Clone(sources)
 	sizes := make([]int64, len(sources))
 	var total int64
 	for i := range sources {
 		src := &sources[i]
-		if err := completeSource(src, m); err != nil {
+		if opts.Contest != nil {
+			if err := src.Validate(); err != nil {
+				return nil, &app.Error{Code: app.CodeInvalid, Message: err.Error(), Err: err}
+			}
+		} else if err := completeSource(src, m); err != nil {
 			return nil, err
 		}
 		if fi, err := os.Stat(src.FilePath); err == nil {
@@ -141,7 +172,8 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 	for i, src := range sources {
 		r.repeated = 0
 		var set tally.BallotSet
-		ro := cvr.Options{Check: r.check, MaxBallots: MaxImportBallots - ballots}
+		ro := read
+		ro.Check, ro.MaxBallots = r.check, MaxImportBallots-ballots
 		if opts.Progress != nil {
 			name, size := filepath.Base(src.FilePath), sizes[i]
 			ro.Progress = func(p cvr.Progress) {
@@ -152,7 +184,7 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 				opts.Progress(Progress{Stage: StageRead, File: name, Done: done, Total: total})
 			}
 		}
-		st, err := cvr.Read(ctx, src, m, &set, ro)
+		st, err := cvr.Read(ctx, src, resolve, &set, ro)
 		if err != nil {
 			return nil, readError(err)
 		}

@@ -43,34 +43,66 @@ const DefaultGeneratedBy = "VoteDesk"
 // temporary folder beside outDir and renamed into place at the end, so a
 // failure leaves outDir untouched; outDir must not exist or be empty.
 func RunConfig(ctx context.Context, configPath, outDir string, opts ...RunOption) error {
+	cfg, contest, rules, o, err := prepare(configPath, outDir, opts)
+	if err != nil {
+		return err
+	}
+	ballots, err := cfg.ReadBallots(ctx, rules)
+	if err != nil {
+		return err
+	}
+	return cfg.run(configPath, outDir, contest, rules, ballots, o)
+}
+
+// RunBallots is RunConfig for ballots read already, such as a stored
+// election's, instead of the config's CVR files: it counts them under the
+// config's rules and writes the same reports. Mark c of a ballot is the
+// candidate names[c]; each name a ballot marks must be a candidate of the
+// config, which gives the contest its candidates and their order.
+func RunBallots(configPath, outDir string, names []string, ballots *tally.BallotSet, opts ...RunOption) error {
+	cfg, contest, rules, o, err := prepare(configPath, outDir, opts)
+	if err != nil {
+		return err
+	}
+	set, err := remap(contest, names, ballots)
+	if err != nil {
+		return fmt.Errorf("rctab: config %s: %w", configPath, err)
+	}
+	return cfg.run(configPath, outDir, contest, rules, set, o)
+}
+
+// prepare loads a config and its rules (with the options' overrides) and
+// checks the output folder.
+func prepare(configPath, outDir string, opts []RunOption) (*Config, tally.Contest, tally.Rules, runOptions, error) {
 	o := runOptions{generatedBy: DefaultGeneratedBy}
 	for _, opt := range opts {
 		opt(&o)
 	}
 	if err := checkOutDir(outDir); err != nil {
-		return err
+		return nil, tally.Contest{}, tally.Rules{}, o, err
 	}
 	cfg, err := Load(configPath)
 	if err != nil {
-		return err
+		return nil, tally.Contest{}, tally.Rules{}, o, err
 	}
 	rules, err := cfg.Rules()
 	if err != nil {
-		return err
+		return nil, tally.Contest{}, tally.Rules{}, o, err
 	}
 	for _, s := range o.rules {
 		s.Apply(&rules)
 	}
 	contest := cfg.Contest()
 	if err := rules.Validate(contest.DeclaredCount()); err != nil {
-		return fmt.Errorf("rctab: config %s: rules: %w", configPath, err)
+		return nil, tally.Contest{}, tally.Rules{}, o, fmt.Errorf("rctab: config %s: rules: %w", configPath, err)
 	}
-	ballots, err := cfg.ReadBallots(ctx, rules)
-	if err != nil {
-		return err
-	}
+	return cfg, contest, rules, o, nil
+}
+
+// run counts ballots of the config's contest and writes the reports.
+func (c *Config) run(configPath, outDir string, contest tally.Contest, rules tally.Rules, ballots *tally.BallotSet, o runOptions) error {
 	return writeAtomically(outDir, func(dir string) error {
-		count, err := cfg.countStreaming(contest, ballots, rules, o.decider, dir)
+		count, err := c.countStreaming(contest, ballots, rules, o.decider, dir)
 		if err != nil {
 			return fmt.Errorf("rctab: count %s: %w", configPath, err)
 		}
@@ -78,8 +110,42 @@ func RunConfig(ctx context.Context, configPath, outDir string, opts ...RunOption
 	})
 }
 
-// ReadBallots reads every CVR source of the config into one ballot set.
-func (c *Config) ReadBallots(ctx context.Context, rules tally.Rules) (*tally.BallotSet, error) {
+// remap returns ballots whose marks name candidates by names[c] with the
+// marks renumbered to the contest's candidates.
+func remap(contest tally.Contest, names []string, ballots *tally.BallotSet) (*tally.BallotSet, error) {
+	index := make(map[string]uint16, len(contest.Candidates))
+	for i, c := range contest.Candidates {
+		index[c.Name] = uint16(i)
+	}
+	to := make([]uint16, len(names))
+	known := make([]bool, len(names))
+	for i, n := range names {
+		to[i], known[i] = index[n]
+	}
+	out := *ballots
+	out.Marks = make([]tally.Mark, len(ballots.Marks))
+	for i, m := range ballots.Marks {
+		if m.Candidate != tally.Overvote {
+			if int(m.Candidate) >= len(names) || !known[m.Candidate] {
+				name := fmt.Sprint(m.Candidate)
+				if int(m.Candidate) < len(names) {
+					name = names[m.Candidate]
+				}
+				return nil, fmt.Errorf("ballots mark %q, which is not a candidate of the config", name)
+			}
+			m.Candidate = to[m.Candidate]
+		}
+		out.Marks[i] = m
+	}
+	return &out, nil
+}
+
+// Reader returns how the config's CVR files are read: the resolver of names,
+// codes and aliases to the contest's candidates (the undeclared write-in
+// label to its entry), and the read options (maxRankingsAllowed, which in
+// ES&S spreadsheets is the last ranking column read). Every path that reads
+// a config's files (counting them, importing them) reads them so.
+func (c *Config) Reader(rules tally.Rules) (cvr.Candidates, cvr.Options) {
 	contest := c.Contest()
 	cands := cvr.CandidateIndex(c.Lookup())
 	for i, cand := range contest.Candidates {
@@ -91,9 +157,15 @@ func (c *Config) ReadBallots(ctx context.Context, rules tally.Rules) (*tally.Bal
 	if maxRank == tally.MaxRankingsAll {
 		maxRank = contest.DeclaredCount()
 	}
+	return cands, cvr.Options{MaxRankings: maxRank}
+}
+
+// ReadBallots reads every CVR source of the config into one ballot set.
+func (c *Config) ReadBallots(ctx context.Context, rules tally.Rules) (*tally.BallotSet, error) {
+	cands, opts := c.Reader(rules)
 	set := &tally.BallotSet{}
 	for i, src := range c.CVRFileSources {
-		if _, err := cvr.Read(ctx, src, cands, set, cvr.Options{MaxRankings: maxRank}); err != nil {
+		if _, err := cvr.Read(ctx, src, cands, set, opts); err != nil {
 			return nil, fmt.Errorf("rctab: cvrFileSources[%d]: %w", i, err)
 		}
 	}

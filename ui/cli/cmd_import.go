@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"golang.org/x/term"
@@ -17,7 +18,8 @@ import (
 func init() {
 	register(
 		&command{path: "import cvr",
-			usage: "import cvr ELECTION FILE... [--format F] [--contest ID] [--alias NAME=CANDIDATE ...] [--rctab CONFIG.json]\n" +
+			usage: "import cvr ELECTION FILE... [--format F] [--contest ID] [--alias NAME=CANDIDATE ...]\n" +
+				"  votedesk import cvr ELECTION --rctab CONFIG.json   (the config's files, read as RCTab reads them)\n" +
 				"  (cast vote records, all or nothing; F = cdf, genericCsv, clearBallot, ess, blt, preflib, votedesk; detected when not given)",
 			flags: map[string]flagKind{"format": valueFlag, "contest": valueFlag, "alias": valueFlag, "rctab": valueFlag},
 			db:    true, auth: true, run: importCVR},
@@ -29,7 +31,7 @@ func init() {
 }
 
 func importCVR(c *call) error {
-	const usage = "import cvr ELECTION FILE... [--format F] [--contest ID] [--alias NAME=CANDIDATE ...] [--rctab CONFIG.json]"
+	const usage = "import cvr ELECTION FILE... [--format F] [--contest ID] [--alias NAME=CANDIDATE ...] | import cvr ELECTION --rctab CONFIG.json"
 	min := 2
 	if c.args.given["rctab"] {
 		min = 1
@@ -45,20 +47,28 @@ func importCVR(c *call) error {
 	format = cvr.Format(canonicalFormat(string(format)))
 	aliases := map[string]string{}
 	var sources []cvr.Source
+	var contest *dataio.ContestReading
 	if path := c.args.str("rctab"); path != "" {
+		if len(c.args.pos) > 1 || c.args.given["format"] || c.args.given["contest"] {
+			return usagef("with --rctab the config names the files, their format and contest: import cvr ELECTION --rctab CONFIG.json")
+		}
 		cfg, err := rctab.Load(path)
 		if err != nil {
 			return app.Errorf(app.CodeInvalid, "%s", strings.TrimPrefix(err.Error(), "rctab: "))
 		}
+		rules, err := cfg.Rules()
+		if err != nil {
+			return app.Errorf(app.CodeInvalid, "%s", strings.TrimPrefix(err.Error(), "rctab: "))
+		}
 		sources = append(sources, cfg.CVRFileSources...)
-		for _, cand := range cfg.Candidates {
-			for _, a := range append([]string{cand.Code}, cand.Aliases...) {
-				if a = strings.TrimSpace(a); a != "" && a != strings.TrimSpace(cand.Name) {
-					aliases[a] = strings.TrimSpace(cand.Name)
-				}
-			}
+		contest = &dataio.ContestReading{}
+		contest.Candidates, contest.Read = cfg.Reader(rules)
+		for _, cand := range cfg.Contest().Candidates {
+			contest.Names = append(contest.Names, cand.Name)
 		}
 	}
+	// With --rctab, --alias CONTEST=CANDIDATE stores the config's candidate
+	// CONTEST as the election's CANDIDATE.
 	for _, f := range c.args.pos[1:] {
 		sources = append(sources, cvr.Source{Provider: format, FilePath: f, ContestID: c.args.str("contest")})
 	}
@@ -68,6 +78,13 @@ func importCVR(c *call) error {
 			return usagef("--alias: %v", err)
 		}
 		aliases[name] = cand
+		if contest != nil {
+			i := slices.Index(contest.Names, name)
+			if i < 0 {
+				return usagef("--alias %s: the config has no candidate %q", a, name)
+			}
+			contest.Names[i] = cand
+		}
 	}
 	p := c.progress()
 	var progress func(dataio.Progress)
@@ -75,7 +92,7 @@ func importCVR(c *call) error {
 		progress = p.report
 	}
 	im, err := dataio.ImportCVRs(c.ctx, c.backend.Service, c.actor, election, sources,
-		dataio.CVROptions{Aliases: aliases, Progress: progress})
+		dataio.CVROptions{Aliases: aliases, Contest: contest, Progress: progress})
 	p.end()
 	if err != nil {
 		return err

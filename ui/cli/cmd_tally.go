@@ -15,7 +15,7 @@ import (
 
 func init() {
 	register(&command{path: "tally",
-		usage: "tally --rctab CONFIG.json --output DIR [--rule NAME=VALUE ...]\n" +
+		usage: "tally [ELECTION] --rctab CONFIG.json --output DIR [--rule NAME=VALUE ...]\n" +
 			"  votedesk tally --method M --cvr FILE [--format F] [--seats N] [--rule NAME=VALUE ...] [--json]\n" +
 			"  votedesk tally ELECTION [--method M] [--rule NAME=VALUE ...] [--json]",
 		flags: map[string]flagKind{"rctab": valueFlag, "output": valueFlag, "method": valueFlag, "cvr": valueFlag,
@@ -41,7 +41,7 @@ func tallyCommand(c *call) error {
 	case len(c.args.pos) == 1:
 		return tallyElection(c)
 	}
-	return usagef("usage: votedesk tally --rctab CONFIG --output DIR | --method M --cvr FILE | ELECTION")
+	return usagef("usage: votedesk tally [ELECTION] --rctab CONFIG --output DIR | --method M --cvr FILE | ELECTION")
 }
 
 // ruleSettings parses every --rule NAME=VALUE.
@@ -58,18 +58,44 @@ func ruleSettings(c *call) ([]rctab.Setting, error) {
 }
 
 func tallyRCTab(c *call) error {
-	if len(c.args.pos) != 0 || c.args.str("output") == "" || c.args.given["cvr"] || c.args.given["method"] {
-		return usagef("usage: votedesk tally --rctab CONFIG.json --output DIR [--rule NAME=VALUE ...]")
+	const usage = "usage: votedesk tally [ELECTION] --rctab CONFIG.json --output DIR [--rule NAME=VALUE ...]"
+	if len(c.args.pos) > 1 || c.args.str("output") == "" || c.args.given["cvr"] || c.args.given["method"] {
+		return usagef(usage)
 	}
 	settings, err := ruleSettings(c)
 	if err != nil {
 		return err
 	}
-	out := c.args.str("output")
-	if err := rctab.RunConfig(c.ctx, c.args.str("rctab"), out, rctab.WithRules(settings...), rctab.WithGeneratedBy(generatedBy)); err != nil {
+	config, out := c.args.str("rctab"), c.args.str("output")
+	opts := []rctab.RunOption{rctab.WithRules(settings...), rctab.WithGeneratedBy(generatedBy)}
+	if len(c.args.pos) == 0 {
+		if err := rctab.RunConfig(c.ctx, config, out, opts...); err != nil {
+			return &app.Error{Code: app.CodeInvalid, Message: err.Error(), Err: err}
+		}
+		return c.done("wrote the reports of %s to %s", config, out)
+	}
+	// A stored election's ballots, counted under the config's rules: the
+	// same reports as counting the config's files, from what the election
+	// holds.
+	if err := c.open(); err != nil {
+		return err
+	}
+	defer c.backend.Store.Close()
+	if err := c.signIn(); err != nil {
+		return err
+	}
+	in, err := c.backend.Service.CountInputWithIDs(c.ctx, c.actor, c.args.pos[0])
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(in.Candidates))
+	for i, cand := range in.Candidates {
+		names[i] = cand.Name
+	}
+	if err := rctab.RunBallots(config, out, names, in.Ballots, opts...); err != nil {
 		return &app.Error{Code: app.CodeInvalid, Message: err.Error(), Err: err}
 	}
-	return c.done("wrote the reports of %s to %s", c.args.str("rctab"), out)
+	return c.done("wrote the reports of %q (%d ballots, log position %d) under %s to %s", in.Election.Name, in.Ballots.Total(), in.HeadSeq, config, out)
 }
 
 func tallyCVR(c *call) error {

@@ -1,0 +1,141 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"votedesk/tally/rctab"
+)
+
+// TestCLIRCTabStoredElection imports every case of RCTab's test suite into
+// a stored election with `import cvr --rctab` and counts the election with
+// `tally ELECTION --rctab`: the reports are byte for byte those of counting
+// the config's files directly, which match RCTab's (TestCLITallyRCTabConfig
+// and the rctab package). A file read for the count and the same file read
+// into an election are one reading.
+func TestCLIRCTabStoredElection(t *testing.T) {
+	c := dataCLI(t)
+	cases, err := filepath.Glob(filepath.Join(shared, "rctab", "*", "*_config.json"))
+	if err != nil || len(cases) < 17 {
+		t.Fatalf("RCTab cases: %d, %v", len(cases), err)
+	}
+	for _, config := range cases {
+		name := strings.TrimSuffix(filepath.Base(config), "_config.json")
+		t.Run(name, func(t *testing.T) {
+			cfg, err := rctab.Load(config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			election := "E " + name
+			c.ok("election", "create", election)
+			add := []string{"candidate", "add", election}
+			for _, cand := range cfg.Contest().Candidates {
+				add = append(add, cand.Name)
+			}
+			c.ok(add...)
+			c.ok("import", "cvr", election, "--rctab", config)
+
+			direct, stored := filepath.Join(t.TempDir(), "direct"), filepath.Join(t.TempDir(), "stored")
+			c.ok("tally", "--rctab", config, "--output", direct)
+			c.ok("tally", election, "--rctab", config, "--output", stored)
+			compareDirs(t, direct, stored)
+		})
+	}
+	t.Run("ErrMissingCandidate", func(t *testing.T) {
+		config := filepath.Join(shared, "rctab", "test_set_1_exhaust_at_overvote", "test_set_1_exhaust_at_overvote_config.json")
+		c.ok("election", "create", "Short")
+		c.ok("candidate", "add", "Short", "Somebody")
+		msg := c.refused(1, "import", "cvr", "Short", "--rctab", config)
+		if !strings.Contains(msg, "is not a candidate of the election") {
+			t.Errorf("message %q", msg)
+		}
+		c.refused(2, "import", "cvr", "Short", "--rctab", config, "--alias", "Nobody at all=Somebody")
+		c.refused(2, "import", "cvr", "Short", "extra.csv", "--rctab", config)
+	})
+	t.Run("ErrCandidateNotInConfig", func(t *testing.T) {
+		config := filepath.Join(shared, "rctab", "test_set_1_exhaust_at_overvote", "test_set_1_exhaust_at_overvote_config.json")
+		c.ok("election", "create", "Other")
+		c.ok("candidate", "add", "Other", "Nobody")
+		ballots := filepath.Join(t.TempDir(), "ballots.csv")
+		os.WriteFile(ballots, []byte("ballot_id,rank_1\nx1,Nobody\n"), 0o600)
+		c.ok("import", "cvr", "Other", ballots)
+		dir := filepath.Join(t.TempDir(), "out")
+		msg := c.refused(1, "tally", "Other", "--rctab", config, "--output", dir)
+		if !strings.Contains(msg, `"Nobody"`) {
+			t.Errorf("message %q", msg)
+		}
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("a refused count wrote %s", dir)
+		}
+	})
+}
+
+// compareDirs fails unless the two folders hold the same files with the
+// same contents, but for the order of audit.log's lines: a stored election
+// keeps its ballots in an order of its own, so the audit trail names the
+// same records (by their ids in the files) in another order.
+func compareDirs(t *testing.T, want, got string) {
+	t.Helper()
+	list := func(dir string) []string {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	wn, gn := list(want), list(got)
+	if !slices.Equal(wn, gn) {
+		t.Fatalf("files %v, want %v", gn, wn)
+	}
+	for _, n := range wn {
+		w, g := readFile(t, filepath.Join(want, n)), readFile(t, filepath.Join(got, n))
+		switch n {
+		case "audit.log.sha256":
+			continue
+		case "audit.log":
+			// A record without an id in its file is "record N" when the
+			// file is counted, and was given the id FILE-SHA256/N when
+			// imported.
+			g = fileRecordID.ReplaceAllString(g, "[CVR] record $1 ")
+			w, g = sortedLines(w), sortedLines(g)
+		}
+		if w != g {
+			t.Errorf("%s differs:\n%s", n, firstDiff(w, g))
+		}
+	}
+}
+
+// firstDiff shows the first line where a and b differ.
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range max(len(al), len(bl)) {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return "line " + strconv.Itoa(i+1) + ":\n  want " + x + "\n  got  " + y
+		}
+	}
+	return ""
+}
+
+var fileRecordID = regexp.MustCompile(`\[CVR\] [0-9a-f]{12}/([0-9]+) `)
+
+func sortedLines(s string) string {
+	lines := strings.Split(s, "\n")
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
+}
