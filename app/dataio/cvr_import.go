@@ -158,10 +158,8 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 		} else if err := completeSource(src, m); err != nil {
 			return nil, err
 		}
-		if fi, err := os.Stat(src.FilePath); err == nil {
-			sizes[i] = fi.Size()
-			total += fi.Size()
-		}
+		sizes[i] = sourceBytes(src.FilePath)
+		total += sizes[i]
 	}
 	r := &reader{}
 	ids := map[string]place{}
@@ -341,4 +339,27 @@ func (im *CVRImport) checkIDs(ids map[string]place, set *tally.BallotSet, file i
 		ids[id] = place{int32(file), int32(i + 1)}
 	}
 	return nil
+}
+
+// sourceBytes is the size of a cast vote record source for progress: a
+// file's size, or the files of an export folder together.
+func sourceBytes(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	if !fi.IsDir() {
+		return fi.Size()
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			n += info.Size()
+		}
+	}
+	return n
 }

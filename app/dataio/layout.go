@@ -40,22 +40,20 @@ func completeSource(src *cvr.Source, m *candidateMatcher) error {
 // DetectCVRFormat tells a cast vote record file's format from its name and
 // its first bytes (cvr.DetectFormat).
 func DetectCVRFormat(path string) (cvr.Format, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", app.Errorf(app.CodeInvalid, "%s: %v", filepath.Base(path), errors.Unwrap(err))
-	}
-	defer f.Close()
-	head := make([]byte, 512)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return "", app.Errorf(app.CodeInvalid, "%s: cannot read: %v", filepath.Base(path), err)
-	}
-	format, err := cvr.DetectFormat(path, head[:n])
-	if err != nil {
-		return "", app.Errorf(app.CodeInvalid, "%s: cannot tell the format from its name or content; give it with --format (cdf, genericCsv, clearBallot, ess, blt, preflib, votedesk)", filepath.Base(path))
+	format, err := cvr.DetectFile(path)
+	switch {
+	case errors.Is(err, cvr.ErrUnknownFormat):
+		return "", app.Errorf(app.CodeInvalid, "%s: cannot tell the format from its name or content; give it with --format (%s)", filepath.Base(path), FormatList)
+	case errors.Is(err, os.ErrNotExist):
+		return "", app.Errorf(app.CodeInvalid, "%s: no such file or folder", filepath.Base(path))
+	case err != nil:
+		return "", &app.Error{Code: app.CodeInvalid, Message: err.Error(), Err: err}
 	}
 	return format, nil
 }
+
+// FormatList names every format an import reads, as --format takes them.
+const FormatList = "cdf, genericCsv, clearBallot, ess, dominion, hart, blt, preflib, votedesk"
 
 // DefaultLayout gives a genericCsv or ess source that names no first vote
 // column the usual layout, as RCTab's own test files have it: ballots from

@@ -2,10 +2,16 @@ package cvr
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 )
+
+// ErrUnknownFormat is what DetectFormat and DetectFile answer for a file
+// whose format neither its name nor its content tells.
+var ErrUnknownFormat = errors.New("cvr: cannot tell the format")
 
 // DetectFormat guesses a file's format from its name and its first bytes
 // (512 are plenty). The extension decides where it is unambiguous (.blt,
@@ -39,7 +45,7 @@ func DetectFormat(path string, head []byte) (Format, error) {
 	case bytes.IndexByte(head, ',') >= 0:
 		return csvFormat(head), nil
 	}
-	return "", fmt.Errorf("cvr: cannot tell the format of %s", filepath.Base(path))
+	return "", fmt.Errorf("%w of %s", ErrUnknownFormat, filepath.Base(path))
 }
 
 // csvFormat tells VoteDesk, Clear Ballot and generic CSV files apart.
@@ -72,4 +78,18 @@ func looksLikeBLT(t []byte) bool {
 		return ok1 && ok2
 	}
 	return false
+}
+
+// detectFolder tells which vendor's export folder path is: Dominion's has
+// its manifests, Hart's XML files of <Cvr> elements.
+func detectFolder(path string) (Format, error) {
+	if _, err := os.Stat(filepath.Join(path, dominionCandidates)); err == nil {
+		return FormatDominion, nil
+	}
+	if files, err := hartFiles(path); err == nil {
+		if b, err := readWhole(files[0], maxHartFileBytes); err == nil && bytes.Contains(b, []byte("<Cvr")) {
+			return FormatHart, nil
+		}
+	}
+	return "", &ParseError{File: baseName(path), Err: fmt.Errorf("%w: is a folder, but neither a Dominion CVR export (%s, %s, CvrExport*.json) nor a Hart one (XML files of <Cvr> elements): name a file, or an export folder", ErrUnknownFormat, dominionContests, dominionCandidates)}
 }

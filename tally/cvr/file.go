@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	"votedesk/tally"
 )
@@ -26,7 +27,7 @@ type File struct {
 // undeclared write-in label, when set, adds the candidate UndeclaredWriteIn.
 func ReadFile(ctx context.Context, src Source, opts Options) (*File, error) {
 	if src.Provider == "" {
-		format, err := detectFile(src.FilePath)
+		format, err := DetectFile(src.FilePath)
 		if err != nil {
 			return nil, err
 		}
@@ -48,8 +49,14 @@ func ReadFile(ctx context.Context, src Source, opts Options) (*File, error) {
 	}, nil
 }
 
-// detectFile detects the format of the file at path from its name and start.
-func detectFile(path string) (Format, error) {
+// DetectFile detects the format of the file at path from its name and
+// start (DetectFormat), or of the vendor export folder at path. Only a
+// regular file is opened (a pipe or device is refused, not waited on).
+// A file whose format cannot be told gives an error that is ErrUnknownFormat.
+func DetectFile(path string) (Format, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return detectFolder(path)
+	}
 	f, _, err := openRegular(path)
 	if err != nil {
 		return "", &ParseError{File: baseName(path), Err: err}

@@ -76,6 +76,8 @@ var readers = map[Format]func(*job) error{
 	FormatBLT:         readBLT,
 	FormatPrefLib:     readPrefLib,
 	FormatVoteDesk:    readVoteDesk,
+	FormatDominion:    readDominion,
+	FormatHart:        readHart,
 }
 
 // Read reads the cast vote records of one source and appends them to into as

@@ -43,7 +43,7 @@ func TestSourceValidate(t *testing.T) {
 		{"ErrNoPath", Source{Provider: FormatCDF}, `cvr: source "": filePath is required`},
 		{"ErrNoFirstVoteColumn", Source{Provider: FormatESS, FilePath: "a.xlsx", FirstVoteRowIndex: 2}, `cvr: source "a.xlsx": firstVoteColumnIndex is required for provider ess`},
 		{"ErrHeaderIsFirstVoteRow", Source{Provider: FormatGenericCSV, FilePath: "a.csv", FirstVoteColumnIndex: 1, FirstVoteRowIndex: 1}, `cvr: source "a.csv": firstVoteRowIndex must be at least 2: row 1 holds the candidate names`},
-		{"ErrUnsupportedProvider", Source{Provider: "dominion", FilePath: "dir"}, `cvr: source "dir": provider "dominion" is not supported`},
+		{"ErrUnsupportedProvider", Source{Provider: "unisyn", FilePath: "dir"}, `cvr: source "dir": provider "unisyn" is not supported`},
 		{"ErrDelimiterAndLabel", Source{Provider: FormatVoteDesk, FilePath: "a.csv", OvervoteDelimiter: "|", OvervoteLabel: "OV"}, `cvr: source "a.csv": overvoteDelimiter and overvoteLabel cannot both be set`},
 	}
 	for _, tc := range tests {

@@ -21,6 +21,8 @@ const (
 	FormatBLT         Format = "blt"         // OpenSTV / ERS ballot file
 	FormatPrefLib     Format = "preflib"     // PrefLib .soi, .toi, .soc, .toc
 	FormatVoteDesk    Format = "votedesk"    // VoteDesk ranked-ballot CSV
+	FormatDominion    Format = "dominion"    // Dominion Democracy Suite CVR export folder: manifests and CvrExport*.json
+	FormatHart        Format = "hart"        // Hart Verity CVR export folder: one XML file per ballot
 )
 
 // Source is one cast vote record file and how to read it: one entry of an
@@ -75,7 +77,7 @@ func (s Source) Validate() error {
 		if s.Provider == FormatGenericCSV && s.FirstVoteRowIndex < 2 {
 			return bad("firstVoteRowIndex must be at least 2: row 1 holds the candidate names")
 		}
-	case FormatCDF, FormatClearBallot, FormatBLT, FormatPrefLib, FormatVoteDesk:
+	case FormatCDF, FormatClearBallot, FormatBLT, FormatPrefLib, FormatVoteDesk, FormatDominion, FormatHart:
 	case "":
 		return bad("provider is required")
 	default:

@@ -20,7 +20,7 @@ func init() {
 		&command{path: "import cvr",
 			usage: "import cvr ELECTION FILE... [--format F] [--contest ID] [--alias NAME=CANDIDATE ...]\n" +
 				"  votedesk import cvr ELECTION --rctab CONFIG.json   (the config's files, read as RCTab reads them)\n" +
-				"  (cast vote records, all or nothing; F = cdf, genericCsv, clearBallot, ess, blt, preflib, votedesk; detected when not given)",
+				"  (cast vote records, all or nothing; FILE may be a Dominion or Hart export folder; F = " + dataio.FormatList + "; detected when not given)",
 			flags: map[string]flagKind{"format": valueFlag, "contest": valueFlag, "alias": valueFlag, "rctab": valueFlag},
 			db:    true, auth: true, run: importCVR},
 		&command{path: "import voters",
@@ -42,7 +42,7 @@ func importCVR(c *call) error {
 	election := c.args.pos[0]
 	format := cvr.Format(c.args.str("format"))
 	if format != "" && cvr.Format(canonicalFormat(string(format))) == "" {
-		return usagef("--format takes cdf, genericCsv, clearBallot, ess, blt, preflib or votedesk, not %q", format)
+		return usagef("--format takes one of %s, not %q", dataio.FormatList, format)
 	}
 	format = cvr.Format(canonicalFormat(string(format)))
 	aliases := map[string]string{}
@@ -136,7 +136,7 @@ func canonicalFormat(s string) string {
 	if s == "" {
 		return ""
 	}
-	for _, f := range []cvr.Format{cvr.FormatCDF, cvr.FormatGenericCSV, cvr.FormatClearBallot, cvr.FormatESS, cvr.FormatBLT, cvr.FormatPrefLib, cvr.FormatVoteDesk} {
+	for _, f := range []cvr.Format{cvr.FormatCDF, cvr.FormatGenericCSV, cvr.FormatClearBallot, cvr.FormatESS, cvr.FormatDominion, cvr.FormatHart, cvr.FormatBLT, cvr.FormatPrefLib, cvr.FormatVoteDesk} {
 		if strings.EqualFold(s, string(f)) {
 			return string(f)
 		}

@@ -16,10 +16,10 @@ import (
 func init() {
 	register(&command{path: "tally",
 		usage: "tally [ELECTION] --rctab CONFIG.json --output DIR [--rule NAME=VALUE ...]\n" +
-			"  votedesk tally --method M --cvr FILE [--format F] [--seats N] [--rule NAME=VALUE ...] [--json]\n" +
+			"  votedesk tally --method M --cvr FILE|FOLDER [--format F] [--contest ID] [--seats N] [--rule NAME=VALUE ...] [--json]\n" +
 			"  votedesk tally ELECTION [--method M] [--rule NAME=VALUE ...] [--json]",
 		flags: map[string]flagKind{"rctab": valueFlag, "output": valueFlag, "method": valueFlag, "cvr": valueFlag,
-			"format": valueFlag, "seats": valueFlag, "rule": valueFlag},
+			"format": valueFlag, "contest": valueFlag, "seats": valueFlag, "rule": valueFlag},
 		run: tallyCommand})
 }
 
@@ -100,7 +100,7 @@ func tallyRCTab(c *call) error {
 
 func tallyCVR(c *call) error {
 	if len(c.args.pos) != 0 || c.args.str("method") == "" {
-		return usagef("usage: votedesk tally --method M --cvr FILE [--format F] [--seats N] [--rule NAME=VALUE ...] [--json]")
+		return usagef("usage: votedesk tally --method M --cvr FILE|FOLDER [--format F] [--contest ID] [--seats N] [--rule NAME=VALUE ...] [--json]")
 	}
 	method, err := tally.ParseMethod(c.args.str("method"))
 	if err != nil {
@@ -110,7 +110,7 @@ func tallyCVR(c *call) error {
 	if err != nil {
 		return err
 	}
-	f, err := cvr.ReadFile(c.ctx, cvr.Source{Provider: cvr.Format(c.args.str("format")), FilePath: c.args.str("cvr")}, cvr.Options{})
+	f, err := cvr.ReadFile(c.ctx, cvr.Source{Provider: cvr.Format(c.args.str("format")), FilePath: c.args.str("cvr"), ContestID: c.args.str("contest")}, cvr.Options{})
 	if err != nil {
 		return &app.Error{Code: app.CodeInvalid, Message: err.Error(), Err: err}
 	}

@@ -142,7 +142,7 @@ func TestCLIImportExport(t *testing.T) {
 	t.Run("UsageExitsTwo", func(t *testing.T) {
 		for _, args := range [][]string{
 			{"import", "cvr", "Mayor"},
-			{"import", "cvr", "Mayor", burlingtonBLT, "--format", "dominion"},
+			{"import", "cvr", "Mayor", burlingtonBLT, "--format", "unisyn"},
 			{"import", "cvr", "Mayor", burlingtonBLT, "--alias", "Kiss"},
 			{"import", "voters", "Mayor"},
 			{"export", "results", "Mayor", "--format", "html"},

@@ -12,7 +12,8 @@ import (
 	"votedesk/tally/rctab"
 )
 
-// TestCLIRCTabStoredElection imports every case of RCTab's test suite into
+// TestCLIRCTabStoredElection imports every tabulation case of RCTab's test
+// suite (rctab and rctab-more: Dominion and Hart folders too) into
 // a stored election with `import cvr --rctab` and counts the election with
 // `tally ELECTION --rctab`: the reports are byte for byte those of counting
 // the config's files directly, which match RCTab's (TestCLITallyRCTabConfig
@@ -21,11 +22,15 @@ import (
 func TestCLIRCTabStoredElection(t *testing.T) {
 	c := dataCLI(t)
 	cases, err := filepath.Glob(filepath.Join(shared, "rctab", "*", "*_config.json"))
-	if err != nil || len(cases) < 17 {
-		t.Fatalf("RCTab cases: %d, %v", len(cases), err)
+	more, err2 := filepath.Glob(filepath.Join(shared, "rctab-more", "*", "*_config.json"))
+	if cases = append(cases, more...); err != nil || err2 != nil || len(cases) < 23 {
+		t.Fatalf("RCTab cases: %d, %v, %v", len(cases), err, err2)
 	}
 	for _, config := range cases {
 		name := strings.TrimSuffix(filepath.Base(config), "_config.json")
+		if reports, _ := filepath.Glob(strings.TrimSuffix(config, "_config.json") + "*_expected_detailed_report.json"); len(reports) == 0 {
+			continue // a conversion case: no count to compare
+		}
 		t.Run(name, func(t *testing.T) {
 			cfg, err := rctab.Load(config)
 			if err != nil {
@@ -138,4 +143,21 @@ func sortedLines(s string) string {
 	lines := strings.Split(s, "\n")
 	slices.Sort(lines)
 	return strings.Join(lines, "\n")
+}
+
+// TestCLIBLTStoredElection: Burlington 2009 counted from its BLT file and
+// from the election it was imported into gives the same detailed report
+// but for the contest's name (the file's title, the election's name), for
+// the rules Burlington used and for RCTab's defaults.
+func TestCLIBLTStoredElection(t *testing.T) {
+	c := dataCLI(t, "Mayor")
+	c.ok("import", "cvr", "Mayor", burlingtonBLT)
+	for _, rules := range [][]string{burlingtonRules, nil} {
+		direct := c.ok(append([]string{"tally", "--method", "irv", "--cvr", burlingtonBLT, "--json"}, rules...)...)
+		stored := c.ok(append([]string{"tally", "Mayor", "--json"}, rules...)...)
+		direct = strings.Replace(direct, `"contest" : "2009 Burlington Mayor Election"`, `"contest" : "Mayor"`, 1)
+		if direct != stored {
+			t.Errorf("rules %v: the stored election's report differs from the file's:\n%s", rules, firstDiff(direct, stored))
+		}
+	}
 }
