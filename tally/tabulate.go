@@ -96,6 +96,11 @@ func WithGroups(g ...Grouping) Option {
 // ErrNoBallots is the answer to a count of no ballots: nobody is elected.
 var ErrNoBallots = errors.New("tally: there are no ballots to count, so nobody is elected")
 
+// ErrNoVotes is the answer to a count whose ballots give no candidate a
+// vote (each is blank, overvoted, or marks only excluded candidates):
+// nobody is elected, rather than a tie-break among candidates with none.
+var ErrNoVotes = errors.New("tally: no ballot gives a vote to a candidate in the count (every ballot is blank, overvoted or marks only excluded candidates), so nobody is elected")
+
 // Tabulate counts ballots for a contest with a method. For IRV and STV the
 // rules are RCTab's; the other methods use only the ballots' rank order.
 // Same inputs always give the same Result.
@@ -126,9 +131,18 @@ func Tabulate(c Contest, b *BallotSet, m Method, r Rules, opts ...Option) (Resul
 			}
 		}
 	}
+	if m != IRV && m != STV && !marksCandidate(c, b) {
+		return Result{}, ErrNoVotes
+	}
 	switch m {
 	case IRV, STV:
-		return rankedChoice(c, b, m, r, o)
+		res, err := rankedChoice(c, b, m, r, o)
+		if err == nil && len(res.Passes) > 0 && len(res.Passes[0].Rounds) > 0 && res.Passes[0].Rounds[0].Active.IsZero() {
+			// No ballot is active in round 1: each is blank, marks only
+			// excluded candidates, or the rules exhaust it there.
+			return Result{}, ErrNoVotes
+		}
+		return res, err
 	case Plurality:
 		return plurality(c, b), nil
 	case Borda, Dowdall:
@@ -373,4 +387,15 @@ func identityList(n int) []int {
 		out[i] = i
 	}
 	return out
+}
+
+// marksCandidate reports whether some ballot marks a candidate that is not
+// excluded.
+func marksCandidate(c Contest, b *BallotSet) bool {
+	for _, m := range b.Marks {
+		if m.Candidate != Overvote && int(m.Candidate) < len(c.Candidates) && !c.Candidates[m.Candidate].Excluded {
+			return true
+		}
+	}
+	return false
 }
