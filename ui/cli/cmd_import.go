@@ -226,7 +226,12 @@ func (p *progressLine) report(pr dataio.Progress) {
 	} else {
 		s = fmt.Sprintf("recording ballots: %s of %s (%d%%)", thousands(int(pr.Done)), thousands(int(pr.Total)), pct)
 	}
-	if s != p.last {
+	p.show(s)
+}
+
+// show rewrites the line with s.
+func (p *progressLine) show(s string) {
+	if p.w != nil && s != p.last {
 		fmt.Fprintf(p.w, "\r\033[K%s", s)
 		p.last = s
 	}

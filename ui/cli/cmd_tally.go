@@ -2,6 +2,11 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -16,6 +21,7 @@ import (
 func init() {
 	register(&command{path: "tally",
 		usage: "tally [ELECTION] --rctab CONFIG.json --output DIR [--rule NAME=VALUE ...]\n" +
+			"  votedesk tally --rctab CONFIG|FOLDER [--rctab ...] --output DIR [--rule NAME=VALUE ...] [--json]   (many contests, a folder each)\n" +
 			"  votedesk tally --method M --cvr FILE|FOLDER [--format F] [--contest ID] [--seats N] [--rule NAME=VALUE ...] [--json]\n" +
 			"  votedesk tally ELECTION [--method M] [--rule NAME=VALUE ...] [--json]",
 		flags: map[string]flagKind{"rctab": valueFlag, "output": valueFlag, "method": valueFlag, "cvr": valueFlag,
@@ -58,7 +64,7 @@ func ruleSettings(c *call) ([]rctab.Setting, error) {
 }
 
 func tallyRCTab(c *call) error {
-	const usage = "usage: votedesk tally [ELECTION] --rctab CONFIG.json --output DIR [--rule NAME=VALUE ...]"
+	const usage = "usage: votedesk tally [ELECTION] --rctab CONFIG.json --output DIR [--rule NAME=VALUE ...] | tally --rctab CONFIG|FOLDER [--rctab ...] --output DIR"
 	if len(c.args.pos) > 1 || c.args.str("output") == "" || c.args.given["cvr"] || c.args.given["method"] {
 		return usagef(usage)
 	}
@@ -66,8 +72,15 @@ func tallyRCTab(c *call) error {
 	if err != nil {
 		return err
 	}
-	config, out := c.args.str("rctab"), c.args.str("output")
+	configs, out := c.args.all("rctab"), c.args.str("output")
 	opts := []rctab.RunOption{rctab.WithRules(settings...), rctab.WithGeneratedBy(generatedBy)}
+	if len(configs) > 1 || isDir(configs[0]) {
+		if len(c.args.pos) > 0 {
+			return usagef("an election is counted under one config: " + usage)
+		}
+		return tallyRCTabMany(c, configs, out, opts)
+	}
+	config := configs[0]
 	if len(c.args.pos) == 0 {
 		if err := rctab.RunConfig(c.ctx, config, out, opts...); err != nil {
 			return &app.Error{Code: app.CodeInvalid, Message: err.Error(), Err: err}
@@ -96,6 +109,81 @@ func tallyRCTab(c *call) error {
 		return &app.Error{Code: app.CodeInvalid, Message: err.Error(), Err: err}
 	}
 	return c.done("wrote the reports of %q (%d ballots, log position %d) under %s to %s", in.Election.Name, in.Ballots.Total(), in.HeadSeq, config, out)
+}
+
+// isDir reports whether path is a folder.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// tallyRCTabMany runs many contest configs (files, or every config in a
+// folder) into a folder each under out, with one progress line and one
+// table of what each decided.
+func tallyRCTabMany(c *call, args []string, out0 string, opts []rctab.RunOption) error {
+	var configs []string
+	for _, a := range args {
+		if !isDir(a) {
+			configs = append(configs, a)
+			continue
+		}
+		found, err := rctab.FindConfigs(a)
+		if err != nil {
+			return &app.Error{Code: app.CodeInvalid, Message: strings.TrimPrefix(err.Error(), "rctab: "), Err: err}
+		}
+		if len(found) == 0 {
+			return app.Errorf(app.CodeInvalid, "%s holds no RCTab contest configs (.json files with tabulatorVersion and cvrFileSources)", a)
+		}
+		configs = append(configs, found...)
+	}
+	p := c.progress()
+	runs, err := rctab.RunConfigs(c.ctx, configs, out0, func(done, total int, config string) {
+		if p.w != nil && config != "" {
+			p.show(fmt.Sprintf("contest %d of %d: %s", done+1, total, filepath.Base(config)))
+		}
+	}, opts...)
+	p.end()
+	if err != nil {
+		return &app.Error{Code: app.CodeInvalid, Message: strings.TrimPrefix(err.Error(), "rctab: "), Err: err}
+	}
+	type row struct {
+		Config  string   `json:"config"`
+		Output  string   `json:"output"`
+		Contest string   `json:"contest,omitempty"`
+		Winners []string `json:"winners,omitempty"`
+		Ballots uint64   `json:"ballots,omitempty"`
+		Rounds  int      `json:"rounds,omitempty"`
+		Error   string   `json:"error,omitempty"`
+	}
+	rows := make([]row, len(runs))
+	failed := 0
+	for i, r := range runs {
+		rows[i] = row{Config: r.Config, Output: r.Output, Contest: r.Outcome.Contest, Winners: r.Outcome.Winners, Ballots: r.Outcome.Ballots, Rounds: r.Outcome.Rounds}
+		if r.Err != nil {
+			failed++
+			rows[i].Error = strings.TrimPrefix(r.Err.Error(), "rctab: ")
+		}
+	}
+	err = c.out(rows, func(out io.Writer) {
+		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(w, "CONTEST\tWINNER(S)\tBALLOTS\tROUNDS\tREPORTS")
+		for _, r := range rows {
+			if r.Error != "" {
+				fmt.Fprintf(w, "%s\tFAILED: %s\t\t\t\n", filepath.Base(r.Config), r.Error)
+				continue
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", r.Contest, strings.Join(r.Winners, ", "), thousands(int(r.Ballots)), r.Rounds, r.Output)
+		}
+		w.Flush()
+		fmt.Fprintf(out, "%d contest(s) counted, %d failed; reports in %s\n", len(runs)-failed, failed, out0)
+	})
+	if err != nil {
+		return err
+	}
+	if failed > 0 {
+		return &app.Error{Code: app.CodeInvalid, Message: fmt.Sprintf("%d of %d contests failed; the others' reports are written", failed, len(runs))}
+	}
+	return nil
 }
 
 func tallyCVR(c *call) error {

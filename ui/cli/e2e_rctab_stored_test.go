@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -160,4 +161,55 @@ func TestCLIBLTStoredElection(t *testing.T) {
 			t.Errorf("rules %v: the stored election's report differs from the file's:\n%s", rules, firstDiff(direct, stored))
 		}
 	}
+}
+
+// TestCLIRCTabManyContests runs every config of both RCTab folders in one
+// command, as a state counts its ranked contests after an election: each
+// contest's folder holds exactly what a run of that config alone writes,
+// and the summary names each contest's winners. A contest that fails
+// leaves the others' reports and makes the run exit 1.
+func TestCLIRCTabManyContests(t *testing.T) {
+	c := newCLI(t)
+	out := filepath.Join(t.TempDir(), "all")
+	summary := c.ok("tally", "--rctab", filepath.Join(shared, "rctab"), "--rctab", filepath.Join(shared, "rctab-more"), "--output", out)
+	configs, _ := filepath.Glob(filepath.Join(shared, "rctab*", "*", "*_config.json"))
+	if len(configs) < 23 {
+		t.Fatalf("%d configs", len(configs))
+	}
+	for _, config := range configs {
+		name := strings.TrimSuffix(filepath.Base(config), "_config.json")
+		alone := filepath.Join(t.TempDir(), name)
+		c.ok("tally", "--rctab", config, "--output", alone)
+		compareDirs(t, alone, filepath.Join(out, name))
+	}
+	for _, want := range []string{"Generic CSV Test  ", "Cucumber", "Candidate C Name, Candidate A Name, Candidate B Name", "Michael Gottner", "1,000", fmt.Sprintf("%d contest(s) counted, 0 failed", len(configs))} {
+		if !strings.Contains(summary, want) {
+			t.Errorf("summary lacks %q:\n%s", want, summary)
+		}
+	}
+	t.Run("ErrOneFails", func(t *testing.T) {
+		dir := t.TempDir()
+		bad := filepath.Join(dir, "bad_config.json")
+		os.WriteFile(bad, []byte(`{"tabulatorVersion":"2.0.0","outputSettings":{"contestName":"Bad"},"cvrFileSources":[{"provider":"genericCsv","filePath":"missing.csv","firstVoteColumnIndex":"2","firstVoteRowIndex":"2"}],"candidates":[{"name":"A"}],"rules":{}}`), 0o600)
+		good := filepath.Join(shared, "rctab", "generic_csv_test", "generic_csv_test_config.json")
+		out := filepath.Join(t.TempDir(), "out")
+		r := c.run(nil, "tally", "--rctab", bad, "--rctab", good, "--output", out, "--json")
+		if r.code != 1 || !strings.Contains(r.err, "1 of 2 contests failed") {
+			t.Fatalf("exit %d, %q", r.code, r.err)
+		}
+		var rows []struct {
+			Config, Error string
+			Winners       []string
+		}
+		decode(t, r.out, &rows)
+		if len(rows) != 2 || !strings.Contains(rows[0].Error, "missing.csv") || rows[1].Winners[0] != "Cucumber" {
+			t.Errorf("rows %+v", rows)
+		}
+		if _, err := os.Stat(filepath.Join(out, "bad")); !os.IsNotExist(err) {
+			t.Error("the failed contest wrote a folder")
+		}
+		if _, err := os.Stat(filepath.Join(out, "generic_csv_test", "detailed_report.json")); err != nil {
+			t.Error("the good contest's reports are missing")
+		}
+	})
 }
