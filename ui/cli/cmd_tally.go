@@ -5,11 +5,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
-	"text/tabwriter"
 	"runtime/debug"
 	"slices"
 	"strconv"
+	"strings"
+	"text/tabwriter"
 
 	"votedesk/app"
 	"votedesk/tally"
