@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -31,12 +33,74 @@ type BallotImport struct {
 	Preview *dataio.CVRImport
 	// Imported is set once the ballots are recorded.
 	Imported bool
+	// ContestChoice, while a folder with several contests is open, picks the
+	// contest to import.
+	ContestChoice *widget.Select
 
 	progressDialog dialog.Dialog
 }
 
 func newBallotImport(s *session, election string, done func()) *BallotImport {
 	return &BallotImport{s: s, election: election, done: done, Progress: widget.NewProgressBar(), Stage: widget.NewLabel("")}
+}
+
+// chooseFolder asks for a Dominion or Hart export folder.
+func (bi *BallotImport) chooseFolder() {
+	d := dialog.NewFolderOpen(func(dir fyne.ListableURI, err error) {
+		if err != nil {
+			bi.s.fail("Cannot open the folder", err)
+			return
+		}
+		if dir == nil {
+			return
+		}
+		bi.ReadFolder(dir.Path())
+	}, bi.s.win)
+	d.Show()
+}
+
+// ReadFolder reads a vendor's export folder: the contest it holds, or the
+// one the official picks when it holds several.
+func (bi *BallotImport) ReadFolder(path string) {
+	format, err := cvr.DetectFile(path)
+	if err == nil && format != cvr.FormatDominion && format != cvr.FormatHart {
+		err = fmt.Errorf("%s is not a Dominion or Hart export folder", path)
+	}
+	var contests []cvr.ContestInfo
+	if err == nil {
+		contests, err = cvr.FolderContests(path, format)
+	}
+	if err == nil && len(contests) == 0 {
+		err = fmt.Errorf("%s lists no contests", path)
+	}
+	if err != nil {
+		bi.s.failHint("Cannot import "+path, err, "Nothing was imported.")
+		return
+	}
+	if len(contests) == 1 {
+		bi.ReadContest(path, contests[0].ID)
+		return
+	}
+	labels := make([]string, len(contests))
+	for i, c := range contests {
+		labels[i] = fmt.Sprintf("%s (contest %s)", c.Name, c.ID)
+	}
+	var d dialog.Dialog
+	bi.ContestChoice = widget.NewSelect(labels, func(label string) {
+		i := slices.Index(labels, label)
+		if i < 0 {
+			return
+		}
+		d.Hide()
+		bi.ContestChoice = nil
+		bi.ReadContest(path, contests[i].ID)
+	})
+	bi.ContestChoice.PlaceHolder = "Choose the contest"
+	d = dialog.NewCustom("Which contest?", "Cancel", container.NewVBox(
+		widget.NewLabel(fmt.Sprintf("%s holds %d contests. Import the ballots of:", filepath.Base(path), len(contests))),
+		bi.ContestChoice), bi.s.win)
+	d.Resize(fyne.NewSize(520, 0))
+	d.Show()
 }
 
 // choose asks for the file.
@@ -86,7 +150,11 @@ func (bi *BallotImport) progress(p dataio.Progress) {
 }
 
 // Read reads and checks the file at path, then asks to import it.
-func (bi *BallotImport) Read(path string) {
+func (bi *BallotImport) Read(path string) { bi.ReadContest(path, "") }
+
+// ReadContest reads and checks one contest of the file or folder at path,
+// then asks to import it.
+func (bi *BallotImport) ReadContest(path, contest string) {
 	bi.showProgress(dataio.Progress{Stage: dataio.StageRead, File: path})
 	actor := bi.s.actor()
 	run(bi.s.tasks, func() (*dataio.CVRImport, error) {
@@ -99,7 +167,7 @@ func (bi *BallotImport) Read(path string) {
 		for i, c := range cands {
 			names[i] = c.Name
 		}
-		return dataio.ReadCVRs(ctx, names, []cvr.Source{{FilePath: path}}, dataio.CVROptions{Progress: bi.progress})
+		return dataio.ReadCVRs(ctx, names, []cvr.Source{{FilePath: path, ContestID: contest}}, dataio.CVROptions{Progress: bi.progress})
 	}, func(im *dataio.CVRImport, err error) {
 		bi.hideProgress()
 		if err != nil {
@@ -123,6 +191,9 @@ func (bi *BallotImport) describe(im *dataio.CVRImport) string {
 		fmt.Fprintf(&b, "\n%s (%s): %s", f.Name, f.Format, plural(f.Records, "record", "records"))
 		if f.Undervotes > 0 {
 			fmt.Fprintf(&b, ", %s with no marks", plural(f.Undervotes, "record", "records"))
+		}
+		if f.Skipped > 0 {
+			fmt.Fprintf(&b, ", %s without this contest skipped", plural(f.Skipped, "ballot", "ballots"))
 		}
 	}
 	for i, m := range im.Matches {

@@ -57,3 +57,50 @@ func TestImportBallotsFromElection(t *testing.T) {
 		}
 	})
 }
+
+// TestImportExportFolder imports a Dominion export folder of San Francisco's
+// 2020 election through Import export folder: the official picks the
+// contest among the folder's, sees what will be imported, and the ballots
+// are stored as RCTab reads them (25 for District 3, 8 of them blank).
+func TestImportExportFolder(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	h.must(h.svc.CreateElection(h.ctx, "Olivia", "D3", "", false))
+	h.must(h.svc.AddCandidates(h.ctx, "Olivia", "D3", "Aaron Peskin", "Danny Sauter", "Spencer Simonsen", "Stephen (Lulu) Schwartz", "Write-in"))
+	h.signIn("Olivia")
+	h.sh.OpenElection("D3", tabOverview)
+	h.wait()
+	es := h.sh.Election
+	if es.ImportFolder.Disabled() {
+		t.Fatal("Import export folder is disabled for the owner of a draft with candidates")
+	}
+	dir := filepath.Join(apptest.SharedTestdata(), "rctab-more", "dominion_multi_file", "dominion_multi_file_input_data")
+	es.Import.ReadFolder(dir)
+	h.wait()
+	if es.Import.ContestChoice == nil || !strings.Contains(h.dialogText(), "holds 42 contests") {
+		t.Fatalf("no contest choice; dialog %q", h.dialogText())
+	}
+	es.Import.ContestChoice.SetSelected("BOARD OF SUPERVISORS DISTRICT 3 (contest 13)")
+	h.wait()
+	im := es.Import.Preview
+	if im == nil || im.Ballots != 25 || im.Files[0].Undervotes != 8 {
+		t.Fatalf("preview %+v; dialog %q", im, h.dialogText())
+	}
+	h.assertDialog("Import 25 ballots into \"D3\"", "(dominion)", "without this contest skipped", `"AARON PESKIN" counts for Aaron Peskin`)
+	h.closeDialogs()
+	es.Import.Record()
+	h.wait()
+	if e, err := h.svc.Election(h.ctx, "Olivia", "D3"); err != nil || e.Ballots != 25 {
+		t.Errorf("after the import: %+v, %v", e.Ballots, err)
+	}
+	h.closeDialogs()
+
+	t.Run("ErrNotAnExportFolder", func(t *testing.T) {
+		es.Import.ReadFolder(t.TempDir())
+		h.wait()
+		if !strings.Contains(h.dialogText(), "neither a Dominion CVR export") || !strings.Contains(h.dialogText(), "Nothing was imported") {
+			t.Errorf("dialog %q", h.dialogText())
+		}
+		h.closeDialogs()
+	})
+}

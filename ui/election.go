@@ -42,6 +42,8 @@ type ElectionScreen struct {
 	KioskStarted func(*kiosk.Kiosk)
 	// ImportBallots imports a cast vote record file.
 	ImportBallots *widget.Button
+	// ImportFolder imports a Dominion or Hart export folder.
+	ImportFolder *widget.Button
 	Import        *BallotImport
 	Tabs          *container.AppTabs
 	Candidates    *CandidatesScreen
@@ -71,13 +73,14 @@ func newElectionScreen(s *session, name string, back func(), onTab func(string))
 	sc.StartKiosk = widget.NewButtonWithIcon("Start kiosk", theme.ComputerIcon(), sc.startKiosk)
 	sc.Import = newBallotImport(s, name, sc.refresh)
 	sc.ImportBallots = widget.NewButtonWithIcon("Import ballots…", theme.UploadIcon(), sc.Import.choose)
+	sc.ImportFolder = widget.NewButtonWithIcon("Import export folder…", theme.FolderOpenIcon(), sc.Import.chooseFolder)
 	sc.Candidates = newCandidatesScreen(s, name, sc.refresh)
 	sc.PollBook = newPollBookScreen(s, name, sc.refresh)
 	sc.Results = newResultsScreen(s, name)
 	overview := container.NewVScroll(container.NewVBox(
 		sc.Status,
 		container.NewHBox(sc.Edit, sc.Launch, sc.Close, sc.Finalize, sc.Archive, sc.Delete),
-		container.NewHBox(sc.StartKiosk, sc.ImportBallots),
+		container.NewHBox(sc.StartKiosk, sc.ImportBallots, sc.ImportFolder),
 		widget.NewSeparator(),
 		sc.settingsBox))
 	sc.Tabs = container.NewAppTabs(
@@ -214,6 +217,7 @@ func (sc *ElectionScreen) updateButtons() {
 	enable(sc.Delete, m && sc.s.mayDelete(e))
 	enable(sc.StartKiosk, e.Name != "" && e.Status == app.StatusLaunched && sc.s.can(app.PermUseApplication))
 	enable(sc.ImportBallots, m && e.Status != app.StatusFinalized && e.Candidates > 0)
+	enable(sc.ImportFolder, m && e.Status != app.StatusFinalized && e.Candidates > 0)
 }
 
 // startKiosk asks for the officer passcode and hands the window to a kiosk

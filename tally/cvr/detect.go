@@ -2,6 +2,7 @@ package cvr
 
 import (
 	"bytes"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"os"
@@ -92,4 +93,45 @@ func detectFolder(path string) (Format, error) {
 		}
 	}
 	return "", &ParseError{File: baseName(path), Err: fmt.Errorf("%w: is a folder, but neither a Dominion CVR export (%s, %s, CvrExport*.json) nor a Hart one (XML files of <Cvr> elements): name a file, or an export folder", ErrUnknownFormat, dominionContests, dominionCandidates)}
+}
+
+// ContestInfo names one contest of a vendor export folder.
+type ContestInfo struct {
+	ID, Name string
+}
+
+// FolderContests lists the contests of a Dominion export folder (from its
+// ContestManifest.json) or a Hart one (from its first ballot file), so a
+// person can choose the contestId to read.
+func FolderContests(path string, format Format) ([]ContestInfo, error) {
+	var out []ContestInfo
+	switch format {
+	case FormatDominion:
+		var m dominionManifest
+		if err := readManifest(filepath.Join(path, dominionContests), &m); err != nil {
+			return nil, &ParseError{File: baseName(path), Err: err}
+		}
+		for _, c := range m.List {
+			out = append(out, ContestInfo{ID: string(c.ID), Name: strings.TrimSpace(c.Description)})
+		}
+	case FormatHart:
+		files, err := hartFiles(path)
+		if err != nil {
+			return nil, &ParseError{File: baseName(path), Err: err}
+		}
+		b, err := readWhole(files[0], maxHartFileBytes)
+		if err != nil {
+			return nil, &ParseError{File: baseName(files[0]), Err: err}
+		}
+		var c hartCVR
+		if err := xml.Unmarshal(bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF")), &c); err != nil {
+			return nil, &ParseError{File: baseName(files[0]), Err: fmt.Errorf("malformed Hart CVR XML: %v", err)}
+		}
+		for _, ct := range c.Contests {
+			out = append(out, ContestInfo{ID: strings.TrimSpace(ct.ID), Name: strings.TrimSpace(ct.Name)})
+		}
+	default:
+		return nil, fmt.Errorf("cvr: %s files hold one contest each", format)
+	}
+	return out, nil
 }
