@@ -44,12 +44,12 @@ type ElectionScreen struct {
 	ImportBallots *widget.Button
 	// ImportFolder imports a Dominion or Hart export folder.
 	ImportFolder *widget.Button
-	Import        *BallotImport
-	Tabs          *container.AppTabs
-	Candidates    *CandidatesScreen
-	PollBook      *PollBookScreen
-	Results       *ResultsScreen
-	EditForm      *ElectionForm
+	Import       *BallotImport
+	Tabs         *container.AppTabs
+	Candidates   *CandidatesScreen
+	PollBook     *PollBookScreen
+	Results      *ResultsScreen
+	EditForm     *ElectionForm
 
 	settingsBox *fyne.Container
 	back        func()
