@@ -51,7 +51,7 @@ func readVoteDesk(j *job) error {
 		names := make([]string, 0, len(sc.fields))
 		j.declared = make(map[string]bool, len(sc.fields))
 		for c, f := range sc.fields {
-			name := string(trimSpace(f))
+			name := string(unescapeCell(trimSpace(f)))
 			if name == "" {
 				return j.at(1, c+1, errors.New("empty candidate name in the candidates line"))
 			}
@@ -86,7 +86,7 @@ func readVoteDesk(j *job) error {
 		}
 		marks = marks[:0]
 		for c := 1; c < len(row); c++ {
-			cell := trimSpace(row[c])
+			cell := unescapeCell(trimSpace(row[c]))
 			if len(cell) == 0 {
 				continue
 			}
@@ -110,7 +110,7 @@ func readVoteDesk(j *job) error {
 				cell = rest
 			}
 		}
-		if err := j.add(marks, row[0], 1, nil); err != nil {
+		if err := j.add(marks, unescapeCell(row[0]), 1, nil); err != nil {
 			return j.at(sc.line, 0, err)
 		}
 		if j.stats.Records == 1024 {

@@ -3,6 +3,7 @@ package cvr
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -182,16 +183,31 @@ func expand(set *tally.BallotSet, idOf func(id string, n int, k, count uint32) s
 	return out
 }
 
-// TestVoteDeskRoundTrip writes random ballots as VoteDesk CSV and reads them
-// back.
 // TestVoteDeskRoundTrip writes random ballots as cast (overvotes, explicit
-// overvotes, skipped ranks, repeated candidates) and reads them back.
+// overvotes, skipped ranks, repeated candidates) as VoteDesk CSV and reads
+// them back, with names a spreadsheet would take for formulas: no cell of
+// the file starts as a formula, and every name comes back as it was.
 func TestVoteDeskRoundTrip(t *testing.T) {
-	names := []string{"Alice", "Bob", "Smith, Carol", `Dan "D" Doe`, "Éva"}
+	names := []string{"Alice", "Bob", "Smith, Carol", `Dan "D" Doe`, "Éva", `=HYPERLINK("http://x","y")`, "+1", "-Dash", "@SUM(1+1)", "'Quoted"}
 	set := randomSet(rand.New(rand.NewPCG(1, 2)), 500, len(names), true)
+	set.IDs = make([]string, set.Len())
+	for i := range set.IDs {
+		set.IDs[i] = fmt.Sprintf("=id%d", i)
+	}
 	var buf bytes.Buffer
 	if err := WriteVoteDesk(&buf, names, set); err != nil {
 		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(strings.SplitN(buf.String(), "\n", 2)[1])).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range append(recs, strings.Split(strings.SplitN(buf.String(), "\n", 2)[0][len("# candidates: "):], ",")) {
+		for _, cell := range rec {
+			if cell != "" && strings.IndexByte("=+-@", strings.Trim(cell, `"`)[0]) >= 0 {
+				t.Fatalf("cell %q would be a formula in a spreadsheet", cell)
+			}
+		}
 	}
 	path := writeTemp(t, "round.csv", buf.String())
 	f, err := ReadFile(context.Background(), Source{FilePath: path}, Options{})

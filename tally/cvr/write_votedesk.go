@@ -33,7 +33,7 @@ func WriteVoteDesk(w io.Writer, candidates []string, set *tally.BallotSet) error
 		if i > 0 {
 			line = append(line, ',')
 		}
-		line = appendCSVField(line, n)
+		line = appendCSVField(line, spreadsheetSafe(n))
 	}
 	line = append(line, "\nballot_id"...)
 	for r := 1; r <= ranks; r++ {
@@ -60,7 +60,7 @@ func WriteVoteDesk(w io.Writer, candidates []string, set *tally.BallotSet) error
 
 // appendVoteDeskRow appends one ballot's row.
 func appendVoteDeskRow(line []byte, id string, marks []tally.Mark, ranks int, names []string) ([]byte, error) {
-	line = appendCSVField(line, id)
+	line = appendCSVField(line, spreadsheetSafe(id))
 	k := 0
 	var cell strings.Builder
 	for r := 1; r <= ranks; r++ {
@@ -80,7 +80,7 @@ func appendVoteDeskRow(line []byte, id string, marks []tally.Mark, ranks int, na
 			}
 			cell.WriteString(name)
 		}
-		line = appendCSVField(line, cell.String())
+		line = appendCSVField(line, spreadsheetSafe(cell.String()))
 	}
 	return append(line, '\n'), nil
 }
@@ -104,6 +104,26 @@ func checkVoteDeskNames(names []string) error {
 		seen[n] = true
 	}
 	return nil
+}
+
+// spreadsheetSafe keeps a cell from being taken for a formula when the file
+// is opened in a spreadsheet (OWASP's advice on CSV injection): a cell that
+// starts with = + - @ a tab or a carriage return gets a leading apostrophe,
+// and so does one that starts with an apostrophe, so that reading drops
+// exactly one (unescapeCell) and every name comes back as written.
+func spreadsheetSafe(s string) string {
+	if s != "" && strings.IndexByte("=+-@\t\r'", s[0]) >= 0 {
+		return "'" + s
+	}
+	return s
+}
+
+// unescapeCell undoes spreadsheetSafe.
+func unescapeCell(b []byte) []byte {
+	if len(b) > 0 && b[0] == '\'' {
+		return b[1:]
+	}
+	return b
 }
 
 // appendCSVField appends a CSV field, quoted when it holds a comma, quote,
