@@ -19,7 +19,16 @@ const (
 	ExitOK      = 0
 	ExitRefused = 1
 	ExitUsage   = 2
+	// ExitPartial is a command of many independent items (ballot cast
+	// --stdin, tally of many contests) that did some and refused others:
+	// what was done is printed, each refusal is named.
+	ExitPartial = 3
 )
+
+// partialError says a command did part of its items and refused the rest.
+type partialError struct{ msg string }
+
+func (e *partialError) Error() string { return e.msg }
 
 // Backend is an open database: the domain service, the maintenance
 // operations of the file itself, and cloud sync.
@@ -250,6 +259,11 @@ func (c *call) fail(err error) int {
 		fmt.Fprintln(c.deps.Stderr, "votedesk:", err)
 		return ExitUsage
 	}
+	var pe *partialError
+	if errors.As(err, &pe) {
+		fmt.Fprintln(c.deps.Stderr, "votedesk:", err)
+		return ExitPartial
+	}
 	fmt.Fprintln(c.deps.Stderr, "votedesk:", app.ErrorMessage(err))
 	if app.ErrorCode(err) == app.CodeInternal && app.ErrorMessage(err) != err.Error() {
 		fmt.Fprintln(c.deps.Stderr, "  cause:", err)
@@ -282,7 +296,8 @@ func (c *call) usage(w io.Writer) {
 	fmt.Fprintln(w, "VOTEDESK_NEW_PASSWORD (password of a user being added).")
 	fmt.Fprintln(w, "Cloud sync uses the AWS environment: AWS_REGION, AWS_PROFILE or AWS_ACCESS_KEY_ID and")
 	fmt.Fprintln(w, "AWS_SECRET_ACCESS_KEY, and AWS_ENDPOINT_URL_DYNAMODB (or --endpoint) for DynamoDB Local.")
-	fmt.Fprintln(w, "Exit status: 0 done, 1 refused (nothing written), 2 usage error.")
+	fmt.Fprintln(w, "Exit status: 0 done, 1 refused (nothing written), 2 usage error, 3 done in part (ballot cast --stdin,")
+	fmt.Fprintln(w, "tally of many contests: what was done is printed, each refusal named).")
 }
 
 // ctxT is the context type service methods take.

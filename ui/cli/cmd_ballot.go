@@ -174,17 +174,25 @@ func castStream(c *call, election string) error {
 	if stop, err := c.backend.Store.ServeControl(c.backupGate()); err == nil {
 		defer stop()
 	}
+	// A feed, as from a polling place: each line is cast as it comes and its
+	// receipt printed at once (a printed code is a stored ballot), so a
+	// line that is not CSV stops the feed after the lines before it.
 	r := csv.NewReader(c.deps.Stdin)
 	r.FieldsPerRecord = -1
-	refused := 0
+	refused, lines := 0, 0
 	for line := 1; ; line++ {
 		rec, err := r.Read()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return app.Errorf(app.CodeInvalid, "standard input, line %d: %v", line, err)
+			msg := fmt.Sprintf("standard input, line %d: %v; nothing from it on was cast", line, err)
+			if cast := lines - refused; cast > 0 {
+				return &partialError{fmt.Sprintf("%s (the %d ballot(s) before it were: their codes are printed)", msg, cast)}
+			}
+			return app.Errorf(app.CodeInvalid, "%s", msg)
 		}
+		lines++
 		if len(rec) == 0 || strings.TrimSpace(rec[0]) == "" {
 			fmt.Fprintf(c.deps.Stderr, "votedesk: line %d: no voter\n", line)
 			refused++
@@ -202,6 +210,9 @@ func castStream(c *call, election string) error {
 		} else {
 			fmt.Fprintln(c.deps.Stdout, rc.Confirmation)
 		}
+	}
+	if refused > 0 && refused < lines {
+		return &partialError{fmt.Sprintf("%d of %d ballot(s) refused (each named above); the other %d were cast", refused, lines, lines-refused)}
 	}
 	if refused > 0 {
 		return app.Errorf(app.CodeInvalid, "%d ballot(s) refused", refused)

@@ -180,8 +180,11 @@ func tallyRCTabMany(c *call, args []string, out0 string, opts []rctab.RunOption)
 	if err != nil {
 		return err
 	}
+	if failed == len(runs) {
+		return &app.Error{Code: app.CodeInvalid, Message: fmt.Sprintf("all %d contests failed; no report was written", failed)}
+	}
 	if failed > 0 {
-		return &app.Error{Code: app.CodeInvalid, Message: fmt.Sprintf("%d of %d contests failed; the others' reports are written", failed, len(runs))}
+		return &partialError{fmt.Sprintf("%d of %d contests failed; the others' reports are written", failed, len(runs))}
 	}
 	return nil
 }

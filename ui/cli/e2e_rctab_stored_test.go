@@ -194,7 +194,7 @@ func TestCLIRCTabManyContests(t *testing.T) {
 		good := filepath.Join(shared, "rctab", "generic_csv_test", "generic_csv_test_config.json")
 		out := filepath.Join(t.TempDir(), "out")
 		r := c.run(nil, "tally", "--rctab", bad, "--rctab", good, "--output", out, "--json")
-		if r.code != 1 || !strings.Contains(r.err, "1 of 2 contests failed") {
+		if r.code != 3 || !strings.Contains(r.err, "1 of 2 contests failed") {
 			t.Fatalf("exit %d, %q", r.code, r.err)
 		}
 		var rows []struct {
