@@ -2,13 +2,15 @@ package cvr
 
 import (
 	"bytes"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 )
+
+// utf8BOM is the byte order mark some files start with.
+var utf8BOM = []byte("\xEF\xBB\xBF")
 
 // ErrUnknownFormat is what DetectFormat and DetectFile answer for a file
 // whose format neither its name nor its content tells.
@@ -20,7 +22,7 @@ var ErrUnknownFormat = errors.New("cvr: cannot tell the format")
 // apart by its first lines: VoteDesk's header or candidates line, Clear
 // Ballot's RowNumber,BoxID,... header, else RCTab's generic CSV.
 func DetectFormat(path string, head []byte) (Format, error) {
-	head = bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF"))
+	head = bytes.TrimPrefix(head, utf8BOM)
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".blt":
 		return FormatBLT, nil
@@ -88,7 +90,7 @@ func detectFolder(path string) (Format, error) {
 		return FormatDominion, nil
 	}
 	if files, err := hartFiles(path); err == nil {
-		if b, err := readWhole(files[0], maxHartFileBytes); err == nil && bytes.Contains(b, []byte("<Cvr")) {
+		if b, err := readWhole(files[0], maxHartFileBytes, "a Hart ballot file"); err == nil && bytes.Contains(b, []byte("<Cvr")) {
 			return FormatHart, nil
 		}
 	}
@@ -119,13 +121,9 @@ func FolderContests(path string, format Format) ([]ContestInfo, error) {
 		if err != nil {
 			return nil, &ParseError{File: baseName(path), Err: err}
 		}
-		b, err := readWhole(files[0], maxHartFileBytes)
+		c, _, err := readHartFile(files[0])
 		if err != nil {
-			return nil, &ParseError{File: baseName(files[0]), Err: err}
-		}
-		var c hartCVR
-		if err := xml.Unmarshal(bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF")), &c); err != nil {
-			return nil, &ParseError{File: baseName(files[0]), Err: fmt.Errorf("malformed Hart CVR XML: %v", err)}
+			return nil, err
 		}
 		for _, ct := range c.Contests {
 			out = append(out, ContestInfo{ID: strings.TrimSpace(ct.ID), Name: strings.TrimSpace(ct.Name)})

@@ -270,19 +270,14 @@ func (r *dominionReader) manifests(dir string) error {
 
 // readManifest reads one manifest file whole.
 func readManifest(path string, into *dominionManifest) error {
-	f, fi, err := openRegular(path)
+	b, err := readWhole(path, maxManifestBytes, "a manifest")
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("has no %s: not a Dominion CVR export folder", filepath.Base(path))
+	}
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("has no %s: not a Dominion CVR export folder", filepath.Base(path))
-		}
 		return &ParseError{File: filepath.Base(path), Err: err}
 	}
-	defer f.Close()
-	if fi.Size() > maxManifestBytes {
-		return &ParseError{File: filepath.Base(path), Err: fmt.Errorf("is %d bytes; a manifest has at most %d MiB", fi.Size(), maxManifestBytes>>20)}
-	}
-	dec := json.NewDecoder(bufio.NewReader(f))
-	if err := dec.Decode(into); err != nil {
+	if err := json.Unmarshal(bytes.TrimPrefix(b, utf8BOM), into); err != nil {
 		return &ParseError{File: filepath.Base(path), Err: fmt.Errorf("malformed manifest: %v", err)}
 	}
 	return nil

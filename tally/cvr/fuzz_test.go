@@ -2,6 +2,7 @@ package cvr
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -51,19 +52,30 @@ func fuzzRead(f *testing.F, name string, source func(path, arg string) Source, s
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		set := newSet()
-		mustAdd(t, set, "before", 3, tally.Mark{Rank: 1, Candidate: 0})
-		before := *set
-		cands := &fileCandidates{index: map[string]uint16{}}
-		_, err := Read(context.Background(), source(path, arg), cands, set, Options{MaxRankings: 40})
-		if err != nil {
-			if !reflect.DeepEqual(*set, before) {
-				t.Fatalf("failed read (%v) changed the set", err)
-			}
-			return
-		}
-		checkSet(t, set, len(cands.names))
+		fuzzCheck(t, source(path, arg))
 	})
+}
+
+// fuzzCheck reads a fuzzed source into a set holding a ballot already: a
+// failed read must be a *ParseError and leave the set as it was, a
+// successful one must keep the BallotSet's invariants.
+func fuzzCheck(t *testing.T, src Source) {
+	set := newSet()
+	mustAdd(t, set, "before", 3, tally.Mark{Rank: 1, Candidate: 0})
+	before := *set
+	cands := &fileCandidates{index: map[string]uint16{}}
+	_, err := Read(context.Background(), src, cands, set, Options{MaxRankings: 40})
+	if err != nil {
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			t.Fatalf("error %v is not a *ParseError", err)
+		}
+		if !reflect.DeepEqual(*set, before) {
+			t.Fatalf("failed read (%v) changed the set", err)
+		}
+		return
+	}
+	checkSet(t, set, len(cands.names))
 }
 
 // checkSet checks the BallotSet invariants the tally relies on.

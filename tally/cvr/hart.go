@@ -62,21 +62,17 @@ func readHart(j *job) error {
 	}
 	contest := strings.TrimSpace(j.src.ContestID)
 	_, byName := j.cands.(interface{ declare([]string) })
-	names := map[string]string{}        // option Id: its Name, as first seen
-	seen := map[string]string{}         // option Id: the file it was first seen in
+	type firstSeen struct{ name, file string }
+	named := map[string]firstSeen{}     // option Id: its Name and file, as first seen
 	resolved := map[string]resolution{} // option Id: what it stands for
 	var marks []tally.Mark
 	for _, path := range files {
 		j.file = filepath.Base(path)
-		b, err := readWhole(path, maxHartFileBytes)
+		c, size, err := readHartFile(path)
 		if err != nil {
-			return &ParseError{File: j.file, Err: err}
+			return err
 		}
-		j.done += int64(len(b))
-		var c hartCVR
-		if err := xml.Unmarshal(bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF")), &c); err != nil {
-			return &ParseError{File: j.file, Err: fmt.Errorf("malformed Hart CVR XML: %v", err)}
-		}
+		j.done += size
 		if contest == "" {
 			var known []string
 			for _, ct := range c.Contests {
@@ -116,10 +112,10 @@ func readHart(j *job) error {
 					resolved[id] = res
 				}
 				if id != j.src.UndeclaredWriteInLabel {
-					if first, ok := names[id]; !ok {
-						names[id], seen[id] = name, j.file
-					} else if first != name {
-						return &ParseError{File: j.file, Err: fmt.Errorf("option %s is %q here but %q in %s: one Id must name one candidate", id, name, first, seen[id])}
+					if first, ok := named[id]; !ok {
+						named[id] = firstSeen{name, j.file}
+					} else if first.name != name {
+						return &ParseError{File: j.file, Err: fmt.Errorf("option %s is %q here but %q in %s: one Id must name one candidate", id, name, first.name, first.file)}
 					}
 				}
 				if len(o.Value) > 0xFFFF {
@@ -180,15 +176,29 @@ func hartFiles(dir string) ([]string, error) {
 	return files, nil
 }
 
-// readWhole reads a regular file of at most limit bytes.
-func readWhole(path string, limit int64) ([]byte, error) {
+// readHartFile reads one ballot file of a Hart export, and its size.
+func readHartFile(path string) (*hartCVR, int64, error) {
+	b, err := readWhole(path, maxHartFileBytes, "a Hart ballot file")
+	if err != nil {
+		return nil, 0, &ParseError{File: filepath.Base(path), Err: err}
+	}
+	var c hartCVR
+	if err := xml.Unmarshal(bytes.TrimPrefix(b, utf8BOM), &c); err != nil {
+		return nil, 0, &ParseError{File: filepath.Base(path), Err: fmt.Errorf("malformed Hart CVR XML: %v", err)}
+	}
+	return &c, int64(len(b)), nil
+}
+
+// readWhole reads a regular file of at most limit bytes, what the file is
+// for naming it in the refusal.
+func readWhole(path string, limit int64, what string) ([]byte, error) {
 	f, fi, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	if fi.Size() > limit {
-		return nil, fmt.Errorf("is %d bytes; a ballot file has at most %d MiB", fi.Size(), limit>>20)
+		return nil, fmt.Errorf("is %d bytes; %s has at most %d MiB", fi.Size(), what, limit>>20)
 	}
 	return io.ReadAll(io.LimitReader(f, limit))
 }

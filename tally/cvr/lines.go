@@ -49,7 +49,7 @@ func (l *lineReader) next() ([]byte, error) {
 	l.used += int64(len(b))
 	l.line++
 	if l.line == 1 {
-		b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
+		b = bytes.TrimPrefix(b, utf8BOM)
 	}
 	if n := len(b); n > 0 && b[n-1] == '\n' {
 		b = b[:n-1]
