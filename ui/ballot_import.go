@@ -62,21 +62,32 @@ func (bi *BallotImport) chooseFolder() {
 // ReadFolder reads a vendor's export folder: the contest it holds, or the
 // one the official picks when it holds several.
 func (bi *BallotImport) ReadFolder(path string) {
-	format, err := cvr.DetectFile(path)
-	if err == nil && format != cvr.FormatDominion && format != cvr.FormatHart {
-		err = fmt.Errorf("%s is not a Dominion or Hart export folder", path)
-	}
-	var contests []cvr.ContestInfo
-	if err == nil {
-		contests, err = cvr.FolderContests(path, format)
-	}
-	if err == nil && len(contests) == 0 {
-		err = fmt.Errorf("%s lists no contests", path)
-	}
-	if err != nil {
-		bi.s.failHint("Cannot import "+path, err, "Nothing was imported.")
-		return
-	}
+	// Telling the vendor and listing the contests read files: off the UI
+	// goroutine.
+	run(bi.s.tasks, func() ([]cvr.ContestInfo, error) {
+		format, err := cvr.DetectFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if format != cvr.FormatDominion && format != cvr.FormatHart {
+			return nil, fmt.Errorf("%s is not a Dominion or Hart export folder", path)
+		}
+		contests, err := cvr.FolderContests(path, format)
+		if err == nil && len(contests) == 0 {
+			err = fmt.Errorf("%s lists no contests", path)
+		}
+		return contests, err
+	}, func(contests []cvr.ContestInfo, err error) {
+		if err != nil {
+			bi.s.failHint("Cannot import "+path, err, "Nothing was imported.")
+			return
+		}
+		bi.chooseContest(path, contests)
+	})
+}
+
+// chooseContest reads the folder's only contest, or asks which one.
+func (bi *BallotImport) chooseContest(path string, contests []cvr.ContestInfo) {
 	if len(contests) == 1 {
 		bi.ReadContest(path, contests[0].ID)
 		return
