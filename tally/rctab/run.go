@@ -44,15 +44,15 @@ const DefaultGeneratedBy = "VoteDesk"
 // temporary folder beside outDir and renamed into place at the end, so a
 // failure leaves outDir untouched; outDir must not exist or be empty.
 func RunConfig(ctx context.Context, configPath, outDir string, opts ...RunOption) error {
-	cfg, contest, rules, o, err := prepare(configPath, outDir, opts)
+	p, err := prepare(configPath, outDir, opts)
 	if err != nil {
 		return err
 	}
-	ballots, err := cfg.ReadBallots(ctx, rules)
+	ballots, err := p.cfg.ReadBallots(ctx, p.rules)
 	if err != nil {
 		return err
 	}
-	return cfg.run(configPath, outDir, contest, rules, ballots, o)
+	return p.run(ballots)
 }
 
 // RunBallots is RunConfig for ballots read already, such as a stored
@@ -61,56 +61,65 @@ func RunConfig(ctx context.Context, configPath, outDir string, opts ...RunOption
 // candidate names[c]; each name a ballot marks must be a candidate of the
 // config, which gives the contest its candidates and their order.
 func RunBallots(configPath, outDir string, names []string, ballots *tally.BallotSet, opts ...RunOption) error {
-	cfg, contest, rules, o, err := prepare(configPath, outDir, opts)
+	p, err := prepare(configPath, outDir, opts)
 	if err != nil {
 		return err
 	}
-	set, err := remap(contest, names, ballots)
+	set, err := remap(p.contest, names, ballots)
 	if err != nil {
 		return fmt.Errorf("rctab: config %s: %w", configPath, err)
 	}
-	return cfg.run(configPath, outDir, contest, rules, set, o)
+	return p.run(set)
+}
+
+// prepared is a config ready to count: its contest and rules (with the
+// run's overrides), and where the reports go.
+type prepared struct {
+	cfg                *Config
+	configPath, outDir string
+	contest            tally.Contest
+	rules              tally.Rules
+	o                  runOptions
 }
 
 // prepare loads a config and its rules (with the options' overrides) and
 // checks the output folder.
-func prepare(configPath, outDir string, opts []RunOption) (*Config, tally.Contest, tally.Rules, runOptions, error) {
-	o := runOptions{generatedBy: DefaultGeneratedBy}
+func prepare(configPath, outDir string, opts []RunOption) (*prepared, error) {
+	p := &prepared{configPath: configPath, outDir: outDir, o: runOptions{generatedBy: DefaultGeneratedBy}}
 	for _, opt := range opts {
-		opt(&o)
+		opt(&p.o)
 	}
 	if err := checkOutDir(outDir); err != nil {
-		return nil, tally.Contest{}, tally.Rules{}, o, err
+		return nil, err
 	}
-	cfg, err := Load(configPath)
-	if err != nil {
-		return nil, tally.Contest{}, tally.Rules{}, o, err
+	var err error
+	if p.cfg, err = Load(configPath); err != nil {
+		return nil, err
 	}
-	rules, err := cfg.Rules()
-	if err != nil {
-		return nil, tally.Contest{}, tally.Rules{}, o, err
+	if p.rules, err = p.cfg.Rules(); err != nil {
+		return nil, err
 	}
-	for _, s := range o.rules {
-		s.Apply(&rules)
+	for _, s := range p.o.rules {
+		s.Apply(&p.rules)
 	}
-	contest := cfg.Contest()
-	if err := rules.Validate(contest.DeclaredCount()); err != nil {
-		return nil, tally.Contest{}, tally.Rules{}, o, fmt.Errorf("rctab: config %s: rules: %w", configPath, err)
+	p.contest = p.cfg.Contest()
+	if err := p.rules.Validate(p.contest.DeclaredCount()); err != nil {
+		return nil, fmt.Errorf("rctab: config %s: rules: %w", configPath, err)
 	}
-	return cfg, contest, rules, o, nil
+	return p, nil
 }
 
 // run counts ballots of the config's contest and writes the reports.
-func (c *Config) run(configPath, outDir string, contest tally.Contest, rules tally.Rules, ballots *tally.BallotSet, o runOptions) error {
-	return writeAtomically(outDir, func(dir string) error {
-		count, err := c.countStreaming(contest, ballots, rules, o.decider, dir)
+func (p *prepared) run(ballots *tally.BallotSet) error {
+	return writeAtomically(p.outDir, func(dir string) error {
+		count, err := p.cfg.countStreaming(p.contest, ballots, p.rules, p.o.decider, dir)
 		if err != nil {
-			return fmt.Errorf("rctab: count %s: %w", configPath, err)
+			return fmt.Errorf("rctab: count %s: %w", p.configPath, err)
 		}
-		if o.outcome != nil {
-			*o.outcome = count.outcome()
+		if p.o.outcome != nil {
+			*p.o.outcome = count.outcome()
 		}
-		return count.write(dir, o.generatedBy)
+		return count.write(dir, p.o.generatedBy)
 	})
 }
 
