@@ -64,9 +64,6 @@ func RunConfigs(ctx context.Context, configs []string, outRoot string, progress 
 		r.Err = RunConfig(ctx, cfg, r.Output, append(opts[:len(opts):len(opts)], WithOutcome(&r.Outcome))...)
 		runs[i] = r
 	}
-	if progress != nil {
-		progress(len(configs), len(configs), "")
-	}
 	return runs, nil
 }
 

@@ -67,8 +67,6 @@ func importCVR(c *call) error {
 			contest.Names = append(contest.Names, cand.Name)
 		}
 	}
-	// With --rctab, --alias CONTEST=CANDIDATE stores the config's candidate
-	// CONTEST as the election's CANDIDATE.
 	for _, f := range c.args.pos[1:] {
 		sources = append(sources, cvr.Source{Provider: format, FilePath: f, ContestID: c.args.str("contest")})
 	}
@@ -77,14 +75,17 @@ func importCVR(c *call) error {
 		if err != nil {
 			return usagef("--alias: %v", err)
 		}
-		aliases[name] = cand
-		if contest != nil {
-			i := slices.Index(contest.Names, name)
-			if i < 0 {
-				return usagef("--alias %s: the config has no candidate %q", a, name)
-			}
-			contest.Names[i] = cand
+		if contest == nil {
+			aliases[name] = cand
+			continue
 		}
+		// With --rctab, --alias CONTEST=CANDIDATE stores the config's
+		// candidate CONTEST as the election's CANDIDATE.
+		i := slices.Index(contest.Names, name)
+		if i < 0 {
+			return usagef("--alias %s: the config has no candidate %q", a, name)
+		}
+		contest.Names[i] = cand
 	}
 	p := c.progress()
 	var progress func(dataio.Progress)

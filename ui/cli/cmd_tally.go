@@ -120,7 +120,7 @@ func isDir(path string) bool {
 // tallyRCTabMany runs many contest configs (files, or every config in a
 // folder) into a folder each under out, with one progress line and one
 // table of what each decided.
-func tallyRCTabMany(c *call, args []string, out0 string, opts []rctab.RunOption) error {
+func tallyRCTabMany(c *call, args []string, outRoot string, opts []rctab.RunOption) error {
 	var configs []string
 	for _, a := range args {
 		if !isDir(a) {
@@ -137,10 +137,8 @@ func tallyRCTabMany(c *call, args []string, out0 string, opts []rctab.RunOption)
 		configs = append(configs, found...)
 	}
 	p := c.progress()
-	runs, err := rctab.RunConfigs(c.ctx, configs, out0, func(done, total int, config string) {
-		if p.w != nil && config != "" {
-			p.show(fmt.Sprintf("contest %d of %d: %s", done+1, total, filepath.Base(config)))
-		}
+	runs, err := rctab.RunConfigs(c.ctx, configs, outRoot, func(done, total int, config string) {
+		p.show(fmt.Sprintf("contest %d of %d: %s", done+1, total, filepath.Base(config)))
 	}, opts...)
 	p.end()
 	if err != nil {
@@ -175,7 +173,7 @@ func tallyRCTabMany(c *call, args []string, out0 string, opts []rctab.RunOption)
 			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", r.Contest, strings.Join(r.Winners, ", "), thousands(int(r.Ballots)), r.Rounds, r.Output)
 		}
 		w.Flush()
-		fmt.Fprintf(out, "%d contest(s) counted, %d failed; reports in %s\n", len(runs)-failed, failed, out0)
+		fmt.Fprintf(out, "%d contest(s) counted, %d failed; reports in %s\n", len(runs)-failed, failed, outRoot)
 	})
 	if err != nil {
 		return err
