@@ -90,6 +90,15 @@ type dominionManifest struct {
 	} `json:"List"`
 }
 
+// descriptions maps each Id of the manifest to its Description.
+func (m *dominionManifest) descriptions() map[dominionID]string {
+	out := make(map[dominionID]string, len(m.List))
+	for _, e := range m.List {
+		out[e.ID] = e.Description
+	}
+	return out
+}
+
 type dominionSession struct {
 	TabulatorID dominionID       `json:"TabulatorId"`
 	BatchID     dominionID       `json:"BatchId"`
@@ -152,11 +161,7 @@ func readDominion(j *job) error {
 	if err := r.manifests(dir); err != nil {
 		return err
 	}
-	for _, f := range files {
-		if fi, err := os.Stat(f); err == nil {
-			j.total += fi.Size()
-		}
-	}
+	j.addSizes(files)
 	for _, f := range files {
 		j.file = filepath.Base(f)
 		if err := r.export(f); err != nil {
@@ -222,15 +227,9 @@ func (r *dominionReader) manifests(dir string) error {
 		if err := readManifest(filepath.Join(dir, dominionPrecincts), &precincts); err != nil {
 			return err
 		}
-		r.precincts = map[dominionID]string{}
-		for _, p := range precincts.List {
-			r.precincts[p.ID] = p.Description
-		}
+		r.precincts = precincts.descriptions()
 	}
-	r.portions = map[dominionID]string{}
-	for _, p := range portions.List {
-		r.portions[p.ID] = p.Description
-	}
+	r.portions = portions.descriptions()
 	r.contest = dominionID(strings.TrimSpace(r.j.src.ContestID))
 	var known []string
 	found := false

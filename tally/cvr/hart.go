@@ -55,11 +55,7 @@ func readHart(j *job) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range files {
-		if fi, err := os.Stat(f); err == nil {
-			j.total += fi.Size()
-		}
-	}
+	j.addSizes(files)
 	contest := strings.TrimSpace(j.src.ContestID)
 	_, byName := j.cands.(interface{ declare([]string) })
 	type firstSeen struct{ name, file string }

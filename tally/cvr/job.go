@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"votedesk/tally"
 )
@@ -172,6 +173,16 @@ func (j *job) maxBallots() uint64 {
 		return j.opts.MaxBallots
 	}
 	return DefaultMaxBallots
+}
+
+// addSizes adds the sizes of the files of a folder source to the total
+// progress is reported against.
+func (j *job) addSizes(files []string) {
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil {
+			j.total += fi.Size()
+		}
+	}
 }
 
 // tick checks for cancellation and reports progress when enough has been read.
