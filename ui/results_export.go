@@ -1,15 +1,12 @@
 package ui
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"strings"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 
 	"votedesk/app"
 	"votedesk/app/dataio"
@@ -40,35 +37,24 @@ func (sc *ResultsScreen) export(format string) {
 	if sc.count == nil {
 		return
 	}
-	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
-		if err != nil {
-			sc.s.fail("Cannot export", err)
-			return
-		}
-		if wc == nil {
-			return
-		}
-		var buf bytes.Buffer
-		sc.s.do("Cannot export", func(context.Context) error {
-			err := sc.Export(&buf, format)
-			if err == nil {
-				_, err = wc.Write(buf.Bytes())
-			}
-			if cerr := wc.Close(); err == nil {
-				err = cerr
-			}
-			return err
-		}, func() {
-			dialog.ShowInformation("Exported", fmt.Sprintf("The results of %q were written to %s.", sc.name, wc.URI().Path()), sc.s.win)
-		})
-	}, sc.s.win)
 	name := "detailed_report"
 	if format == dataio.ResultsHTML {
 		name = "results"
 	}
-	d.SetFileName(fmt.Sprintf("%s_%s.%s", fileSafe(sc.name), name, format))
-	d.SetFilter(storage.NewExtensionFileFilter([]string{"." + format}))
-	d.Show()
+	askSavePath(sc.s, "Export results", fmt.Sprintf("%s_%s.%s", fileSafe(sc.name), name, format), func(path string) {
+		sc.Save(path, format)
+	})
+}
+
+// Save writes the result shown to path in format, off the UI goroutine,
+// through the one guarded writer: a database, a folder or a link is
+// refused and nothing is changed.
+func (sc *ResultsScreen) Save(path, format string) {
+	sc.s.do("Cannot export", func(context.Context) error {
+		return dataio.WriteFileAtomic(path, 0o644, func(w io.Writer) error { return sc.Export(w, format) })
+	}, func() {
+		dialog.ShowInformation("Exported", fmt.Sprintf("The results of %q were written to %s.", sc.name, path), sc.s.win)
+	})
 }
 
 // fileSafe turns a name into a file name.

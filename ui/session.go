@@ -28,6 +28,8 @@ type session struct {
 	// kioskDone is called when a kiosk started from this session gives the
 	// window back: the shell asks for sign-in again.
 	kioskDone func()
+	// saving is the save dialog last opened (askSavePath).
+	saving *SavePath
 }
 
 // ctx is the context of the session's commands and queries.

@@ -356,20 +356,10 @@ func (sh *Shell) roleMayHaveChanged() {
 
 // chooseBackup asks where to write a backup of the database, then writes it.
 func (sh *Shell) chooseBackup() {
-	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
-		if err != nil {
-			sh.sess.fail("Cannot back up", err)
-			return
-		}
-		if wc == nil {
-			return
-		}
-		path := wc.URI().Path()
-		wc.Close()
-		sh.Backup(path)
-	}, sh.win)
-	d.SetFileName("votedesk-backup-" + sh.cfg.Service.Now().Local().Format("2006-01-02-1504") + ".db")
-	d.Show()
+	if sh.sess == nil {
+		return
+	}
+	askSavePath(sh.sess, "Back up database", "votedesk-backup-"+sh.cfg.Service.Now().Local().Format("2006-01-02-1504")+".db", sh.Backup)
 }
 
 // Backup writes a consistent copy of the database to path, off the UI

@@ -1,0 +1,125 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"votedesk/app"
+)
+
+// The app asks where to save a file with its own small dialog, a file name
+// and a folder, and never with Fyne's save dialog: that one opens the file
+// it is given for writing, truncating it, before the app can look at it, so
+// choosing the open database by mistake would destroy it. Here only a path
+// is chosen; the file is written by the one guarded writer of its kind
+// (dataio.WriteFileAtomic, or the store's backup), which refuses a database,
+// a folder or a link and changes nothing when it does.
+
+// prefSaveFolder remembers the folder of the last file saved.
+const prefSaveFolder = "saveFolder"
+
+// SavePath is the dialog that asks where to save a file.
+type SavePath struct {
+	Name   *widget.Entry
+	Folder *widget.Label
+	Browse *widget.Button
+	dir    string
+	d      *dialog.FormDialog
+}
+
+// askSavePath asks for a file name and folder, starting from name and the
+// folder of the last save, and hands the chosen path to chosen. A file that
+// exists is replaced only after the user says so; the writer still refuses
+// what must never be replaced.
+func askSavePath(s *session, title, name string, chosen func(path string)) {
+	sp := &SavePath{Name: widget.NewEntry(), dir: startFolder(s)}
+	sp.Name.SetText(name)
+	sp.Folder = widget.NewLabel(sp.dir)
+	sp.Folder.Wrapping = fyne.TextWrapBreak
+	sp.Browse = widget.NewButtonWithIcon("Choose folder…", theme.FolderOpenIcon(), func() {
+		fd := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
+			if err != nil || l == nil {
+				return
+			}
+			sp.dir = l.Path()
+			sp.Folder.SetText(sp.dir)
+		}, s.win)
+		if u, err := storage.ListerForURI(storage.NewFileURI(sp.dir)); err == nil {
+			fd.SetLocation(u)
+		}
+		fd.Show()
+	})
+	sp.Name.Validator = func(text string) error { _, err := sp.path(text); return err }
+	items := []*widget.FormItem{
+		widget.NewFormItem("File name", sp.Name),
+		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, sp.Browse, sp.Folder)),
+	}
+	sp.d = dialog.NewForm(title, "Save", "Cancel", items, func(ok bool) {
+		if !ok {
+			return
+		}
+		path, err := sp.path(sp.Name.Text)
+		if err != nil {
+			s.fail("Not saved", err)
+			return
+		}
+		s.prefs.SetString(prefSaveFolder, sp.dir)
+		if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+			dialog.ShowConfirm("Replace file?", path+" exists. Replace it?", func(ok bool) {
+				if ok {
+					chosen(path)
+				}
+			}, s.win)
+			return
+		}
+		chosen(path)
+	}, s.win)
+	sp.Name.OnSubmitted = func(string) { sp.d.Submit() }
+	sp.d.Resize(fyne.NewSize(560, 0))
+	sp.d.Show()
+	s.win.Canvas().Focus(sp.Name)
+	s.saving = sp
+}
+
+// path joins the folder and a file name typed, refusing a name that is no
+// file name.
+func (sp *SavePath) path(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	switch {
+	case name == "":
+		return "", app.Errorf(app.CodeInvalid, "type a file name")
+	case strings.ContainsRune(name, os.PathSeparator) || name == "." || name == "..":
+		return "", app.Errorf(app.CodeInvalid, "%q is not a file name: choose the folder with Choose folder…", name)
+	}
+	return filepath.Join(sp.dir, name), nil
+}
+
+// startFolder is the folder of the last save, else Documents, else home.
+func startFolder(s *session) string {
+	if dir := s.prefs.String(prefSaveFolder); dir != "" {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			return dir
+		}
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "."
+	}
+	if docs := filepath.Join(home, "Documents"); isDir(docs) {
+		return docs
+	}
+	return home
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}

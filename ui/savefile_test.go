@@ -1,0 +1,84 @@
+package ui
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSaveDialogsNeverDestroyTheDatabase: choosing the open database (or
+// a link to it) as the file to save a backup or a report to is refused, and
+// the database file is the same byte for byte. Fyne's own save dialog would
+// have truncated it before the app could look; the app's dialog only
+// chooses a path.
+func TestSaveDialogsNeverDestroyTheDatabase(t *testing.T) {
+	h := newHarness(t, nil)
+	h.sh.cfg.Backup = h.store.Backup
+	h.owner()
+	mayor(h, false)
+	r := openResults(h, "Olivia")
+	db := h.store.Path()
+	link := filepath.Join(t.TempDir(), "link.db")
+	h.must(os.Symlink(db, link))
+	before, err := os.ReadFile(db)
+	h.must(err)
+	save := func(open func(), path string) string {
+		t.Helper()
+		open()
+		h.wait()
+		sp := h.topSavePath()
+		sp.dir = filepath.Dir(path)
+		sp.Name.SetText(filepath.Base(path))
+		h.tapDialogButton("Save")
+		if strings.Contains(h.dialogText(), "Replace it?") {
+			h.tapDialogButton("Yes")
+		}
+		h.wait()
+		said := h.dialogText()
+		h.closeDialogs()
+		return said
+	}
+	for _, path := range []string{db, link} {
+		if said := save(h.sh.chooseBackup, path); !strings.Contains(said, "nothing was written") {
+			t.Errorf("backup to %s: the app said %q", path, said)
+		}
+		for _, format := range []string{"json", "csv", "html"} {
+			if said := save(func() { r.export(format) }, path); !strings.Contains(said, "nothing was written") {
+				t.Errorf("%s export to %s: the app said %q", format, path, said)
+			}
+		}
+	}
+	if after, _ := os.ReadFile(db); !bytes.Equal(before, after) {
+		t.Fatal("the database file changed")
+	}
+	if ok, err := h.svc.HasUsers(h.ctx); !ok || err != nil {
+		t.Fatalf("the database no longer answers: %v", err)
+	}
+	// A new file is written, in the folder chosen, and the folder is
+	// remembered for the next save.
+	dir := t.TempDir()
+	out := filepath.Join(dir, "mayor.html")
+	if said := save(func() { r.export("html") }, out); !strings.Contains(said, "written to "+out) {
+		t.Errorf("export to a new file: %q", said)
+	}
+	if b, err := os.ReadFile(out); err != nil || !bytes.Contains(b, []byte("Bob")) {
+		t.Errorf("the report was not written: %v", err)
+	}
+	r.export("csv")
+	h.wait()
+	if sp := h.topSavePath(); sp.dir != dir || sp.Name.Text != "Mayor_detailed_report.csv" {
+		t.Errorf("the next save starts in %s as %s", sp.dir, sp.Name.Text)
+	}
+	h.closeDialogs()
+}
+
+// topSavePath is the save dialog open on top.
+func (h *harness) topSavePath() *SavePath {
+	h.t.Helper()
+	if h.sh.sess.saving == nil || h.win.Canvas().Overlays().Top() == nil {
+		h.t.Fatal("no save dialog open")
+	}
+	return h.sh.sess.saving
+}
