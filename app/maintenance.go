@@ -1,6 +1,10 @@
 package app
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // VerifyReport is what a check of a database found. FirstBadSeq is the first
 // log sequence number whose event is missing, malformed or breaks the hash
@@ -12,6 +16,9 @@ type VerifyReport struct {
 	Problems    []string
 	// Notes say what was checked beyond the log, or why not.
 	Notes []string
+	// Accounts are the accounts the database holds (no verifiers): whose
+	// database it is, for a restore.
+	Accounts []User
 }
 
 // OK reports whether nothing was wrong.
@@ -35,4 +42,50 @@ type BackupInfo struct {
 type RestoreInfo struct {
 	Report VerifyReport
 	Kept   string
+}
+
+// ReadAccounts lists the accounts a database holds, without their password
+// verifiers, read in tx.
+func ReadAccounts(tx Tx) ([]User, error) {
+	var out []User
+	err := tx.Partitions(prefixUser, skMetadata, func(it Item) (bool, error) {
+		u := userFromItem(it)
+		u.PasswordHash = ""
+		out = append(out, u)
+		return true, nil
+	})
+	return out, err
+}
+
+// RestoreRefusal says why the OWNER u may not restore the checked backup
+// r without confirming whose database it is, or nil when they may: the
+// backup must hold u's own account (the same account, not a name), or a
+// restore would hand the installation to whoever owns the backup. confirm
+// is what the OWNER gave to confirm (the name of the backup's OWNER).
+func (r VerifyReport) RestoreRefusal(u User, confirm string) error {
+	for _, a := range r.Accounts {
+		if a.ID == u.ID {
+			return nil
+		}
+	}
+	owners := r.OwnerNames()
+	if confirm != "" && slices.Contains(owners, confirm) {
+		return nil
+	}
+	after := "it has no OWNER account, so nobody could manage this installation after the restore"
+	if len(owners) > 0 {
+		after = "after the restore its OWNER " + strings.Join(owners, ", ") + " would own this installation"
+	}
+	return Errorf(CodeConflict, "this backup is another installation's database: your account %s is not in it, and %s; to restore it anyway, confirm by naming its OWNER", u.Name, after)
+}
+
+// OwnerNames are the names of the OWNER accounts among r.Accounts.
+func (r VerifyReport) OwnerNames() []string {
+	var out []string
+	for _, a := range r.Accounts {
+		if a.Role == RoleOwner {
+			out = append(out, a.Name)
+		}
+	}
+	return out
 }

@@ -54,8 +54,13 @@ func (a Attempts) RecordFailure(login string, when time.Time) error {
 	})
 }
 
-// ClearFailures forgets the failures of login after a success.
+// ClearFailures forgets the failures of login after a success. With none
+// to forget it writes nothing, so a command that only reads leaves the
+// database file as it was, byte for byte.
 func (a Attempts) ClearFailures(login string) error {
+	if n, _, err := a.Failures(login); err != nil || n == 0 {
+		return err
+	}
 	return a.s.db.Update(func(btx *bolt.Tx) error {
 		if b := btx.Bucket(bucketSignIn); b != nil {
 			return b.Delete([]byte(login))

@@ -128,6 +128,18 @@ func (t *tx) checkBinding(path string, now time.Time) error {
 	return t.dev.Put(keyBinding, raw)
 }
 
+// boundHere reports whether the file's stored binding is the file at path
+// as it is now (checkBinding would change nothing).
+func (t *tx) boundHere(path string) bool {
+	cur, err := currentBinding(path)
+	if err != nil {
+		return false
+	}
+	var was binding
+	stored := t.dev.Get(keyBinding)
+	return stored != nil && json.Unmarshal(stored, &was) == nil && was == cur
+}
+
 // SignEvent signs an event with the device's key.
 func (t *tx) SignEvent(ev *app.Event) error {
 	k, err := t.deviceKey()

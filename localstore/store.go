@@ -99,6 +99,11 @@ func open(path string) (*Store, error) {
 		return nil, fmt.Errorf("localstore: restrict %s to its owner: %w", path, err)
 	}
 	s := &Store{db: db, path: path}
+	if s.settled() {
+		// Nothing to set up: opening writes nothing, so a command that
+		// only reads leaves the file as it was, byte for byte.
+		return s, nil
+	}
 	if err := s.init(); err != nil {
 		db.Close()
 		return nil, err
@@ -133,6 +138,27 @@ func (s *Store) init() error {
 		}
 		return nil
 	})
+}
+
+// settled reports whether the file needs nothing from Open: every bucket,
+// the current layout version, this device's key, and a binding to this
+// file where it is now.
+func (s *Store) settled() bool {
+	ok := false
+	_ = s.db.View(func(btx *bolt.Tx) error {
+		for _, b := range [][]byte{bucketData, bucketGSI1, bucketLog, bucketUndo, bucketDevice, bucketDirty} {
+			if btx.Bucket(b) == nil {
+				return nil
+			}
+		}
+		t := newTx(btx)
+		if string(t.dev.Get(keyFormat)) != formatVersion || t.dev.Get(keyDeviceKey) == nil {
+			return nil
+		}
+		ok = t.boundHere(s.path)
+		return nil
+	})
+	return ok
 }
 
 // Close closes the file.

@@ -69,7 +69,9 @@ func verifyDB(ctx context.Context, db *bolt.DB) (VerifyReport, error) {
 		if err := checkCounts(newTx(btx), &r); err != nil {
 			return err
 		}
-		return nil
+		var err error
+		r.Accounts, err = app.ReadAccounts(newTx(btx))
+		return err
 	})
 	if err != nil || !r.OK() && r.Events == 0 {
 		return r, err

@@ -413,12 +413,36 @@ func (sh *Shell) CheckRestore(path string) {
 		msg := fmt.Sprintf("%s holds %s and checks out (hash chain whole, projection matches its log).\n\n"+
 			"Replace this database with it? Everything done since the backup is set aside: the current database is kept beside it as a .before-restore file. VoteDesk closes and opens again on the restored database.",
 			path, plural(int64(r.Events), "event", "events"))
-		dialog.ShowConfirm("Restore from backup", msg, func(ok bool) {
-			if ok {
-				sh.cfg.Restore(path)
-				sh.app.Quit()
+		restore := func() {
+			sh.cfg.Restore(path)
+			sh.app.Quit()
+		}
+		if r.RestoreRefusal(s.user, "") == nil {
+			dialog.ShowConfirm("Restore from backup", msg, func(ok bool) {
+				if ok {
+					restore()
+				}
+			}, sh.win)
+			return
+		}
+		// Another installation's database: its OWNER would own this one.
+		owners := r.OwnerNames()
+		warn := widget.NewLabel(fmt.Sprintf("%s\n\nThis backup is another installation's database: your account %s is not in it, and after the restore its OWNER (%s) owns this installation and you cannot sign in. Type the name of its OWNER to restore it anyway.",
+			msg, s.user.Name, strings.Join(owners, ", ")))
+		warn.Wrapping = fyne.TextWrapWord
+		confirm := widget.NewEntry()
+		d := dialog.NewCustomConfirm("Restore another installation's database", "Restore", "Cancel", container.NewVBox(warn, confirm), func(ok bool) {
+			if !ok {
+				return
 			}
+			if err := r.RestoreRefusal(s.user, strings.TrimSpace(confirm.Text)); err != nil {
+				s.fail("Not restored", app.Errorf(app.CodeInvalid, "the name typed is not the backup's OWNER; nothing was restored"))
+				return
+			}
+			restore()
 		}, sh.win)
+		d.Resize(fyne.NewSize(520, 0))
+		d.Show()
 	})
 }
 

@@ -179,6 +179,42 @@ func TestRestoreFromMenu(t *testing.T) {
 			t.Error("a bad backup was handed on to restore")
 		}
 	})
+	t.Run("AnotherInstallationNeedsItsOwnersName", func(t *testing.T) {
+		// A database made elsewhere, with an OWNER of the same name: the
+		// account, not the name, decides whose database it is.
+		st := mustOpenStore(t)
+		svc := app.NewService(st, nil, nil)
+		h.must(svc.RegisterUser(h.ctx, "", "Olivia", "olivia@example.org", "mallory-password"))
+		other := filepath.Join(t.TempDir(), "other.db")
+		_, err := st.Backup(h.ctx, other)
+		h.must(err)
+		h.signIn("Olivia")
+		for _, typed := range []string{"", "Mallory", "Olivia"} {
+			h.sh.CheckRestore(other)
+			h.wait()
+			h.assertDialog("another installation's database", "your account Olivia is not in it", "OWNER (Olivia)")
+			if typed == "Olivia" {
+				h.typeInDialog(typed)
+				h.tapDialogButton("Restore")
+				break
+			}
+			if typed != "" {
+				h.typeInDialog(typed)
+			}
+			h.tapDialogButton("Restore")
+			if typed != "" {
+				h.assertDialog("nothing was restored")
+			}
+			h.closeDialogs()
+			if asked != "" {
+				t.Fatalf("restore handed on after typing %q", typed)
+			}
+		}
+		if asked != other {
+			t.Errorf("restore asked for %q after the OWNER's name was typed", asked)
+		}
+		asked = ""
+	})
 	t.Run("ConfirmedRestoreIsHandedOn", func(t *testing.T) {
 		h.signIn("Olivia")
 		h.sh.CheckRestore(backup)

@@ -14,7 +14,8 @@ import (
 func init() {
 	register(
 		&command{path: "backup", usage: "backup FILE   (a consistent copy, also while VoteDesk runs)", run: backup},
-		&command{path: "restore", usage: "restore FILE   (checks the backup first; keeps the replaced database beside it)", run: restore},
+		&command{path: "restore", usage: "restore FILE [--owner NAME]   (checks the backup first; keeps the replaced database beside it; --owner confirms restoring another installation's database, owned by NAME)",
+			flags: map[string]flagKind{"owner": valueFlag}, run: restore},
 		&command{path: "compact", usage: "compact", run: compact},
 		&command{path: "verify", usage: "verify [--file BACKUP | --cloud [--endpoint URL] [--table-prefix P]]   (hash chain, projection = rebuild from the log, counts; --cloud: the cloud log's chain against this device's)",
 			flags: map[string]flagKind{"file": valueFlag, "cloud": boolFlag, "endpoint": valueFlag, "table-prefix": valueFlag}, run: verify},
@@ -78,19 +79,30 @@ func restore(c *call) error {
 		return err
 	}
 	// A restore replaces every record: the OWNER of the database it
-	// replaces signs in first. Restoring where there is no database yet
-	// (a new machine) needs no one.
+	// replaces signs in first, and the backup must hold their own account
+	// (or they name its OWNER to confirm). Restoring where there is no
+	// database yet (a new machine) needs no one.
 	if _, err := os.Stat(path); err == nil {
 		if err := c.open(); err != nil {
 			return err
 		}
 		user, pw, err := c.credentials()
+		var u app.User
 		if err == nil {
-			_, err = c.backend.Service.AuthorizeRestore(c.ctx, user, pw)
+			u, err = c.backend.Service.AuthorizeRestore(c.ctx, user, pw)
 		}
 		c.backend.Store.Close()
 		if err != nil {
 			return err
+		}
+		report, err := c.deps.Files.CheckFile(c.ctx, c.args.pos[0])
+		if err != nil {
+			return err
+		}
+		if report.OK() {
+			if err := report.RestoreRefusal(u, c.args.str("owner")); err != nil {
+				return app.Errorf(app.ErrorCode(err), "%s (votedesk restore %s --owner NAME); nothing was restored", app.ErrorMessage(err), c.args.pos[0])
+			}
 		}
 	}
 	info, err := c.deps.Files.Restore(c.ctx, path, c.args.pos[0])

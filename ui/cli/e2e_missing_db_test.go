@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,5 +97,29 @@ func TestCLIBackupRestoreGates(t *testing.T) {
 	c.ok("restore", backup)
 	if ballots() != before {
 		t.Error("the OWNER's restore did not bring the backup back")
+	}
+	// A database made elsewhere, even with an OWNER of the same name, is
+	// not this installation's: restoring it takes naming its OWNER.
+	for _, owner := range []string{"mallory", "olga"} {
+		other := newCLI(t)
+		other.run([]string{"VOTEDESK_PASSWORD=x-password"}, "user", "add", owner, "--email", owner+"@example.org")
+		stateBefore := c.ok("state-hash")
+		dbBefore, _ := os.ReadFile(c.db)
+		msg := c.refused(1, "restore", other.db)
+		if !strings.Contains(msg, "another installation's database") || !strings.Contains(msg, "OWNER "+owner) || !strings.Contains(msg, "--owner NAME") {
+			t.Errorf("restore of %s's database: %q", owner, msg)
+		}
+		if r := c.run(nil, "restore", other.db, "--owner", "someone"); r.code != 1 {
+			t.Errorf("restore confirmed with the wrong OWNER: exit %d", r.code)
+		}
+		if dbAfter, _ := os.ReadFile(c.db); c.ok("state-hash") != stateBefore || !bytes.Equal(dbBefore, dbAfter) {
+			t.Fatalf("a refused restore of %s's database changed this one", owner)
+		}
+	}
+	other := newCLI(t)
+	other.run([]string{"VOTEDESK_PASSWORD=x-password"}, "user", "add", "mallory", "--email", "mallory@example.org")
+	c.ok("restore", other.db, "--owner", "mallory")
+	if r := c.run(nil, "election", "list"); r.code == 0 {
+		t.Error("olga still signs in after restoring mallory's database")
 	}
 }
