@@ -110,8 +110,8 @@ func (files) Restore(ctx context.Context, dbPath, from string) (app.RestoreInfo,
 	return localstore.Restore(ctx, dbPath, from, time.Now())
 }
 
-func (files) Compact(ctx context.Context, dbPath string) (int64, int64, error) {
-	return localstore.Compact(ctx, dbPath)
+func (files) Compact(ctx context.Context, dbPath string) (app.CompactInfo, error) {
+	return localstore.Compact(ctx, dbPath, time.Now())
 }
 
 func (files) RequestBackup(ctx context.Context, dbPath, dest, user, password string) (app.BackupInfo, error) {

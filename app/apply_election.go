@@ -370,6 +370,11 @@ func (e Election) DeleteRefusal(role Role, now time.Time) error {
 	return nil
 }
 
+// DeleteKeepsCopy reports whether deleting the election must first keep a
+// copy of the whole database beside it (app.KeptName "delete"): a
+// finalized election's records are certified records.
+func (e Election) DeleteKeepsCopy() bool { return e.Status == StatusFinalized }
+
 // RetentionMonths is the election's retention period in months.
 func (e Election) RetentionMonths() int {
 	if e.RetainMonths == 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // VerifyReport is what a check of a database found. FirstBadSeq is the first
@@ -35,6 +36,22 @@ type BackupInfo struct {
 	Path   string
 	Events uint64
 	Size   int64
+}
+
+// CompactInfo describes a compaction just done: the sizes before and
+// after, and where the file it replaced was kept.
+type CompactInfo struct {
+	Before, After int64
+	Kept          string
+}
+
+// KeptName names the copy of the database at dbPath kept before an
+// operation that replaces or removes records (a restore, a compaction, a
+// format upgrade, the deletion of a finalized election): beside it, with
+// what was done and the time, so `verify --file` can check it and a
+// restore can bring it back.
+func KeptName(dbPath, before string, now time.Time) string {
+	return fmt.Sprintf("%s.before-%s-%s", dbPath, before, now.UTC().Format("20060102T150405Z"))
 }
 
 // RestoreInfo describes a restore just done: the check of the backup, and

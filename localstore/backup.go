@@ -88,7 +88,7 @@ func Restore(ctx context.Context, dbPath, from string, now time.Time) (RestoreIn
 			return RestoreInfo{}, err
 		}
 		defer cur.Close()
-		kept = fmt.Sprintf("%s.before-restore-%s", dbPath, now.UTC().Format("20060102T150405Z"))
+		kept = app.KeptName(dbPath, "restore", now)
 		if err := copyFile(dbPath, kept); err != nil {
 			return RestoreInfo{}, err
 		}
@@ -111,52 +111,66 @@ func Restore(ctx context.Context, dbPath, from string, now time.Time) (RestoreIn
 }
 
 // Compact rewrites the database at dbPath without its free pages, keeping
-// everything it holds, and returns the sizes before and after. The database
-// must not be open elsewhere.
-func Compact(ctx context.Context, dbPath string) (before, after int64, err error) {
+// everything it holds, and returns the sizes before and after. The file it
+// replaces is kept beside it, named by app.KeptName. The database must not
+// be open elsewhere.
+func Compact(ctx context.Context, dbPath string, now time.Time) (app.CompactInfo, error) {
 	src, err := Open(dbPath)
 	if err != nil {
-		return 0, 0, err
+		return app.CompactInfo{}, err
 	}
 	defer src.Close()
+	info, err := src.compact(ctx, now)
+	if err != nil {
+		return app.CompactInfo{}, fmt.Errorf("localstore: compact %s: %w", dbPath, err)
+	}
+	return info, nil
+}
+
+func (src *Store) compact(ctx context.Context, now time.Time) (app.CompactInfo, error) {
+	dbPath := src.path
 	fi, err := os.Stat(dbPath)
 	if err != nil {
-		return 0, 0, err
+		return app.CompactInfo{}, err
+	}
+	kept := app.KeptName(dbPath, "compact", now)
+	if err := copyFile(dbPath, kept); err != nil {
+		return app.CompactInfo{}, err
 	}
 	tmp, err := tempBeside(dbPath)
 	if err != nil {
-		return 0, 0, err
+		return app.CompactInfo{}, err
 	}
 	defer os.Remove(tmp)
 	dst, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: OpenTimeout})
 	if err != nil {
-		return 0, 0, fmt.Errorf("localstore: compact: %w", err)
+		return app.CompactInfo{}, err
 	}
 	if err := bolt.Compact(dst, src.db, 64<<20); err != nil {
 		dst.Close()
-		return 0, 0, fmt.Errorf("localstore: compact %s: %w", dbPath, err)
+		return app.CompactInfo{}, err
 	}
 	if err := rebind(dst, tmp); err != nil {
 		dst.Close()
-		return 0, 0, err
+		return app.CompactInfo{}, err
 	}
 	if err := dst.Close(); err != nil {
-		return 0, 0, err
+		return app.CompactInfo{}, err
 	}
 	if err := syncFile(tmp); err != nil {
-		return 0, 0, err
+		return app.CompactInfo{}, err
 	}
 	if err := os.Rename(tmp, dbPath); err != nil {
-		return 0, 0, fmt.Errorf("localstore: compact %s: %w", dbPath, err)
+		return app.CompactInfo{}, err
 	}
 	if err := syncDir(filepath.Dir(dbPath)); err != nil {
-		return 0, 0, err
+		return app.CompactInfo{}, err
 	}
 	nfi, err := os.Stat(dbPath)
 	if err != nil {
-		return 0, 0, err
+		return app.CompactInfo{}, err
 	}
-	return fi.Size(), nfi.Size(), nil
+	return app.CompactInfo{Before: fi.Size(), After: nfi.Size(), Kept: kept}, nil
 }
 
 // tempBeside names a new temporary file in path's folder.

@@ -154,9 +154,16 @@ func TestBackupRestoreCompact(t *testing.T) {
 	if _, err := os.Stat(ri.Kept); err != nil || !strings.HasSuffix(ri.Kept, ".before-restore-20261103T120000Z") {
 		t.Errorf("replaced database not kept: %q %v", ri.Kept, err)
 	}
-	b, a, err := localstore.Compact(ctx, path)
-	if err != nil || a == 0 || b == 0 {
-		t.Errorf("compact %d -> %d: %v", b, a, err)
+	ci, err := localstore.Compact(ctx, path, time.Date(2026, 11, 3, 13, 0, 0, 0, time.UTC))
+	if err != nil || ci.After == 0 || ci.Before == 0 {
+		t.Errorf("compact %d -> %d: %v", ci.Before, ci.After, err)
+	}
+	// The file compaction replaced is kept beside it, and checks out.
+	if !strings.HasSuffix(ci.Kept, ".before-compact-20261103T130000Z") {
+		t.Errorf("compacted file kept as %q", ci.Kept)
+	}
+	if r, err := localstore.CheckFile(ctx, ci.Kept); err != nil || !r.OK() || r.Events == 0 {
+		t.Errorf("the kept file does not check: %+v %v", r, err)
 	}
 	st2, err := localstore.Open(path)
 	if err != nil {

@@ -27,7 +27,7 @@ func (s *Store) migrate(now time.Time) error {
 	if err != nil || !legacy {
 		return err
 	}
-	kept := fmt.Sprintf("%s.before-format-2-%s", s.path, now.UTC().Format("20060102T150405Z"))
+	kept := app.KeptName(s.path, "format-2", now)
 	err = s.db.View(func(btx *bolt.Tx) error { return btx.CopyFile(kept, 0o600) })
 	if err != nil {
 		return fmt.Errorf("localstore: keep %s before upgrading it: %w", filepath.Base(s.path), err)

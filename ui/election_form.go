@@ -295,9 +295,24 @@ func deleteElection(s *session, e app.Election, done func()) {
 			s.fail("Not deleted", app.Errorf(app.CodeInvalid, "the name typed does not match %q", e.Name))
 			return
 		}
+		kept := ""
 		s.do("Cannot delete "+e.Name, func(ctx context.Context) error {
+			if e.DeleteKeepsCopy() {
+				if err := e.DeleteRefusal(s.user.Role, s.svc.Now()); err != nil {
+					return err
+				}
+				var err error
+				if kept, err = s.keep(ctx, "delete"); err != nil {
+					return err
+				}
+			}
 			return s.svc.DeleteElection(ctx, s.actor(), e.Name)
-		}, done)
+		}, func() {
+			if kept != "" {
+				dialog.ShowInformation("Deleted", fmt.Sprintf("%q was deleted. The database as it was is kept in %s.", e.Name, kept), s.win)
+			}
+			done()
+		})
 	}, s.win)
 	d.Resize(fyne.NewSize(480, 0))
 	d.Show()

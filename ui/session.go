@@ -28,6 +28,10 @@ type session struct {
 	// kioskDone is called when a kiosk started from this session gives the
 	// window back: the shell asks for sign-in again.
 	kioskDone func()
+	// keep writes a copy of the whole database beside it before an
+	// operation that removes records (app.KeptName), and returns its path;
+	// nil when this app cannot back up.
+	keep func(ctx context.Context, before string) (string, error)
 	// saving is the save dialog last opened (askSavePath).
 	saving *SavePath
 }

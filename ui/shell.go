@@ -130,7 +130,7 @@ func (sh *Shell) SaveWindow() {
 // signedIn builds the user's screens and shows the one they were on last.
 func (sh *Shell) signedIn(u app.User) {
 	sh.app.Preferences().SetString(prefLogin, u.Name)
-	sh.sess = &session{svc: sh.cfg.Service, user: u, win: sh.win, tasks: &sh.tasks, prefs: sh.app.Preferences(), sync: sh.cfg.Sync, since: sh.since, changed: sh.roleMayHaveChanged, kioskDone: sh.afterKiosk}
+	sh.sess = &session{svc: sh.cfg.Service, user: u, win: sh.win, tasks: &sh.tasks, prefs: sh.app.Preferences(), sync: sh.cfg.Sync, since: sh.since, changed: sh.roleMayHaveChanged, kioskDone: sh.afterKiosk, keep: sh.keep}
 	sh.build()
 	last := sh.app.Preferences().StringWithFallback(prefScreen, screenElections)
 	if name, ok := strings.CutPrefix(last, "election:"); ok {
@@ -352,6 +352,16 @@ func (sh *Shell) roleMayHaveChanged() {
 		sh.ShowScreen(screen)
 		dialog.ShowInformation("Your role changed", "You are now "+u.Role.String()+"; the screens show what that role may do.", sh.win)
 	})
+}
+
+// keep writes a copy of the database beside it, named by app.KeptName.
+func (sh *Shell) keep(ctx context.Context, before string) (string, error) {
+	if sh.cfg.Backup == nil {
+		return "", app.Errorf(app.CodeUnavailable, "this app cannot back up the database, so it keeps no copy before %s", before)
+	}
+	path := app.KeptName(sh.cfg.DBPath, before, sh.cfg.Service.Now())
+	_, err := sh.cfg.Backup(ctx, path)
+	return path, err
 }
 
 // chooseBackup asks where to write a backup of the database, then writes it.

@@ -55,7 +55,7 @@ type Maintenance interface {
 // Files are the operations on a database file that is not open here.
 type Files interface {
 	Restore(ctx context.Context, dbPath, from string) (app.RestoreInfo, error)
-	Compact(ctx context.Context, dbPath string) (before, after int64, err error)
+	Compact(ctx context.Context, dbPath string) (app.CompactInfo, error)
 	// RequestBackup asks the process that has the database open for a
 	// backup, as user (who must be allowed to make one there).
 	RequestBackup(ctx context.Context, dbPath, dest, user, password string) (app.BackupInfo, error)

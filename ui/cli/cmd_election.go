@@ -76,7 +76,7 @@ func electionDelete(c *call) error {
 		return err
 	}
 	kept := ""
-	if e.Status == app.StatusFinalized {
+	if e.DeleteKeepsCopy() {
 		if err := e.DeleteRefusal(c.role, c.backend.Service.Now()); err != nil {
 			return err
 		}
@@ -84,7 +84,7 @@ func electionDelete(c *call) error {
 		if err != nil {
 			return err
 		}
-		kept = fmt.Sprintf("%s.before-delete-%s", path, c.backend.Service.Now().UTC().Format("20060102T150405Z"))
+		kept = app.KeptName(path, "delete", c.backend.Service.Now())
 		if _, err := c.backend.Store.Backup(c.ctx, kept); err != nil {
 			return err
 		}

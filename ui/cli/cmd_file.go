@@ -125,12 +125,13 @@ func compact(c *call) error {
 	if err != nil {
 		return err
 	}
-	before, after, err := c.deps.Files.Compact(c.ctx, path)
+	info, err := c.deps.Files.Compact(c.ctx, path)
 	if err != nil {
 		return err
 	}
-	return c.out(map[string]int64{"before": before, "after": after}, func(w io.Writer) {
-		fmt.Fprintf(w, "compacted %s from %d to %d bytes\n", path, before, after)
+	return c.out(map[string]any{"before": info.Before, "after": info.After, "kept": info.Kept}, func(w io.Writer) {
+		fmt.Fprintf(w, "compacted %s from %d to %d bytes\n", path, info.Before, info.After)
+		fmt.Fprintf(w, "the file as it was is kept as %s\n", info.Kept)
 	})
 }
 
