@@ -52,18 +52,33 @@ func openBackend(path string) (*cli.Backend, error) {
 // for a backup to be restored, the database is closed, the backup restored
 // (localstore checks it again first), and the app started again with a
 // notice of what happened.
-func runGUI(path string) error {
+//
+// A path named on the command line where there is no database is created
+// only after the user says so (ui.AskCreate); the app then starts again
+// with createEnv naming the path.
+func runGUI(path string, ask bool) error {
+	if ask && os.Getenv(createEnv) != path {
+		if !ui.AskCreate(path, assets.Icon) {
+			return app.Errorf(app.CodeNotFound, "no VoteDesk database at %s; nothing was created", path)
+		}
+		return reexec(createEnv + "=" + path)
+	}
+	os.Unsetenv(createEnv)
 	restoreFrom, err := runGUIOnce(path, os.Getenv(noticeEnv))
 	if err != nil || restoreFrom == "" {
 		return err
 	}
-	notice := restoreNotice(path, restoreFrom)
+	return reexec(noticeEnv + "=" + restoreNotice(path, restoreFrom))
+}
+
+// reexec starts this program again in this process, with the same
+// arguments and one more environment variable.
+func reexec(envVar string) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	env := append(os.Environ(), noticeEnv+"="+notice)
-	return syscall.Exec(exe, append([]string{exe}, os.Args[1:]...), env)
+	return syscall.Exec(exe, append([]string{exe}, os.Args[1:]...), append(os.Environ(), envVar))
 }
 
 // restoreNotice restores the backup at from over the database at path and
@@ -76,8 +91,12 @@ func restoreNotice(path, from string) string {
 	return fmt.Sprintf("Restored %d events from %s. The database it replaced is kept as %s.", info.Report.Events, from, info.Kept)
 }
 
-// noticeEnv carries a notice to the app started again after a restore.
-const noticeEnv = "VOTEDESK_NOTICE"
+// noticeEnv carries a notice to the app started again after a restore;
+// createEnv names the database the user agreed to create.
+const (
+	noticeEnv = "VOTEDESK_NOTICE"
+	createEnv = "VOTEDESK_CREATE_DB"
+)
 
 // runGUIOnce runs the app until it closes, and returns the backup it asked
 // to restore, if any.

@@ -67,7 +67,9 @@ type Deps struct {
 	// Open opens the database at path.
 	Open func(path string) (*Backend, error)
 	// GUI runs the desktop app on the database at path until it is closed.
-	GUI func(path string) error
+	// ask: the path was named (--db or VOTEDESK_DB) and holds no database,
+	// so the app asks before creating one.
+	GUI func(path string, ask bool) error
 	// Kiosk runs a kiosk window (votedesk kiosk) until an official closes it.
 	Kiosk func(KioskStart) error
 	// Files works on database files that are not open.
@@ -133,7 +135,9 @@ func Main(argv []string, d Deps) int {
 		if err != nil {
 			return c.fail(err)
 		}
-		if err := d.GUI(path); err != nil {
+		_, statErr := os.Stat(path)
+		ask := errors.Is(statErr, fs.ErrNotExist) && (c.dbPath != "" || d.Getenv("VOTEDESK_DB") != "")
+		if err := d.GUI(path, ask); err != nil {
 			return c.fail(err)
 		}
 		return ExitOK

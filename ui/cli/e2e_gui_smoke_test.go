@@ -18,6 +18,11 @@ import (
 // server (Xvfb), finds its window, waits until it has remembered its window
 // size, asks it to close the way a session manager does (SIGTERM), and
 // checks that it exits with status 0 and leaves the database closed.
+//
+// Before that, a --db path where there is no database: the app asks in a
+// window of its own and creates nothing unless told to (a mistyped path
+// must not start an empty database); told to (VOTEDESK_CREATE_DB, which
+// the question sets when the user answers Create), it creates it.
 func TestGUISmoke(t *testing.T) {
 	for _, tool := range []string{"Xvfb", "xwininfo"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -35,39 +40,18 @@ func TestGUISmoke(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command(binary, "--db", db)
-	cmd.Env = append(os.Environ(), "DISPLAY="+display, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
-		"XDG_RUNTIME_DIR="+home, "VOTEDESK_DB=", "WAYLAND_DISPLAY=")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			<-exited
-		}
-	})
 
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		tree, _ := exec.Command("xwininfo", "-display", display, "-root", "-tree").Output()
-		if strings.Contains(string(tree), `"VoteDesk"`) {
-			break
-		}
-		select {
-		case err := <-exited:
-			t.Fatalf("votedesk exited before showing its window (%v):\n%s", err, out.String())
-		case <-time.After(200 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no VoteDesk window on %s after 30 s; windows:\n%s\noutput:\n%s", display, tree, out.String())
-		}
+	asked := startGUI(t, display, home, db)
+	asked.waitWindow(`"VoteDesk: no database"`)
+	if err := asked.stop(); err == nil || !strings.Contains(asked.out.String(), "no VoteDesk database at "+db+"; nothing was created") {
+		t.Errorf("quitting the question: %v\n%s", err, asked.out.String())
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Fatal("the app made a database at a path it was asked about")
 	}
 
+	g := startGUI(t, display, home, db, "VOTEDESK_CREATE_DB="+db)
+	g.waitWindow(`"VoteDesk"`)
 	// The app remembers its window size while it runs.
 	prefsFile := filepath.Join(home, ".config", "fyne", "org.votedesk.app", "preferences.json")
 	for start := time.Now(); ; time.Sleep(100 * time.Millisecond) {
@@ -75,28 +59,85 @@ func TestGUISmoke(t *testing.T) {
 			break
 		}
 		if time.Since(start) > 10*time.Second {
-			t.Fatalf("the window size was not remembered within 10 s:\n%s", out.String())
+			t.Fatalf("the window size was not remembered within 10 s:\n%s", g.out.String())
 		}
 	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
+	if err := g.stop(); err != nil {
+		t.Fatalf("votedesk did not exit cleanly: %v\n%s", err, g.out.String())
 	}
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Fatalf("votedesk did not exit cleanly: %v\n%s", err, out.String())
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatalf("votedesk did not exit within 15 s of SIGTERM:\n%s", out.String())
-	}
-	if strings.Contains(out.String(), "when none is started") {
-		t.Errorf("votedesk used Fyne before its app started:\n%s", out.String())
+	if strings.Contains(g.out.String(), "when none is started") {
+		t.Errorf("votedesk used Fyne before its app started:\n%s", g.out.String())
 	}
 	st, err := localstore.Open(db)
 	if err != nil {
-		t.Fatalf("the database was left open: %v", err)
+		t.Fatalf("the database was not made, or was left open: %v", err)
 	}
 	st.Close()
+}
+
+// guiRun is the real binary running the desktop app under Xvfb.
+type guiRun struct {
+	t       *testing.T
+	cmd     *exec.Cmd
+	display string
+	out     *bytes.Buffer
+	exited  chan error
+}
+
+func startGUI(t *testing.T, display, home, db string, env ...string) *guiRun {
+	t.Helper()
+	g := &guiRun{t: t, display: display, out: &bytes.Buffer{}, exited: make(chan error, 1)}
+	g.cmd = exec.Command(binary, "--db", db)
+	g.cmd.Env = append(append(os.Environ(), "DISPLAY="+display, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"XDG_RUNTIME_DIR="+home, "VOTEDESK_DB=", "VOTEDESK_CREATE_DB=", "WAYLAND_DISPLAY="), env...)
+	g.cmd.Stdout, g.cmd.Stderr = g.out, g.out
+	if err := g.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { g.exited <- g.cmd.Wait() }()
+	t.Cleanup(func() {
+		if g.cmd.ProcessState == nil {
+			g.cmd.Process.Kill()
+			<-g.exited
+		}
+	})
+	return g
+}
+
+// waitWindow waits until a window with the quoted title is on the display.
+func (g *guiRun) waitWindow(title string) {
+	g.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		tree, _ := exec.Command("xwininfo", "-display", g.display, "-root", "-tree").Output()
+		if strings.Contains(string(tree), title) {
+			return
+		}
+		select {
+		case err := <-g.exited:
+			g.t.Fatalf("votedesk exited before showing its window %s (%v):\n%s", title, err, g.out.String())
+		case <-time.After(200 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			g.t.Fatalf("no window %s on %s after 30 s; windows:\n%s\noutput:\n%s", title, g.display, tree, g.out.String())
+		}
+	}
+}
+
+// stop asks the app to close as a session manager does (SIGTERM) and
+// returns how it exited.
+func (g *guiRun) stop() error {
+	g.t.Helper()
+	if err := g.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		g.t.Fatal(err)
+	}
+	select {
+	case err := <-g.exited:
+		return err
+	case <-time.After(15 * time.Second):
+		g.t.Fatalf("votedesk did not exit within 15 s of SIGTERM:\n%s", g.out.String())
+		return nil
+	}
 }
 
 // startXvfb starts a headless X server on a free display and returns its
