@@ -21,10 +21,9 @@ type BackupInfo = app.BackupInfo
 // copy holds exactly what was committed when the backup began. The copy is
 // written to a temporary file beside path, synced, and renamed into place.
 //
-// It refuses to write over the database itself (by any path or link), a
-// folder or a symbolic link, and anything that exists and is not a VoteDesk
-// database (a backup may replace an older backup, never another kind of
-// file).
+// A backup is always a new file: it refuses any path where something
+// exists (checkBackupTarget), so it can never replace the database, another
+// database or an older backup.
 func (s *Store) Backup(ctx context.Context, path string) (BackupInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return BackupInfo{}, err
@@ -229,7 +228,10 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// checkBackupTarget says why path must not receive a backup.
+// checkBackupTarget says why path must not receive a backup: a backup is
+// always a new file. Whatever is there already (the database itself by any
+// path or link, another installation's database, an older backup, a
+// folder, a link, any other file) stays as it is.
 func (s *Store) checkBackupTarget(path string) error {
 	fi, err := os.Lstat(path)
 	if os.IsNotExist(err) {
@@ -240,15 +242,15 @@ func (s *Store) checkBackupTarget(path string) error {
 	}
 	switch {
 	case fi.Mode()&os.ModeSymlink != 0:
-		return app.Errorf(app.CodeInvalid, "%s is a symbolic link; name the backup file itself (nothing was written)", path)
+		return app.Errorf(app.CodeInvalid, "%s is a symbolic link; name a new file for the backup (nothing was written)", path)
 	case fi.IsDir():
-		return app.Errorf(app.CodeInvalid, "%s is a folder; name the backup file (nothing was written)", path)
+		return app.Errorf(app.CodeInvalid, "%s is a folder; name a new file in it for the backup (nothing was written)", path)
 	}
 	if self, err := os.Stat(s.path); err == nil && os.SameFile(self, fi) {
-		return app.Errorf(app.CodeInvalid, "%s is this database itself; a backup goes to another file (nothing was written)", path)
+		return app.Errorf(app.CodeInvalid, "%s is this database itself; a backup goes to a new file (nothing was written)", path)
 	}
-	if checkShape(path) != nil || fi.Size() == 0 {
-		return app.Errorf(app.CodeInvalid, "%s exists and is not a VoteDesk backup; a backup replaces only an older backup (nothing was written)", path)
+	if checkShape(path) == nil && fi.Size() > 0 {
+		return app.Errorf(app.CodeInvalid, "%s is already a VoteDesk database or backup; a backup never replaces one: name a new file (nothing was written)", path)
 	}
-	return nil
+	return app.Errorf(app.CodeInvalid, "%s exists; a backup never replaces a file: name a new one (nothing was written)", path)
 }

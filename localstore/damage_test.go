@@ -96,8 +96,9 @@ func TestDamagedFilesAreReported(t *testing.T) {
 }
 
 // TestBackupNeverReplacesTheDatabase: a backup named at the database
-// itself (its path, a relative path, a hard link), a folder, a link or
-// another kind of file is refused; an older backup is replaced.
+// itself (its path, a relative path, a hard link), a folder, a link,
+// another kind of file or an older backup is refused: a backup is always a
+// new file.
 func TestBackupNeverReplacesTheDatabase(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -120,9 +121,14 @@ func TestBackupNeverReplacesTheDatabase(t *testing.T) {
 	if b, _ := os.ReadFile("report.pdf"); string(b) != "%PDF" {
 		t.Error("the other file changed")
 	}
-	for range 2 { // a new backup, then one over it
-		if _, err := st.Backup(ctx, "backup.db"); err != nil {
-			t.Errorf("backup: %v", err)
-		}
+	if _, err := st.Backup(ctx, "backup.db"); err != nil {
+		t.Errorf("backup: %v", err)
+	}
+	before, _ := os.ReadFile("backup.db")
+	if _, err := st.Backup(ctx, "backup.db"); err == nil || !strings.Contains(app.ErrorMessage(err), "never replaces") {
+		t.Errorf("a backup over an older one: %v", err)
+	}
+	if after, _ := os.ReadFile("backup.db"); string(after) != string(before) {
+		t.Error("the older backup changed")
 	}
 }

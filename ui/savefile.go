@@ -36,10 +36,11 @@ type SavePath struct {
 }
 
 // askSavePath asks for a file name and folder, starting from name and the
-// folder of the last save, and hands the chosen path to chosen. A file that
-// exists is replaced only after the user says so; the writer still refuses
-// what must never be replaced.
-func askSavePath(s *session, title, name string, chosen func(path string)) {
+// folder of the last save, and hands the chosen path to chosen. With
+// replace, a file that exists is replaced only after the user says so
+// (without, the writer refuses it); the writer still refuses what must
+// never be replaced.
+func askSavePath(s *session, title, name string, replace bool, chosen func(path string)) {
 	sp := &SavePath{Name: widget.NewEntry(), dir: startFolder(s)}
 	sp.Name.SetText(name)
 	sp.Folder = widget.NewLabel(sp.dir)
@@ -72,7 +73,7 @@ func askSavePath(s *session, title, name string, chosen func(path string)) {
 			return
 		}
 		s.prefs.SetString(prefSaveFolder, sp.dir)
-		if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+		if fi, err := os.Lstat(path); replace && err == nil && fi.Mode().IsRegular() {
 			dialog.ShowConfirm("Replace file?", path+" exists. Replace it?", func(ok bool) {
 				if ok {
 					chosen(path)

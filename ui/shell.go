@@ -369,7 +369,7 @@ func (sh *Shell) chooseBackup() {
 	if sh.sess == nil {
 		return
 	}
-	askSavePath(sh.sess, "Back up database", "votedesk-backup-"+sh.cfg.Service.Now().Local().Format("2006-01-02-1504")+".db", sh.Backup)
+	askSavePath(sh.sess, "Back up database", "votedesk-backup-"+sh.cfg.Service.Now().Local().Format("2006-01-02-1504")+".db", false, sh.Backup)
 }
 
 // Backup writes a consistent copy of the database to path, off the UI

@@ -197,16 +197,27 @@ func (c *Config) ReadBallots(ctx context.Context, rules tally.Rules) (*tally.Bal
 	return set, nil
 }
 
-// checkOutDir refuses an output folder that already holds files.
+// checkOutDir refuses an output folder that is anything but a new or an
+// empty folder: a file (a database, a report), a link, a folder that
+// holds files. Nothing is written then.
 func checkOutDir(outDir string) error {
-	entries, err := os.ReadDir(outDir)
+	fi, err := os.Lstat(filepath.Clean(outDir))
 	switch {
 	case os.IsNotExist(err):
 		return nil
 	case err != nil:
 		return fmt.Errorf("rctab: output folder: %w", err)
+	case fi.Mode()&os.ModeSymlink != 0:
+		return fmt.Errorf("rctab: output folder %s is a symbolic link; name the folder itself (nothing was written)", outDir)
+	case !fi.IsDir():
+		return fmt.Errorf("rctab: output folder %s is a file, not a folder; the reports go to a new or empty folder (nothing was written)", outDir)
+	}
+	entries, err := os.ReadDir(outDir)
+	switch {
+	case err != nil:
+		return fmt.Errorf("rctab: output folder: %w", err)
 	case len(entries) > 0:
-		return fmt.Errorf("rctab: output folder %s is not empty; choose a new one", outDir)
+		return fmt.Errorf("rctab: output folder %s is not empty; choose a new one (nothing was written)", outDir)
 	}
 	return nil
 }

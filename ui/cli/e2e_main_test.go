@@ -53,6 +53,8 @@ type cliRun struct {
 	t   *testing.T
 	db  string
 	env []string
+	// dir is the working folder of the commands ("" = the test's).
+	dir string
 }
 
 func newCLI(t *testing.T) *cliRun {
@@ -79,6 +81,7 @@ func (c *cliRun) runStdin(stdin string, args ...string) result {
 func (c *cliRun) runWith(env []string, stdin string, args ...string) result {
 	c.t.Helper()
 	cmd := exec.Command(binary, append([]string{"--db", c.db}, args...)...)
+	cmd.Dir = c.dir
 	cmd.Env = append(append(os.Environ(), "HOME="+c.t.TempDir(), "VOTEDESK_DB=", "VOTEDESK_USER=", "VOTEDESK_PASSWORD=", "VOTEDESK_NEW_PASSWORD="), append(c.env, env...)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
