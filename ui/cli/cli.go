@@ -238,12 +238,21 @@ func (c *call) open() error {
 		return err
 	}
 	if !c.creates {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return app.Errorf(app.CodeNotFound, "no VoteDesk database at %s (check --db or VOTEDESK_DB): `votedesk user add NAME --email E` makes a new one whose first user is its OWNER, `votedesk sync --endpoint URL` joins one from the cloud, `votedesk restore FILE` brings back a backup", path)
+		if err := mustExist(path); err != nil {
+			return err
 		}
 	}
 	c.backend, err = c.deps.Open(path)
 	return err
+}
+
+// mustExist says, when there is no database at path, what makes one: a
+// mistyped --db never starts an empty database.
+func mustExist(path string) error {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return app.Errorf(app.CodeNotFound, "no VoteDesk database at %s (check --db or VOTEDESK_DB): `votedesk user add NAME --email E` makes a new one whose first user is its OWNER, `votedesk sync --endpoint URL` joins one from the cloud, `votedesk restore FILE` brings back a backup", path)
+	}
+	return nil
 }
 
 // creators are the commands that may make a new database at a path where

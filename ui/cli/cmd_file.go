@@ -125,6 +125,9 @@ func compact(c *call) error {
 	if err != nil {
 		return err
 	}
+	if err := mustExist(path); err != nil {
+		return err
+	}
 	info, err := c.deps.Files.Compact(c.ctx, path)
 	if err != nil {
 		return err
