@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -68,6 +69,7 @@ type ElectionForm struct {
 	Description    *widget.Entry
 	Secret, Recast *widget.Check
 	AllowEdit      *widget.Check
+	Retain         *widget.Entry
 	Opens, Closes  *windowField
 	Method         *widget.Select
 	Note           *widget.Label
@@ -85,6 +87,7 @@ func editElection(s *session, e app.Election, saved func()) *ElectionForm {
 		Secret:      widget.NewCheck("Secret ballot: nobody below AUDITOR sees who cast which ballot", nil),
 		Recast:      widget.NewCheck("Voters may re-cast (their confirmation code stays)", nil),
 		AllowEdit:   widget.NewCheck("Allow poll-book edits", nil),
+		Retain:      widget.NewEntry(),
 		Opens:       newWindowField(), Closes: newWindowField(),
 		Method: widget.NewSelect(methodOptions(), nil),
 		Note:   widget.NewLabel(""),
@@ -102,7 +105,8 @@ func editElection(s *session, e app.Election, saved func()) *ElectionForm {
 		widget.NewFormItem("Voting opens", f.Opens.content),
 		widget.NewFormItem("Voting closes", f.Closes.content),
 		widget.NewFormItem("Counting method", f.Method),
-		widget.NewFormItem("Poll book", f.AllowEdit))
+		widget.NewFormItem("Poll book", f.AllowEdit),
+		widget.NewFormItem("Records kept", container.NewBorder(nil, nil, nil, widget.NewLabel("months after finalizing"), f.Retain)))
 	f.content = container.NewVBox(form, f.Note)
 	f.dialog = dialog.NewCustomWithoutButtons("Edit "+e.Name, f.content, s.win)
 	f.dialog.SetButtons([]fyne.CanvasObject{f.Cancel, f.Save})
@@ -118,6 +122,7 @@ func (f *ElectionForm) fill(e app.Election) {
 	f.Secret.SetChecked(e.Secret)
 	f.Recast.SetChecked(e.AllowRecast)
 	f.AllowEdit.SetChecked(e.AllowEdit)
+	f.Retain.SetText(strconv.Itoa(e.RetentionMonths()))
 	f.Opens.set(e.NoVotingBefore)
 	f.Closes.set(e.NoVotingAfter)
 	f.Method.ClearSelected()
@@ -134,7 +139,7 @@ func (f *ElectionForm) fill(e app.Election) {
 	case app.StatusDraft:
 		f.Note.SetText(fmt.Sprintf("Version %d. Leave a window time empty for no limit; times are in %s.", e.Version, zoneName()))
 	default:
-		f.Note.SetText(fmt.Sprintf("Version %d. This election is %s: its settings froze at launch; only poll-book edits can be allowed or stopped.", e.Version, e.Status))
+		f.Note.SetText(fmt.Sprintf("Version %d. This election is %s: its settings froze at launch; only poll-book edits and how long its records are kept can change.", e.Version, e.Status))
 	}
 }
 
@@ -158,6 +163,13 @@ func (f *ElectionForm) changes() (app.ElectionChanges, bool, error) {
 	}
 	if v := methodOf(f.Method.Selected); v != e.Method {
 		ch.Method, changed = &v, true
+	}
+	if t := strings.TrimSpace(f.Retain.Text); t != strconv.Itoa(e.RetentionMonths()) {
+		n, err := strconv.Atoi(t)
+		if err != nil {
+			return ch, false, app.Errorf(app.CodeInvalid, "records kept: %q is not a whole number of months", t)
+		}
+		ch.RetainMonths, changed = &n, true
 	}
 	for _, w := range []struct {
 		field *windowField

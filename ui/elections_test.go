@@ -163,6 +163,7 @@ func TestEditElection(t *testing.T) {
 		f.Closes.Date.SetDate(&closes)
 		test.Type(f.Closes.Time, "20:00")
 		f.Method.SetSelected(methodLabel(tally.Schulze))
+		f.Retain.SetText("60")
 		h.assertGolden("edit_election.xml")
 		test.Tap(f.Save)
 		h.wait()
@@ -170,7 +171,7 @@ func TestEditElection(t *testing.T) {
 		h.must(err)
 		want := app.Election{Description: "Next year's budget", Secret: true, AllowRecast: true, Method: "schulze",
 			NoVotingBefore: time.Date(2026, 11, 10, 7, 30, 0, 0, time.UTC), NoVotingAfter: time.Date(2026, 11, 12, 20, 0, 0, 0, time.UTC)}
-		if e.Description != want.Description || e.Secret != want.Secret || e.AllowRecast != want.AllowRecast || e.Method != want.Method ||
+		if e.Description != want.Description || e.Secret != want.Secret || e.AllowRecast != want.AllowRecast || e.Method != want.Method || e.RetentionMonths() != 60 ||
 			!e.NoVotingBefore.Equal(want.NoVotingBefore) || !e.NoVotingAfter.Equal(want.NoVotingAfter) {
 			t.Errorf("stored %+v", e)
 		}

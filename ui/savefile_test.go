@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"votedesk/app"
+	"votedesk/localstore"
 )
 
 // TestSaveDialogsNeverDestroyTheDatabase: choosing the open database (or
@@ -81,4 +85,50 @@ func (h *harness) topSavePath() *SavePath {
 		h.t.Fatal("no save dialog open")
 	}
 	return h.sh.sess.saving
+}
+
+// TestDeleteFinalizedKeepsACopy: the OWNER deleting a finalized election
+// after its retention period gets a copy of the whole database kept beside
+// it first, as on the command line; within the period the app refuses and
+// nothing is written.
+func TestDeleteFinalizedKeepsACopy(t *testing.T) {
+	h := newHarness(t, nil)
+	h.sh.cfg.Backup = h.store.Backup
+	h.owner()
+	mayor(h, false)
+	h.must(h.svc.FinalizeElection(h.ctx, "Olivia", "Mayor"))
+	h.signIn("Olivia")
+	del := func() string {
+		t.Helper()
+		e, err := h.svc.Election(h.ctx, "Olivia", "Mayor")
+		h.must(err)
+		deleteElection(h.sh.sess, e, func() {})
+		h.typeInDialog("Mayor")
+		h.tapDialogButton("Delete")
+		h.wait()
+		said := h.dialogText()
+		h.closeDialogs()
+		return said
+	}
+	kept := func() []string {
+		m, _ := filepath.Glob(h.store.Path() + ".before-delete-*")
+		return m
+	}
+	if said := del(); !strings.Contains(said, "records are kept until") || len(kept()) != 0 {
+		t.Errorf("delete within the retention period: %q, kept %v", said, kept())
+	}
+	h.clock.Add(23 * 31 * 24 * time.Hour)
+	said := del()
+	if k := kept(); len(k) != 1 || !strings.Contains(said, k[0]) {
+		t.Fatalf("delete after the retention period: %q, kept %v", said, k)
+	}
+	if _, err := h.svc.Election(h.ctx, "Olivia", "Mayor"); err == nil {
+		t.Error("the election is still there")
+	}
+	st, err := localstore.Open(kept()[0])
+	h.must(err)
+	defer st.Close()
+	if e, err := app.NewService(st, nil, nil).Election(h.ctx, "Olivia", "Mayor"); err != nil || e.Ballots != int64(len(mayorBallots)) {
+		t.Errorf("the kept copy: %+v %v", e, err)
+	}
 }

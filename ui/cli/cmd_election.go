@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -104,9 +105,9 @@ func init() {
 			flags: map[string]flagKind{"secret": boolFlag, "description": valueFlag}, db: true, auth: true, run: electionCreate},
 		&command{path: "election list", usage: "election list [--archived]", flags: map[string]flagKind{"archived": boolFlag}, db: true, auth: true, run: electionList},
 		&command{path: "election show", usage: "election show NAME", db: true, auth: true, run: electionShow},
-		&command{path: "election set", usage: "election set NAME [--description D] [--no-voting-before RFC3339] [--no-voting-after RFC3339] [--allow-edit=BOOL] [--allow-recast=BOOL] [--secret=BOOL] [--method M] [--rule NAME=VALUE ...]",
+		&command{path: "election set", usage: "election set NAME [--description D] [--no-voting-before RFC3339] [--no-voting-after RFC3339] [--allow-edit=BOOL] [--allow-recast=BOOL] [--secret=BOOL] [--method M] [--rule NAME=VALUE ...] [--retain-months N]",
 			flags: map[string]flagKind{"description": valueFlag, "no-voting-before": valueFlag, "no-voting-after": valueFlag,
-				"allow-edit": boolFlag, "allow-recast": boolFlag, "secret": boolFlag, "method": valueFlag, "rule": valueFlag},
+				"allow-edit": boolFlag, "allow-recast": boolFlag, "secret": boolFlag, "method": valueFlag, "rule": valueFlag, "retain-months": valueFlag},
 			db: true, auth: true, run: electionSet},
 		&command{path: "election launch", usage: "election launch NAME", db: true, auth: true, run: electionStep("launch", (*app.Service).LaunchElection, "launched %s")},
 		&command{path: "election close", usage: "election close NAME   (close the polls: no more ballots; count, adjudicate, audit, then finalize)", db: true, auth: true, run: electionStep("close", (*app.Service).CloseElection, "closed the polls of %s")},
@@ -192,6 +193,8 @@ func (c *call) showElection(name, headline string) error {
 		if e.Status == app.StatusFinalized {
 			row("Records kept until", e.RetainUntil().Local().Format("2006-01-02"))
 			row("Archived", yesNo(e.Archived))
+		} else {
+			row("Records kept", fmt.Sprintf("%d months after finalizing", e.RetentionMonths()))
 		}
 		if e.Method != "" || len(e.Rules) > 0 {
 			row("Counting", strings.TrimSpace(e.Method+" "+strings.Join(e.RuleList(), " ")))
@@ -232,6 +235,13 @@ func electionSet(c *call) error {
 		AllowEdit:      c.args.boolPtr("allow-edit"),
 		AllowRecast:    c.args.boolPtr("allow-recast"),
 		Method:         c.args.strPtr("method"),
+	}
+	if c.args.given["retain-months"] {
+		n, err := strconv.Atoi(strings.TrimSpace(c.args.str("retain-months")))
+		if err != nil {
+			return usagef("--retain-months takes a whole number of months, not %q", c.args.str("retain-months"))
+		}
+		ch.RetainMonths = &n
 	}
 	rules, err := c.rules()
 	if err != nil {
