@@ -55,6 +55,8 @@ type cliRun struct {
 	env []string
 	// dir is the working folder of the commands ("" = the test's).
 	dir string
+	// mask are values a look at the database hides (cliRun.masked).
+	mask []string
 }
 
 func newCLI(t *testing.T) *cliRun {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The observer's view of an open secret election, as an adversary with
@@ -42,7 +43,7 @@ func look(c *cliRun, user string) snapshot {
 		{"sync", "status", "--json"},
 	} {
 		r := c.run(env, args...)
-		s[strings.Join(args, " ")] = fmt.Sprintf("exit %d\n%s\n%s", r.code, r.out, r.err)
+		s[strings.Join(args, " ")] = c.masked(fmt.Sprintf("exit %d\n%s\n%s", r.code, r.out, r.err))
 	}
 	dir := c.t.TempDir()
 	for _, args := range [][]string{
@@ -56,7 +57,16 @@ func look(c *cliRun, user string) snapshot {
 		r := c.run(env, append(args, "--output", out)...)
 		body, _ := os.ReadFile(out)
 		shown := strings.ReplaceAll(fmt.Sprintf("exit %d\n%s\n%s\n%s", r.code, r.out, r.err, body), out, "FILE")
-		s[strings.Join(args, " ")] = shown
+		s[strings.Join(args, " ")] = c.masked(shown)
+	}
+	return s
+}
+
+// masked replaces each of c.mask (values that differ between two worlds
+// by construction, such as their cloud tables' names) in s.
+func (c *cliRun) masked(s string) string {
+	for _, m := range c.mask {
+		s = strings.ReplaceAll(s, m, "<mask>")
 	}
 	return s
 }
@@ -131,7 +141,9 @@ func secretWorld(t *testing.T) (*cliRun, map[string]snapshot) {
 }
 
 // castBy casts two ballots the way a source brings them: the CLI casts
-// them for p3 and p4, paper entry for p5 and p6, an import has no voters.
+// them for p3 and p4, paper entry for p5 and p6, an import has no voters;
+// by sync, another device casts the second for p7 (the poll book's last
+// voter) and this one pulls it from the cloud.
 func castBy(t *testing.T, c *cliRun, source string, p3, p4 []string) {
 	switch source {
 	case "cli":
@@ -157,6 +169,29 @@ func castBy(t *testing.T, c *cliRun, source string, p3, p4 []string) {
 			t.Fatal(err)
 		}
 		c.ok("import", "cvr", "S", f, "--format", "blt")
+	case "sync": // cast on another device, offline, and brought by sync
+		prefix := fmt.Sprintf("obs%019d_", time.Now().UnixNano())
+		c.mask = append(c.mask, prefix)
+		cloud := []string{"--endpoint", ddbEndpoint, "--table-prefix", prefix}
+		withAWS := append(append([]string{}, awsEnv...), c.env...)
+		for _, args := range [][]string{append([]string{"cloud", "init"}, cloud...), append([]string{"sync"}, cloud...)} {
+			if r := c.run(withAWS, args...); r.code != 0 {
+				t.Fatalf("votedesk %s: %s", strings.Join(args, " "), r.err)
+			}
+		}
+		peer := newSyncCLI(t)
+		peer.ok(append([]string{"sync"}, cloud...)...)
+		peer.signedInSync("olga", "olga-password")
+		peer.ok(append([]string{"ballot", "cast", "S", "--voter", "p7"}, p4...)...)
+		peer.ok("sync")
+		var before, after struct{ Ballots int }
+		decode(t, c.ok("election", "show", "S", "--json"), &before)
+		if r := c.run(withAWS, "sync"); r.code != 0 {
+			t.Fatalf("sync: %s", r.err)
+		}
+		if decode(t, c.ok("election", "show", "S", "--json"), &after); after.Ballots != before.Ballots+1 {
+			t.Fatalf("sync brought %d ballots, want 1", after.Ballots-before.Ballots)
+		}
 	}
 }
 
@@ -170,7 +205,7 @@ func TestObserverLearnsOnlyTurnout(t *testing.T) {
 			t.Fatalf("%s: the two worlds differ before the ballots that tell them apart:\n%s", role, strings.Join(d, "\n"))
 		}
 	}
-	for _, source := range []string{"cli", "paper", "import"} {
+	for _, source := range []string{"cli", "paper", "import", "sync"} {
 		castBy(t, x, source, []string{"C", "B"}, []string{"C", "B"})
 		castBy(t, y, source, []string{"C", "B"}, []string{"A", "B"})
 		for _, role := range observerRoles {
