@@ -111,6 +111,9 @@ func (s *Store) ServeControl(authorize func(user, password string) error) (stop 
 
 func (s *Store) handleControl(conn net.Conn, authorize func(user, password string) error) {
 	defer conn.Close()
+	if !samePeer(conn) {
+		return // another user's process: no answer at all
+	}
 	_ = conn.SetDeadline(time.Now().Add(10 * time.Minute))
 	var req controlRequest
 	line, err := bufio.NewReader(conn).ReadBytes('\n')
@@ -161,6 +164,9 @@ func RequestBackup(ctx context.Context, dbPath, dest, user, password string) (ap
 			Message: fmt.Sprintf("the database %s is open in another VoteDesk that does not answer backup requests; back up from that VoteDesk, or close it first", dbPath), Err: err}
 	}
 	defer conn.Close()
+	if !samePeer(conn) {
+		return app.BackupInfo{}, app.Errorf(app.CodeUnavailable, "the control socket %s is served by another user's process; no backup was requested", sock)
+	}
 	if dl, ok := ctx.Deadline(); ok {
 		_ = conn.SetDeadline(dl)
 	}
