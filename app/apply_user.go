@@ -100,22 +100,28 @@ func (a *applier) userFree(name, email, self string) error {
 	return emailFree(a.tx, email, self)
 }
 
-// notAVoter refuses a user name that is the name of a poll-book voter not
-// linked to account self, so the log never shows one person's name acting
-// for another voter of that name.
+// notAVoter refuses a user name that is, as the domain compares names
+// (NameKey: letter case, spaces, normal form), the name of a poll-book
+// voter not linked to account self, so the log never shows one person's
+// name acting for another voter of that name.
 func (a *applier) notAVoter(name, self string) error {
 	var taken string
+	key := NameKey
+	if !a.ev.Signed() {
+		key = func(n string) string { return n } // format 1 compared names as written
+	}
 	err := a.tx.Partitions(prefixElection, skMetadata, func(it Item) (bool, error) {
 		e := electionFromItem(it)
-		v, ok, err := a.tx.Get(electionPK(e.Name), voterSK(name))
-		if err != nil || !ok {
-			return err == nil, err
-		}
-		if link := v.Str("account_id"); link == "" || link != self {
-			taken = e.Name
+		err := a.tx.Query(electionPK(e.Name), prefixVoter, func(v Item) (bool, error) {
+			if key(v.Str("voter_name")) != key(name) {
+				return true, nil
+			}
+			if link := v.Str("account_id"); link == "" || link != self {
+				taken = e.Name
+			}
 			return false, nil
-		}
-		return true, nil
+		})
+		return err == nil && taken == "", err
 	})
 	if err != nil {
 		return err
