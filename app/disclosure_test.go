@@ -23,6 +23,7 @@ func TestDisclosureMatrix(t *testing.T) {
 			for _, role := range app.Roles() {
 				name := fmt.Sprintf("secret=%v/%s/%s", secret, state, role)
 				t.Run(name, func(t *testing.T) {
+					t.Parallel()
 					e := newEnv(t)
 					el := disclosureElection(e, secret, state)
 					actor := matrixActor(role)

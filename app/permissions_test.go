@@ -171,6 +171,7 @@ func TestPermissionMatrix(t *testing.T) {
 				want = "Forbidden"
 			}
 			t.Run(fmt.Sprintf("%s/%s/%s", gc.name, role, want), func(t *testing.T) {
+				t.Parallel()
 				e := newEnv(t)
 				if gc.setup != nil {
 					gc.setup(e)

@@ -106,6 +106,7 @@ func TestElectionRecordsKept(t *testing.T) {
 					verdict = string(want)
 				}
 				t.Run(fmt.Sprintf("%s/%s/%s(%s)/%s", st.name, op, who.name, who.role, verdict), func(t *testing.T) {
+					t.Parallel()
 					e := newEnv(t)
 					if st.setup != nil {
 						st.setup(e)

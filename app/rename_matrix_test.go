@@ -79,6 +79,7 @@ func TestRenamedIntoAFreedNameInheritsNothing(t *testing.T) {
 					continue // the same outcome either way: nothing to learn
 				}
 				t.Run(fmt.Sprintf("%s(%s)/as-%s/%s", actor, role, target.name, gc.name), func(t *testing.T) {
+					t.Parallel()
 					e := newEnv(t)
 					if gc.setup != nil {
 						gc.setup(e)
