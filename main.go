@@ -107,6 +107,9 @@ func runGUIOnce(path, notice string) (restoreFrom string, err error) {
 		return "", err
 	}
 	defer b.Store.Close()
+	if kept := b.Store.Upgraded(); kept != "" && notice == "" {
+		notice = "VoteDesk upgraded this database to its current layout. The file as it was is kept as " + kept + "."
+	}
 	if stop, err := b.Store.ServeControl(backupGate(b.Service)); err == nil {
 		defer stop()
 	}

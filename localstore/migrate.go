@@ -19,33 +19,46 @@ import (
 // replay keys), and the undo records of pending events are made again to
 // match. identify then gives the device its signing key.
 func (s *Store) migrate(now time.Time) error {
-	var legacy bool
-	err := s.db.View(func(btx *bolt.Tx) error {
-		legacy = string(btx.Bucket(bucketDevice).Get(keyFormat)) == formatLegacy
+	if s.kept == "" {
 		return nil
-	})
-	if err != nil || !legacy {
-		return err
 	}
-	kept := app.KeptName(s.path, "format-2", now)
-	err = s.db.View(func(btx *bolt.Tx) error { return btx.CopyFile(kept, 0o600) })
-	if err != nil {
-		return fmt.Errorf("localstore: keep %s before upgrading it: %w", filepath.Base(s.path), err)
-	}
-	if err := syncFile(kept); err != nil {
-		return err
-	}
-	err = s.db.Update(func(btx *bolt.Tx) error {
+	err := s.db.Update(func(btx *bolt.Tx) error {
 		if err := s.replayAll(btx, true); err != nil {
 			return err
 		}
 		return btx.Bucket(bucketDevice).Put(keyFormat, []byte(formatVersion))
 	})
 	if err != nil {
-		return fmt.Errorf("localstore: upgrade %s to layout version %s (it is kept as it was in %s): %w", s.path, formatVersion, kept, err)
+		return fmt.Errorf("localstore: upgrade %s to layout version %s (it is kept as it was in %s): %w", s.path, formatVersion, s.kept, err)
 	}
 	return nil
 }
+
+// keepIfLegacy keeps a copy of a file of layout version 1, byte for byte
+// as it is, before anything writes to it (app.KeptName "format-2"), and
+// records where in s.kept.
+func (s *Store) keepIfLegacy(now time.Time) error {
+	var legacy bool
+	err := s.db.View(func(btx *bolt.Tx) error {
+		if dev := btx.Bucket(bucketDevice); dev != nil {
+			legacy = string(dev.Get(keyFormat)) == formatLegacy
+		}
+		return nil
+	})
+	if err != nil || !legacy {
+		return err
+	}
+	kept := app.KeptName(s.path, "format-2", now)
+	if err := copyFile(s.path, kept); err != nil {
+		return fmt.Errorf("localstore: keep %s before upgrading it: %w", filepath.Base(s.path), err)
+	}
+	s.kept = kept
+	return nil
+}
+
+// Upgraded returns where the file was kept as it was when Open upgraded it
+// to the current layout, or "" when it did not.
+func (s *Store) Upgraded() string { return s.kept }
 
 // replayAll throws the projection away and replays every event of the log
 // into it. With undo, the pending events (after confirmed_seq) get their

@@ -48,6 +48,8 @@ const OpenTimeout = time.Second
 type Store struct {
 	db   *bolt.DB
 	path string
+	// kept is where Open kept the file before upgrading its layout.
+	kept string
 }
 
 // Open opens (creating if needed, with mode 0600) the database at path. When
@@ -99,6 +101,11 @@ func open(path string) (*Store, error) {
 		return nil, fmt.Errorf("localstore: restrict %s to its owner: %w", path, err)
 	}
 	s := &Store{db: db, path: path}
+	now := time.Now()
+	if err := s.keepIfLegacy(now); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if s.settled() {
 		// Nothing to set up: opening writes nothing, so a command that
 		// only reads leaves the file as it was, byte for byte.
@@ -108,7 +115,6 @@ func open(path string) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
-	now := time.Now()
 	if err := s.migrate(now); err != nil {
 		db.Close()
 		return nil, err

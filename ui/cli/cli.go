@@ -49,6 +49,9 @@ type Maintenance interface {
 	// ServeControl answers other processes' backup requests while a long
 	// command runs, for users authorize lets through.
 	ServeControl(authorize func(user, password string) error) (stop func(), err error)
+	// Upgraded says where the file was kept as it was when opening it
+	// upgraded its layout ("" when it did not).
+	Upgraded() string
 	Close() error
 }
 
@@ -243,6 +246,11 @@ func (c *call) open() error {
 		}
 	}
 	c.backend, err = c.deps.Open(path)
+	if err == nil {
+		if kept := c.backend.Store.Upgraded(); kept != "" {
+			fmt.Fprintf(c.deps.Stderr, "votedesk: upgraded %s to this version's layout; the file as it was is kept as %s\n", path, kept)
+		}
+	}
 	return err
 }
 
