@@ -18,6 +18,9 @@ type CountInput struct {
 	// at, so a report can say what it was computed from.
 	HeadSeq  uint64
 	HeadHash string
+	// Notes say what the small-group rule combined (MergeSmallGroups), for
+	// every report that slices the count by precinct or batch.
+	Notes []string
 }
 
 // CountInput loads an election's ballots for counting, reading only each
@@ -30,7 +33,8 @@ func (s *Service) CountInput(ctx context.Context, actor, election string) (Count
 
 // CountInputWithIDs is CountInput with each imported cast vote record's id
 // from its voting system (BallotSet.IDs; empty for ballots cast here), for
-// an audit trail that names the records as their files do.
+// an audit trail that names the records as their files do; in a secret
+// election only for AUDITOR and up.
 func (s *Service) CountInputWithIDs(ctx context.Context, actor, election string) (CountInput, error) {
 	return s.countInput(ctx, actor, election, true)
 }
@@ -42,7 +46,8 @@ func (s *Service) countInput(ctx context.Context, actor, election string, ids bo
 		if err != nil {
 			return err
 		}
-		if !Disclose(e, u.Role).Contents {
+		d := Disclose(e, u.Role)
+		if !d.Contents {
 			return withheld(e)
 		}
 		cands, err := candidatesOf(tx, election)
@@ -77,13 +82,23 @@ func (s *Service) countInput(ctx context.Context, actor, election string, ids bo
 			if set.Batches, err = ballotColumn(tx, election, "batch", set.Len()); err != nil {
 				return err
 			}
+			var note string
+			if set.Precincts, note = MergeSmallGroups(e, "precinct", set.Precincts); note != "" {
+				in.Notes = append(in.Notes, note)
+			}
+			if set.Batches, note = MergeSmallGroups(e, "batch", set.Batches); note != "" {
+				in.Notes = append(in.Notes, note)
+			}
 		}
-		if ids {
+		// A secret election's record ids (Dominion's name the batch) are
+		// withheld below AUDITOR, like voters: its slices are shown only as
+		// the small-group rule merges them.
+		if ids && (!d.Secret || d.Links) {
 			if set.IDs, err = ballotColumn(tx, election, "source_id", set.Len()); err != nil {
 				return err
 			}
 		}
-		in = CountInput{Election: e, Candidates: cands, Ballots: set}
+		in.Election, in.Candidates, in.Ballots = e, cands, set
 		in.HeadSeq, in.HeadHash, err = tx.Head()
 		return err
 	})

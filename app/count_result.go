@@ -19,6 +19,9 @@ type Count struct {
 	// the head hash they were computed from.
 	HeadSeq  uint64
 	HeadHash string
+	// Standing is how final the count is (Election.ResultsStanding when it
+	// was counted), for every surface that shows it.
+	Standing Standing
 }
 
 // Count counts an election's ballots with a method and, for IRV and STV,
@@ -32,7 +35,7 @@ func (s *Service) Count(ctx context.Context, actor, election string, method tall
 		return Count{}, err
 	}
 	c := Count{Election: in.Election, Contest: in.Contest(), Ballots: in.Ballots, Method: method, Rules: rules,
-		HeadSeq: in.HeadSeq, HeadHash: in.HeadHash}
+		HeadSeq: in.HeadSeq, HeadHash: in.HeadHash, Standing: in.Election.ResultsStanding(s.Now())}
 	c.Result, err = tally.Tabulate(c.Contest, c.Ballots, method, rules, opts...)
 	if err != nil {
 		msg := strings.ReplaceAll(err.Error(), "tally: ", "")

@@ -1,6 +1,10 @@
 package app
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // The one disclosure rule for an election's ballots, which every query of
 // ballot contents (counts, round tables, ballot lists, CVR and results
@@ -53,14 +57,104 @@ const SmallGroupThreshold = 10
 // SmallGroup reports whether a slice of an election's count (a precinct, a
 // batch) of n ballots must be suppressed, and says why.
 func SmallGroup(e Election, n int64) (bool, string) {
+	min := smallGroupMin(e)
+	if n >= min {
+		return false, ""
+	}
+	return true, fmt.Sprintf("suppressed: %d ballot(s), fewer than %d, in a secret election", n, min)
+}
+
+// smallGroupMin is the fewest ballots a slice of the election's count may
+// show on its own: the election's smallGroupThreshold (SmallGroupThreshold
+// unless set) for a secret election, 0 for an open one.
+func smallGroupMin(e Election) int64 {
+	if !e.BallotsSecret() {
+		return 0
+	}
 	min := int64(SmallGroupThreshold)
 	if v, ok := e.Rules[RuleSmallGroup]; ok {
 		fmt.Sscan(v, &min)
 	}
-	if !e.BallotsSecret() || n >= min {
-		return false, ""
+	return min
+}
+
+// MergeSmallGroups applies the small-group rule to one column of a secret
+// election's ballots (values[i] is ballot i's precinct or batch; what names
+// the column, e.g. "precinct"), for every view that slices a count or a
+// cast vote record file by it: every group of fewer ballots than the
+// election's threshold is reported with the other small ones, under one
+// label, as election offices combine small precincts. When the small ones
+// together are still too few, they join the smallest group that is large
+// enough (its label says so); when no group is, every ballot is in one group
+// (which is the whole count, shown anyway). It returns the column to use
+// (values itself when nothing changes) and a note for the reader saying
+// which groups were combined and why ("" when none). An open election's
+// column is returned as it is.
+func MergeSmallGroups(e Election, what string, values []string) ([]string, string) {
+	min := smallGroupMin(e)
+	if min <= 1 || values == nil {
+		return values, ""
 	}
-	return true, fmt.Sprintf("suppressed: %d ballot(s), fewer than %d, in a secret election", n, min)
+	size := map[string]int64{}
+	for _, v := range values {
+		size[v]++
+	}
+	var small []string
+	var smallTotal int64
+	big, bigSize := "", int64(-1)
+	for v, n := range size {
+		switch {
+		case n < min:
+			small = append(small, v)
+			smallTotal += n
+		case bigSize < 0 || n < bigSize || n == bigSize && v < big:
+			big, bigSize = v, n
+		}
+	}
+	if len(small) == 0 || len(size) == 1 {
+		return values, ""
+	}
+	slices.Sort(small)
+	label := fmt.Sprintf("Combined %ss (fewer than %d ballots each)", what, min)
+	switch {
+	case smallTotal >= min && len(small) > 1:
+	case bigSize >= 0:
+		label = fmt.Sprintf("%s with %ss of fewer than %d ballots", groupName(big), what, min)
+		small = append(small, big)
+	default:
+		label = fmt.Sprintf("All %ss (each fewer than %d ballots)", what, min)
+	}
+	merged := make(map[string]bool, len(small))
+	shown := make([]string, 0, len(small))
+	for _, v := range small {
+		merged[v] = true
+		if v != big || bigSize < 0 {
+			shown = append(shown, groupName(v))
+		}
+	}
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = v
+		if merged[v] {
+			out[i] = label
+		}
+	}
+	subject := fmt.Sprintf("%ss %s had fewer than %d ballots each and are", what, strings.Join(shown, ", "), min)
+	if len(shown) == 1 {
+		subject = fmt.Sprintf("%s %s had fewer than %d ballots and is", what, shown[0], min)
+	}
+	note := fmt.Sprintf("%s is a secret election: %s reported as %q, so that no %s's results single out its few voters (smallGroupThreshold).",
+		e.Name, subject, label, what)
+	return out, note
+}
+
+// groupName is how a note names a group: its value, or "(none)" for the
+// ballots that name none.
+func groupName(v string) string {
+	if v == "" {
+		return "(none)"
+	}
+	return v
 }
 
 // RuleSmallGroup is the election setting (among its rules) that changes

@@ -74,6 +74,34 @@ func (e Election) Phase(now time.Time) string {
 	return "closed"
 }
 
+// Standing is how final a count of an election is, stated the same way
+// wherever a count is shown (the app's Results tab, the command line's
+// tally, the reports): Label is PRELIMINARY, UNOFFICIAL or FINAL, Detail
+// says why in a sentence.
+type Standing struct {
+	Final         bool
+	Label, Detail string
+}
+
+// String is the standing as one line: "PRELIMINARY: voting is still open;
+// these results are not final."
+func (s Standing) String() string { return s.Label + ": " + s.Detail }
+
+// ResultsStanding says how final a count of the election is at time now:
+// a draft's or an open election's results are preliminary, a closed one's
+// unofficial until it is finalized (certified), a finalized one's final.
+func (e Election) ResultsStanding(now time.Time) Standing {
+	switch e.Phase(now) {
+	case "finalized":
+		return Standing{Final: true, Label: "FINAL", Detail: "the election was finalized (certified) on " + e.Finalized.UTC().Format("2 January 2006") + "."}
+	case "draft":
+		return Standing{Label: "PRELIMINARY", Detail: "the election is a draft; these results are not final."}
+	case "open":
+		return Standing{Label: "PRELIMINARY", Detail: "voting is still open; these results are not final."}
+	}
+	return Standing{Label: "UNOFFICIAL", Detail: "the election is not finalized yet; these results may still change."}
+}
+
 // PollsClosed reports whether the officials have closed the polls (closed or
 // finalized): the point from which a secret election's ballot contents may
 // be shown.

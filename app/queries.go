@@ -188,9 +188,30 @@ func (s *Service) Ballots(ctx context.Context, actor, election string) ([]Ballot
 		}
 		for i := range out {
 			out[i].Voter, out[i].WhenCast = "", time.Time{}
+			if d.Secret {
+				out[i].SourceID = ""
+			}
 		}
+		mergeBallotGroups(e, out)
 		slices.SortFunc(out, func(a, b Ballot) int { return strings.Compare(a.Confirmation, b.Confirmation) })
 		return nil
 	})
 	return out, err
+}
+
+// mergeBallotGroups applies the small-group rule (MergeSmallGroups) to the
+// precincts and batches of a list of an election's ballots.
+func mergeBallotGroups(e Election, out []Ballot) {
+	if !e.Grouped {
+		return
+	}
+	precincts, batches := make([]string, len(out)), make([]string, len(out))
+	for i := range out {
+		precincts[i], batches[i] = out[i].Precinct, out[i].Batch
+	}
+	precincts, _ = MergeSmallGroups(e, "precinct", precincts)
+	batches, _ = MergeSmallGroups(e, "batch", batches)
+	for i := range out {
+		out[i].Precinct, out[i].Batch = precincts[i], batches[i]
+	}
 }

@@ -2,6 +2,8 @@ package app_test
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -135,5 +137,70 @@ func TestSmallGroupThresholdRule(t *testing.T) {
 	}
 	if hide, _ := app.SmallGroup(e, 25); hide {
 		t.Error("a group of 25 hidden under a threshold of 25")
+	}
+}
+
+// TestMergeSmallGroups: a secret election's precincts of fewer ballots than
+// the threshold are never shown alone; an open election's are.
+func TestMergeSmallGroups(t *testing.T) {
+	col := func(groups ...any) []string { // "P1", 3, "P2", 12, ...
+		var out []string
+		for i := 0; i < len(groups); i += 2 {
+			for range groups[i+1].(int) {
+				out = append(out, groups[i].(string))
+			}
+		}
+		return out
+	}
+	sizes := func(values []string) map[string]int {
+		m := map[string]int{}
+		for _, v := range values {
+			m[v]++
+		}
+		return m
+	}
+	secret := app.Election{Name: "S", Secret: true}
+	for _, c := range []struct {
+		name   string
+		e      app.Election
+		values []string
+		want   map[string]int
+		note   string
+	}{
+		{"OpenElectionUnchanged", app.Election{Name: "O"}, col("P1", 2, "P2", 30), map[string]int{"P1": 2, "P2": 30}, ""},
+		{"AllLargeUnchanged", secret, col("P1", 10, "P2", 30), map[string]int{"P1": 10, "P2": 30}, ""},
+		{"OneGroupUnchanged", secret, col("P1", 3), map[string]int{"P1": 3}, ""},
+		{"SmallOnesTogether", secret, col("P1", 4, "P2", 6, "P3", 30),
+			map[string]int{"Combined precincts (fewer than 10 ballots each)": 10, "P3": 30}, "precincts P1, P2 had fewer than 10 ballots each"},
+		{"TooFewTogetherJoinTheSmallestLarge", secret, col("P1", 2, "P2", 3, "P3", 30, "P4", 12),
+			map[string]int{"P4 with precincts of fewer than 10 ballots": 17, "P3": 30}, "precincts P1, P2 had fewer than 10 ballots each"},
+		{"OneSmallJoinsALarge", secret, col("", 1, "P3", 30),
+			map[string]int{"P3 with precincts of fewer than 10 ballots": 31}, "precinct (none) had fewer than 10 ballots and is"},
+		{"AllSmall", secret, col("P1", 2, "P2", 3),
+			map[string]int{"All precincts (each fewer than 10 ballots)": 5}, "precincts P1, P2"},
+		{"ThresholdSetting", app.Election{Name: "S", Secret: true, Rules: map[string]string{app.RuleSmallGroup: "3"}}, col("P1", 2, "P2", 3, "P3", 1),
+			map[string]int{"Combined precincts (fewer than 3 ballots each)": 3, "P2": 3}, "fewer than 3 ballots each"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, note := app.MergeSmallGroups(c.e, "precinct", c.values)
+			if len(got) != len(c.values) {
+				t.Fatalf("%d values for %d ballots", len(got), len(c.values))
+			}
+			if !maps.Equal(sizes(got), c.want) {
+				t.Errorf("groups %v, want %v", sizes(got), c.want)
+			}
+			if c.note == "" && note != "" || !strings.Contains(note, c.note) {
+				t.Errorf("note %q, want one with %q", note, c.note)
+			}
+			for v, n := range sizes(got) {
+				if hide, _ := app.SmallGroup(c.e, int64(n)); hide && len(sizes(got)) > 1 {
+					t.Errorf("group %q of %d ballots shown", v, n)
+				}
+			}
+			again, _ := app.MergeSmallGroups(c.e, "precinct", got)
+			if !slices.Equal(again, got) {
+				t.Errorf("merging twice changed the groups: %v", sizes(again))
+			}
+		})
 	}
 }

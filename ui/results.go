@@ -95,16 +95,19 @@ type ResultsScreen struct {
 	opened     bool
 	round      int // the chart's round (index)
 
-	Method      *widget.Select
-	Rules       *RulesForm
-	Count       *widget.Button
-	SaveRules   *widget.Button
-	ExportJSON  *widget.Button
-	ExportCSV   *widget.Button
-	ExportHTML  *widget.Button
-	Activity    *widget.Activity
-	Status      *widget.Label
-	Banner      *widget.Label
+	Method     *widget.Select
+	Rules      *RulesForm
+	Count      *widget.Button
+	SaveRules  *widget.Button
+	ExportJSON *widget.Button
+	ExportCSV  *widget.Button
+	ExportHTML *widget.Button
+	Activity   *widget.Activity
+	Status     *widget.Label
+	Banner     *widget.Label
+	// Standing says how final the count is (PRELIMINARY, UNOFFICIAL or
+	// FINAL, and why), above the banner, as every surface says it.
+	Standing    *widget.Label
 	Tabs        *container.AppTabs
 	Rounds      *grid
 	Chart       *BarChart
@@ -146,7 +149,9 @@ func newResultsScreen(s *session, name string) *ResultsScreen {
 	sc.Banner.Wrapping = fyne.TextWrapWord
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameSelection))
 	bg.CornerRadius = theme.InputRadiusSize()
-	sc.bannerBox = container.NewStack(bg, sc.Banner)
+	sc.Standing = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	sc.Standing.Wrapping = fyne.TextWrapWord
+	sc.bannerBox = container.NewStack(bg, container.NewVBox(sc.Standing, sc.Banner))
 	sc.bannerBox.Hide()
 
 	sc.Rounds = newGrid(nil, func() int { return len(sc.rounds.rows) }, func(row, col int) string {
@@ -361,6 +366,11 @@ func (sc *ResultsScreen) show(c *app.Count, took time.Duration) {
 	sc.Status.SetText(fmt.Sprintf("%s counted with %s in %s.", plural(int64(c.Ballots.Total()), "ballot", "ballots"),
 		methodLabel(res.Method), fmtDuration(took)))
 	sc.Banner.SetText(banner(*c))
+	sc.Standing.Importance = widget.WarningImportance
+	if c.Standing.Final {
+		sc.Standing.Importance = widget.SuccessImportance
+	}
+	sc.Standing.SetText(c.Standing.String())
 	sc.bannerBox.Show()
 	sc.content.Refresh()
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
 	"votedesk/tally"
@@ -221,6 +222,40 @@ func TestResultsSaveMethod(t *testing.T) {
 	r = h.sh.Election.Results
 	if r.Method.Selected != methodLabel(tally.Schulze) || r.Rules.Values()["tiebreakMode"] != "random" {
 		t.Errorf("reopened with %q %v", r.Method.Selected, r.Rules.Values())
+	}
+}
+
+// TestResultsStandAsTheElectionStands: the Results tab says how final the
+// count is, as the HTML report and the command line do, at every step from
+// voting to certification.
+func TestResultsStandAsTheElectionStands(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	mayor(h, false)
+	steps := []struct {
+		step  func()
+		label string
+		final bool
+	}{
+		{func() {}, "PRELIMINARY: voting is still open", false},
+		{func() { h.must(h.svc.CloseElection(h.ctx, "Olivia", "Mayor")) }, "UNOFFICIAL: the election is not finalized yet", false},
+		{func() { h.must(h.svc.FinalizeElection(h.ctx, "Olivia", "Mayor")) }, "FINAL: the election was finalized (certified) on ", true},
+	}
+	for _, st := range steps {
+		st.step()
+		r := openResults(h, "Olivia")
+		if r.count == nil || !r.bannerBox.Visible() {
+			t.Fatalf("%s: not counted", st.label)
+		}
+		if !strings.HasPrefix(r.Standing.Text, st.label) {
+			t.Errorf("standing %q, want %q…", r.Standing.Text, st.label)
+		}
+		if want := map[bool]widget.Importance{false: widget.WarningImportance, true: widget.SuccessImportance}[st.final]; r.Standing.Importance != want {
+			t.Errorf("%s: importance %v, want %v", st.label, r.Standing.Importance, want)
+		}
+		if r.count.Standing.String() != r.Standing.Text {
+			t.Errorf("shown %q, counted %q", r.Standing.Text, r.count.Standing)
+		}
 	}
 }
 

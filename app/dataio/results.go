@@ -83,9 +83,10 @@ func CountResults(ctx context.Context, svc *app.Service, actor, election, method
 	}
 }
 
-// header is the descriptive part of the RCTab reports.
+// header is the descriptive part of the RCTab reports, with the count's
+// standing.
 func (r *Results) header() report.Header {
-	return report.Header{GeneratedBy: GeneratedBy, Contest: r.Election.Name}
+	return report.Header{GeneratedBy: GeneratedBy, Contest: r.Election.Name, Status: r.Standing.String()}
 }
 
 // Write writes the results in a format: ResultsJSON, ResultsCSV (refused
@@ -149,14 +150,8 @@ func (r *Results) html(svc *app.Service) report.HTML {
 			{Name: "Counting rules", SHA256: r.RulesSHA256, Detail: "of the method and rules exactly as listed below, one name=value per line"},
 		},
 	}
-	switch e.Phase(svc.Now()) {
-	case "finalized":
-	case "draft":
-		h.Preliminary = "the election is a draft; these results are not final."
-	case "open":
-		h.Preliminary = "voting is still open; these results are not final."
-	default:
-		h.Preliminary = "the election is not finalized yet; these results may still change."
+	if !r.Standing.Final {
+		h.Preliminary = r.Standing.Detail
 	}
 	return h
 }

@@ -114,10 +114,10 @@ func grouping(values []string, n int, name, missing, setting, plural string) (ta
 }
 
 // write puts every report file into dir, each with a .sha256 beside it.
-func (ct *Count) write(dir, generatedBy string) error {
+func (ct *Count) write(dir, generatedBy, status string) error {
 	o := ct.Config.OutputSettings
 	header := report.Header{GeneratedBy: generatedBy, Contest: o.ContestName, Jurisdiction: o.ContestJurisdiction,
-		Office: o.ContestOffice, Date: o.ContestDate}
+		Office: o.ContestOffice, Date: o.ContestDate, Status: status}
 	rules := ct.Rules
 	multi := rules.WinnerElectionMode == tally.MultiPassIRV
 	if multi {

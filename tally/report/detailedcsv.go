@@ -37,6 +37,9 @@ func (r RCTab) csv(detailed bool) *csvWriter {
 	c.record("Jurisdiction", r.Header.Jurisdiction)
 	c.record("Office", r.Header.Office)
 	c.record("Date", r.Header.Date)
+	if r.Header.Status != "" {
+		c.record("Status", r.Header.Status)
+	}
 	c.record("Winner(s)", strings.Join(r.winners(), ", "))
 	if r.Slice != nil {
 		c.record(r.Slice.Kind, r.Slice.ID)

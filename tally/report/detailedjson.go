@@ -22,6 +22,9 @@ func WriteDetailedJSON(w io.Writer, r RCTab) error {
 	if r.Slice != nil {
 		config[strings.ToLower(r.Slice.Kind)] = r.Slice.ID
 	}
+	if r.Header.Status != "" {
+		config["status"] = r.Header.Status
+	}
 	last := rounds[len(rounds)-1]
 	noRankings := new(big.Int).Quo(rounds[0].Inactive.NoRankings.Rat().Num(), rounds[0].Inactive.NoRankings.Rat().Denom())
 	summary := object{

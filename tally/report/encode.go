@@ -22,6 +22,8 @@ type Ranking struct {
 	Smith          []string          `json:"smith,omitempty"`
 	Schwartz       []string          `json:"schwartz,omitempty"`
 	Places         []RankingPlace    `json:"places"`
+	// Status says how final the results are (Header.Status), when set.
+	Status string `json:"status,omitempty"`
 }
 
 // RankingPlace is one place of a Ranking; tied candidates share it.
@@ -85,7 +87,9 @@ func identity(n int) []int {
 // multiPassIrv), the Ranking shape for every other method.
 func EncodeJSON(w io.Writer, h Header, c tally.Contest, rules tally.Rules, res tally.Result) error {
 	if len(res.Passes) == 0 {
-		return NewRanking(c, res).write(w)
+		r := NewRanking(c, res)
+		r.Status = h.Status
+		return r.write(w)
 	}
 	if res.Method == tally.STV && rules.WinnerElectionMode == tally.SingleWinnerMajority {
 		// Tabulate counts STV with single-winner rules in this mode.
@@ -119,6 +123,9 @@ func (r Ranking) write(w io.Writer) error {
 		return string(b)
 	}
 	fields := []string{`"method": ` + str(r.Method), `"candidates": ` + str(r.Candidates)}
+	if r.Status != "" {
+		fields = append([]string{`"status": ` + str(r.Status)}, fields...)
+	}
 	for _, m := range []struct {
 		name string
 		rows [][]int64

@@ -15,6 +15,10 @@ type Header struct {
 	Jurisdiction string
 	Office       string
 	Date         string
+	// Status, when set, says how final the results are (a stored
+	// election's standing); RCTab's own reports have no such field, so it
+	// is written only when set.
+	Status string
 }
 
 // RCTab is one pass of a ranked-choice count, ready to be written in

@@ -105,8 +105,12 @@ func tallyRCTab(c *call) error {
 	for i, cand := range in.Candidates {
 		names[i] = cand.Name
 	}
+	opts = append(opts, rctab.WithStatus(in.Election.ResultsStanding(c.backend.Service.Now()).String()), rctab.WithNotes(in.Notes...))
 	if err := rctab.RunBallots(config, out, names, in.Ballots, opts...); err != nil {
 		return &app.Error{Code: app.CodeInvalid, Message: err.Error(), Err: err}
+	}
+	for _, n := range in.Notes {
+		fmt.Fprintln(c.deps.Stderr, "note: "+n)
 	}
 	return c.done("wrote the reports of %q (%d ballots, log position %d) under %s to %s", in.Election.Name, in.Ballots.Total(), in.HeadSeq, config, out)
 }
@@ -228,7 +232,7 @@ func tallyCVR(c *call) error {
 	if err != nil {
 		return &app.Error{Code: app.CodeInvalid, Message: fmt.Sprintf("%s: %v", c.args.str("cvr"), err), Err: err}
 	}
-	return c.writeResult(contest, rules, res)
+	return c.writeResult(report.Header{GeneratedBy: generatedBy, Contest: contest.Name}, contest, rules, res)
 }
 
 func tallyElection(c *call) error {
@@ -248,16 +252,17 @@ func tallyElection(c *call) error {
 		return err
 	}
 	if !c.json {
+		fmt.Fprintln(c.deps.Stdout, counted.Standing)
 		fmt.Fprintf(c.deps.Stdout, "%d ballots, counted from log position %d (head %s)\n", counted.Ballots.Total(), counted.HeadSeq, counted.HeadHash)
 	}
-	return c.writeResult(counted.Contest, counted.Rules, counted.Result)
+	return c.writeResult(report.Header{GeneratedBy: generatedBy, Contest: counted.Contest.Name, Status: counted.Standing.String()}, counted.Contest, counted.Rules, counted.Result)
 }
 
 // writeResult prints a count: RCTab's JSON or the ranking JSON with --json,
 // tables otherwise.
-func (c *call) writeResult(contest tally.Contest, rules tally.Rules, res tally.Result) error {
+func (c *call) writeResult(h report.Header, contest tally.Contest, rules tally.Rules, res tally.Result) error {
 	if c.json {
-		return report.EncodeJSON(c.deps.Stdout, report.Header{GeneratedBy: generatedBy, Contest: contest.Name}, contest, rules, res)
+		return report.EncodeJSON(c.deps.Stdout, h, contest, rules, res)
 	}
 	writeResultText(c.deps.Stdout, contest, res)
 	return nil

@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -49,7 +50,7 @@ func TestCLIRCTabStoredElection(t *testing.T) {
 			direct, stored := filepath.Join(t.TempDir(), "direct"), filepath.Join(t.TempDir(), "stored")
 			c.ok("tally", "--rctab", config, "--output", direct)
 			c.ok("tally", election, "--rctab", config, "--output", stored)
-			compareDirs(t, direct, stored)
+			compareDirs(t, direct, stored, true)
 		})
 	}
 	t.Run("ErrMissingCandidate", func(t *testing.T) {
@@ -85,7 +86,10 @@ func TestCLIRCTabStoredElection(t *testing.T) {
 // same contents, but for the order of audit.log's lines: a stored election
 // keeps its ballots in an order of its own, so the audit trail names the
 // same records (by their ids in the files) in another order.
-func compareDirs(t *testing.T, want, got string) {
+//
+// With stored, got is a stored election's count, whose reports carry one
+// line more than RCTab's: how final the count is.
+func compareDirs(t *testing.T, want, got string, stored bool) {
 	t.Helper()
 	list := func(dir string) []string {
 		entries, err := os.ReadDir(dir)
@@ -104,9 +108,23 @@ func compareDirs(t *testing.T, want, got string) {
 	}
 	for _, n := range wn {
 		w, g := readFile(t, filepath.Join(want, n)), readFile(t, filepath.Join(got, n))
-		switch n {
-		case "audit.log.sha256":
+		if stored && strings.HasSuffix(n, ".sha256") {
+			// The stored election's reports say how final they are (one
+			// line more, below), so their hashes differ: each must hash
+			// its own file.
+			if sum := sha256.Sum256([]byte(readFile(t, filepath.Join(got, strings.TrimSuffix(n, ".sha256"))))); g != fmt.Sprintf("%x  %s\n", sum, strings.TrimSuffix(n, ".sha256")) {
+				t.Errorf("%s: %q does not hash its file", n, g)
+			}
 			continue
+		}
+		if stored && strings.Contains(n, "_report") {
+			status := statusLine.FindAllString(g, -1)
+			if len(status) != 1 || !strings.Contains(status[0], "PRELIMINARY: the election is a draft") {
+				t.Errorf("%s: status lines %q, want one saying the results are preliminary", n, status)
+			}
+			g = statusLine.ReplaceAllString(g, "")
+		}
+		switch n {
 		case "audit.log":
 			// A record without an id in its file is "record N" when the
 			// file is counted, and was given the id FILE-SHA256/N when
@@ -119,6 +137,11 @@ func compareDirs(t *testing.T, want, got string) {
 		}
 	}
 }
+
+// statusLine is the line a stored election's report adds to RCTab's: the
+// JSON config's "status" or the CSV's Status row.
+// (with the comma that separates it from the key before or after it).
+var statusLine = regexp.MustCompile(`(?m),\n\s*"status" : "[^"]*"$|^\s*"status" : "[^"]*",\n|^Status,[^\n]*\n`)
 
 // firstDiff shows the first line where a and b differ.
 func firstDiff(a, b string) string {
@@ -157,6 +180,10 @@ func TestCLIBLTStoredElection(t *testing.T) {
 		direct := c.ok(append([]string{"tally", "--method", "irv", "--cvr", burlingtonBLT, "--json"}, rules...)...)
 		stored := c.ok(append([]string{"tally", "Mayor", "--json"}, rules...)...)
 		direct = strings.Replace(direct, `"contest" : "2009 Burlington Mayor Election"`, `"contest" : "Mayor"`, 1)
+		if status := statusLine.FindAllString(stored, -1); len(status) != 1 || !strings.Contains(status[0], "PRELIMINARY") {
+			t.Errorf("rules %v: status %q, want one line saying the count is preliminary", rules, status)
+		}
+		stored = statusLine.ReplaceAllString(stored, "")
 		if direct != stored {
 			t.Errorf("rules %v: the stored election's report differs from the file's:\n%s", rules, firstDiff(direct, stored))
 		}
@@ -180,7 +207,7 @@ func TestCLIRCTabManyContests(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(config), "_config.json")
 		alone := filepath.Join(t.TempDir(), name)
 		c.ok("tally", "--rctab", config, "--output", alone)
-		compareDirs(t, alone, filepath.Join(out, name))
+		compareDirs(t, alone, filepath.Join(out, name), false)
 	}
 	for _, want := range []string{"Generic CSV Test  ", "Cucumber", "Candidate C Name, Candidate A Name, Candidate B Name", "Michael Gottner", "1,000", fmt.Sprintf("%d contest(s) counted, 0 failed", len(configs))} {
 		if !strings.Contains(summary, want) {
@@ -212,4 +239,76 @@ func TestCLIRCTabManyContests(t *testing.T) {
 			t.Error("the good contest's reports are missing")
 		}
 	})
+}
+
+// TestCLISecretElectionSmallPrecincts: RCTab's own precinct case (p1 13
+// ballots, p2 10, 3 naming none) imported into a secret election: the
+// per-precinct reports never show the 3 ballots alone; they are reported
+// with p2, the smallest precinct large enough, notes.txt and the command
+// say so, and the whole-contest reports are RCTab's. The ballot export
+// names the combined precinct too.
+func TestCLISecretElectionSmallPrecincts(t *testing.T) {
+	c := dataCLI(t)
+	config := filepath.Join(shared, "rctab", "generic_csv_test", "generic_csv_test_config.json")
+	c.ok("election", "create", "S", "--secret")
+	c.ok("candidate", "add", "S", "Lettuce", "Broccoli", "Cucumber", "Cauliflower", "Undeclared Write-ins")
+	c.ok("import", "cvr", "S", "--rctab", config)
+	out := filepath.Join(t.TempDir(), "out")
+	r := c.run(nil, "tally", "S", "--rctab", config, "--output", out)
+	if r.code != 0 {
+		t.Fatalf("tally: %s", r.err)
+	}
+	const merged = "p2 with precincts of fewer than 10 ballots"
+	if !strings.Contains(r.err, "note: S is a secret election: precinct (none) had fewer than 10 ballots") || !strings.Contains(r.err, merged) {
+		t.Errorf("the command did not say what it combined: %q", r.err)
+	}
+	if notes := readFile(t, filepath.Join(out, "notes.txt")); !strings.Contains(notes, merged) {
+		t.Errorf("notes.txt: %q", notes)
+	}
+	reports, _ := filepath.Glob(filepath.Join(out, "*_precinct_summary_report.csv"))
+	var names []string
+	for _, f := range reports {
+		names = append(names, filepath.Base(f))
+	}
+	slices.Sort(names)
+	want := []string{"p1_precinct_summary_report.csv", "p2_with_precincts_of_fewer_than_10_ballots_precinct_summary_report.csv"}
+	if !slices.Equal(names, want) {
+		t.Errorf("precinct reports %q, want %q", names, want)
+	}
+	if g := readFile(t, filepath.Join(out, want[1])); !strings.Contains(g, "Precinct,"+merged) {
+		t.Errorf("the combined precinct's report does not name it:\n%s", g)
+	}
+	direct := filepath.Join(t.TempDir(), "direct")
+	c.ok("tally", "--rctab", config, "--output", direct)
+	for _, n := range []string{"detailed_report.json", "summary_report.csv", "p1_precinct_summary_report.csv"} {
+		if w, g := readFile(t, filepath.Join(direct, n)), statusLine.ReplaceAllString(readFile(t, filepath.Join(out, n)), ""); w != g {
+			t.Errorf("%s differs from RCTab's reading:\n%s", n, firstDiff(w, g))
+		}
+	}
+	if audit := readFile(t, filepath.Join(out, "audit.log")); !strings.Contains(audit, "R_3QEQ85E7gV2DuyG") {
+		t.Error("the OWNER's audit log does not name the records by their ids")
+	}
+	// An OBSERVER, once the polls are closed, gets the same reports, but
+	// the records are numbered, not named by the voting system's ids.
+	c.ok("election", "launch", "S")
+	c.ok("election", "close", "S")
+	c.run([]string{"VOTEDESK_NEW_PASSWORD=otto-password"}, "user", "add", "otto", "--email", "otto@example.org")
+	c.ok("user", "role", "otto", "OBSERVER")
+	c.signedIn("otto", "otto-password")
+	seen := filepath.Join(t.TempDir(), "observer")
+	c.ok("tally", "S", "--rctab", config, "--output", seen)
+	if audit := readFile(t, filepath.Join(seen, "audit.log")); strings.Contains(audit, "R_3QEQ85E7gV2DuyG") {
+		t.Error("an OBSERVER's audit log names the voting system's records")
+	}
+	for _, n := range []string{"summary_report.csv", want[1]} {
+		if w, g := statusLine.ReplaceAllString(readFile(t, filepath.Join(out, n)), ""), statusLine.ReplaceAllString(readFile(t, filepath.Join(seen, n)), ""); w != g {
+			t.Errorf("%s: the OBSERVER's differs from the OWNER's:\n%s", n, firstDiff(w, g))
+		}
+	}
+	c.signedIn("olga", "owner-password")
+	file := filepath.Join(t.TempDir(), "S.json")
+	c.ok("export", "ballots", "S", "--format", "cdf", "--output", file)
+	if cdf := readFile(t, file); strings.Contains(cdf, `"p2"`) || !strings.Contains(cdf, `"`+merged+`"`) || !strings.Contains(cdf, `"p1"`) {
+		t.Errorf("the ballot export shows the small precinct apart:\n%.2000s", cdf)
+	}
 }
