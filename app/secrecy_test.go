@@ -25,15 +25,22 @@ func TestOneReadFindsNothing(t *testing.T) {
 	e := newEnv(t)
 	e.must(e.svc.CreateElection(e.ctx, "user", "R", "", true))
 	e.must(e.svc.AddCandidates(e.ctx, "user", "R", "A", "B", "C"))
-	e.must(e.svc.AddVoters(e.ctx, "user", "R", app.VoterEntry{Name: "v1"}, app.VoterEntry{Name: "v2"}, app.VoterEntry{Name: "v3"}))
+	e.must(e.svc.AddVoters(e.ctx, "user", "R", app.VoterEntry{Name: "v1"}, app.VoterEntry{Name: "v2"}, app.VoterEntry{Name: "v3"}, app.VoterEntry{Name: "v4"}))
 	yes := true
 	e.must(e.svc.UpdateElection(e.ctx, "user", "R", 0, app.ElectionChanges{AllowRecast: &yes}))
+	// Cast vote records imported before the polls open, with a record id
+	// and a precinct.
+	_, err := e.svc.ImportBallots(e.ctx, "user", "R", "mail.csv", []app.ImportedBallot{
+		{SourceID: "mail-1", Rankings: rank("B", "A"), Precinct: "North"},
+		{SourceID: "mail-2", Rankings: rank("C"), Precinct: "North"},
+	}, nil)
+	e.must(err)
 	e.must(e.svc.LaunchElection(e.ctx, "user", "R"))
 	for _, c := range []struct {
-		voter string
-		names []string
-	}{{"v1", []string{"A", "B"}}, {"v2", []string{"B", "C"}}, {"v3", []string{"C", "B"}}, {"v3", []string{"A"}}} {
-		_, err := e.svc.CastBallot(e.ctx, "user", app.Cast{Election: "R", Voter: c.voter, Rankings: rank(c.names...)})
+		voter, source string
+		names         []string
+	}{{"v1", "", []string{"A", "B"}}, {"v2", app.SourceKiosk, []string{"B", "C"}}, {"v3", "", []string{"C", "B"}}, {"v3", "", []string{"A"}}, {"v4", app.SourcePaper, []string{"C", "A", "B"}}} {
+		_, err := e.svc.CastBallot(e.ctx, "user", app.Cast{Election: "R", Voter: c.voter, Rankings: rank(c.names...), Source: c.source})
 		e.must(err)
 	}
 	e.must(e.svc.CloseElection(e.ctx, "owner", "R"))
@@ -79,6 +86,13 @@ func TestOneReadFindsNothing(t *testing.T) {
 				t.Errorf("%s can read a sealing nonce: every guess can be tested against its commitment", role)
 			}
 		}
+		kinds := map[app.EventType]int{}
+		for _, ev := range events {
+			kinds[ev.Type]++
+		}
+		if kinds[app.EvBallotsImported] != 1 || kinds[app.EvBallotCast] != 4 || kinds[app.EvBallotRankingsChanged] != 1 {
+			t.Errorf("%s reads events %v, want the import, 4 casts (direct, kiosk, paper) and the re-cast", role, kinds)
+		}
 		for _, ev := range events {
 			if len(ev.Sealed) > 0 {
 				t.Errorf("%s reads the sealed part of event %d (%s)", role, ev.Seq, ev.Type)
@@ -89,8 +103,8 @@ func TestOneReadFindsNothing(t *testing.T) {
 					t.Errorf("%s: event %d names confirmation code %s", role, ev.Seq, b.Confirmation)
 				}
 			}
-			if ev.Type == app.EvBallotCast || ev.Type == app.EvBallotRankingsChanged {
-				if strings.Contains(data, "rankings") || strings.Contains(string(ev.Display()), `"A"`) {
+			if ev.Type == app.EvBallotCast || ev.Type == app.EvBallotRankingsChanged || ev.Type == app.EvBallotsImported {
+				if strings.Contains(data, "rankings") || strings.Contains(string(ev.Display()), `"A"`) || strings.Contains(data, "mail-1") || strings.Contains(data, "North") {
 					t.Errorf("%s: event %d carries a ranking: %s", role, ev.Seq, ev.Display())
 				}
 			}

@@ -468,6 +468,17 @@ func TestReceiptedBallotAfterFinalize(t *testing.T) {
 	laptop.sync()
 	kiosk.sync()
 	converged(t, connect(t, prefix, nil), laptop, kiosk)
+	// Below AUDITOR the log's refused ballot and its resolution carry no
+	// ranking and no code: Levy is secret.
+	laptop.must(laptop.svc.Log(laptop.ctx, "ann", 1, func(ev *app.Event) error {
+		switch ev.Type {
+		case app.EvBallotCast, app.EvBallotRankingsChanged, app.EvConflictResolved:
+			if shown := string(ev.Display()) + string(ev.Data); len(ev.Sealed) > 0 || strings.Contains(shown, rc.code) || strings.Contains(shown, `"Yes"`) {
+				t.Errorf("a USER reads event %d (%s) with the ballot's ranking or code: %s", ev.Seq, ev.Type, shown)
+			}
+		}
+		return nil
+	}))
 	for _, d := range []*device{laptop, kiosk} {
 		if n := accounted(t, d, "Levy", []receipt{rc}); n != 1 {
 			t.Errorf("%s: the accepted ballot is not counted", d.name)
