@@ -625,3 +625,52 @@ func putItem(t *testing.T, db *dynamodb.Client, table string, it app.Item) {
 		t.Fatal(err)
 	}
 }
+
+// TestRefusedSecretBallotReasonWithheld: a ballot of the secret election
+// Levy that every device refuses is listed with its reason for the OWNER,
+// and without it for a USER (a reason such as "Maybe is not a candidate"
+// would tell its ranking); a refused ballot of the open election Mayor
+// keeps its reason for everyone.
+func TestRefusedSecretBallotReasonWithheld(t *testing.T) {
+	prefix := newPrefix(t)
+	laptop := prepare(t, prefix)
+	hostile := copyDevice(t, laptop, "hostile", prefix)
+	hostile.sync()
+	ann, err := hostile.svc.User(hostile.ctx, "olga", "ann")
+	hostile.must(err)
+	annKey, _ := app.DefaultKeyring.Key(ann.ID)
+	_, attackerKey, _ := ed25519.GenerateKey(nil)
+	for n, name := range []string{"Levy", "Mayor"} {
+		e, err := hostile.svc.Election(hostile.ctx, "olga", name)
+		hostile.must(err)
+		ev, err := app.MakeEvent(app.EventSpec{Type: app.EvBallotCast, When: start.Add(3 * time.Hour), Actor: ann, ActorKey: annKey,
+			Device: attackerKey, DeviceSeq: n + 1,
+			Data: map[string]any{"election": name, "election_id": e.ID, "voter": "v0001",
+				"confirmation": fmt.Sprintf("refused-%d", n), "rankings": [][]string{{"Maybe"}}, "source": "kiosk"}})
+		hostile.must(err)
+		forge(hostile, ev)
+	}
+	hostile.sync()
+	laptop.sync()
+	reasons := func(actor string) map[string]string {
+		rs, err := laptop.svc.Rejections(laptop.ctx, actor)
+		laptop.must(err)
+		out := map[string]string{}
+		for _, r := range rs {
+			if r.Type == app.EvBallotCast {
+				out[r.Election] = r.Reason
+			}
+		}
+		return out
+	}
+	owner, user := reasons("olga"), reasons("ann")
+	if owner["Levy"] == "" || owner["Mayor"] == "" || strings.Contains(owner["Levy"], "shown to AUDITOR") {
+		t.Fatalf("the OWNER reads refusals %q, want both with their reasons", owner)
+	}
+	if user["Levy"] != "a ballot of a secret election was refused (the reason is shown to AUDITOR and up)" {
+		t.Errorf("a USER reads the refused secret ballot's reason %q", user["Levy"])
+	}
+	if user["Mayor"] != owner["Mayor"] {
+		t.Errorf("a USER reads the open election's refusal as %q, the OWNER as %q", user["Mayor"], owner["Mayor"])
+	}
+}
