@@ -64,7 +64,7 @@ func TestOneReadFindsNothing(t *testing.T) {
 		t.Fatalf("the AUDITOR sees %d sealed events, want the ballots and the re-cast", len(sealedEvents))
 	}
 
-	for _, role := range []app.Role{app.RoleUser, app.RoleObserver} {
+	for _, role := range []app.Role{app.RoleObserver, app.RoleVoter, app.RoleUser, app.RoleAdmin} {
 		actor := roleUsers[role]
 		ballots, err := e.svc.Ballots(e.ctx, actor, "R")
 		e.must(err)

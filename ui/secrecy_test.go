@@ -26,6 +26,8 @@ func secretGUIWorld(t *testing.T, third []string) *harness {
 	h.owner()
 	h.addUser("Ursula", app.RoleUser)
 	h.addUser("Otto", app.RoleObserver)
+	h.addUser("Vic", app.RoleVoter)
+	h.addUser("Adam", app.RoleAdmin)
 	h.addUser("Audrey", app.RoleAuditor)
 	h.must(h.svc.CreateElection(h.ctx, "Olivia", "S", "", true))
 	h.must(h.svc.AddCandidates(h.ctx, "Olivia", "S", "Ann", "Bob", "Cid"))
@@ -92,7 +94,7 @@ func TestGUIObserverLearnsOnlyTurnout(t *testing.T) {
 		}
 		return d
 	}
-	for _, user := range []string{"Ursula", "Otto"} {
+	for _, user := range []string{"Otto", "Vic", "Ursula", "Adam"} {
 		for _, d := range differs(user) {
 			t.Errorf("%s learns how p3 ranked from %s", user, d)
 		}

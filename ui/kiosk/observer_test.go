@@ -20,12 +20,15 @@ var wallTime = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
 
 // kioskWorld is a kiosk database where three voters vote in the secret
 // election Council at the kiosk, by keyboard: the third as third says.
-// carl is an OBSERVER and a USER is added.
+// carl is made an OBSERVER, and a USER and an ADMIN are added (vera is a
+// VOTER): every role below AUDITOR.
 func kioskWorld(t *testing.T, third string) *harness {
 	h := newHarness(t, "Council")
 	h.must(h.svc.SetRole(h.ctx, official, "carl", app.RoleObserver))
 	h.must(h.svc.RegisterUser(h.ctx, official, "ursula", "ursula@example.org", "ursula-password"))
 	h.must(h.svc.SetRole(h.ctx, official, "ursula", app.RoleUser))
+	h.must(h.svc.RegisterUser(h.ctx, official, "adam", "adam@example.org", "adam-password"))
+	h.must(h.svc.SetRole(h.ctx, official, "adam", app.RoleAdmin))
 	for _, v := range [][2]string{{"Ann Lee", "12"}, {"Bob Ray", "23"}, {"Cy Young", third}} {
 		h.vote(v[0], v[1])
 		h.timers.fire(DefaultReturnAfter) // the receipt returns to check-in by itself
@@ -113,7 +116,7 @@ func TestKioskObserverLearnsOnlyTurnout(t *testing.T) {
 		}
 		return d
 	}
-	for _, user := range []string{"carl", "ursula"} {
+	for _, user := range []string{"carl", "vera", "ursula", "adam"} {
 		for _, d := range differs(user) {
 			t.Errorf("%s learns how Cy Young ranked from %s", user, d)
 		}
