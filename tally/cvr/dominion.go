@@ -356,10 +356,13 @@ func (r *dominionReader) session(s *dominionSession) error {
 		}
 		precinct = []byte(name)
 	}
+	r.j.extra = RecordInfo{Tabulator: string(s.TabulatorID), Batch: string(s.BatchID), RecordID: string(s.RecordID)}
 	if reading.PrecinctPortionID != "" {
-		if _, ok := r.portions[reading.PrecinctPortionID]; !ok {
+		portion, ok := r.portions[reading.PrecinctPortionID]
+		if !ok {
 			return fmt.Errorf("PrecinctPortionId %s is not in %s", reading.PrecinctPortionID, dominionPrecinctPortions)
 		}
+		r.j.extra.PrecinctPortion = portion
 	}
 	id := []byte(string(s.TabulatorID) + "-" + string(s.BatchID) + "-" + string(s.RecordID))
 	cards := reading.Cards

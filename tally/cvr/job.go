@@ -26,6 +26,11 @@ type job struct {
 	declared map[string]bool       // the file's own candidate list, when it has one and names are checked against it
 
 	done, total, nextReport int64
+
+	// extra is what the reader knows of the record it adds next beyond
+	// its id and precinct (Dominion's tabulator, record and portion), for
+	// Options.Record.
+	extra RecordInfo
 }
 
 // fileMeta is what a BLT or PrefLib file says about its election besides
@@ -139,6 +144,11 @@ func (j *job) add(marks []tally.Mark, id []byte, count uint32, precinct []byte) 
 	}
 	if err := j.out.add(marks, id, count, precinct); err != nil {
 		return err
+	}
+	if j.opts.Record != nil {
+		info := j.extra
+		info.ID, info.Precinct = string(id), string(precinct)
+		j.opts.Record(info)
 	}
 	j.stats.Records++
 	j.stats.Ballots += uint64(count)

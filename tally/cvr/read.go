@@ -29,6 +29,20 @@ type Options struct {
 	// their counts; 0 means DefaultMaxBallots. A caller that turns each
 	// ballot into a stored record sets it lower.
 	MaxBallots uint64
+	// Record, when set, is called after each cast vote record is added with
+	// what its file says of it besides its marks (for conversions that keep
+	// every column, such as RCTab's CVR-to-CSV).
+	Record func(RecordInfo)
+}
+
+// RecordInfo is what a cast vote record's file says of it besides its marks:
+// its id as read (empty when it has none), its precinct, and what only
+// some vendors record. Fields a format lacks are empty.
+type RecordInfo struct {
+	ID, Precinct, Batch string
+	// Dominion: the tabulator, the record number within its batch and the
+	// precinct portion's description.
+	Tabulator, RecordID, PrecinctPortion string
 }
 
 // The limits every read keeps, so that a small crafted file cannot make it

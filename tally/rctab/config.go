@@ -25,6 +25,9 @@ type Config struct {
 	// CVRFileSources are the sources, their paths resolved against the
 	// config's folder.
 	CVRFileSources []cvr.Source `json:"-"`
+	// SourcePaths are the sources' filePaths as the config writes them
+	// (CVRFileSources hold them resolved), for reports that name them so.
+	SourcePaths []string `json:"-"`
 	Candidates     []Candidate  `json:"candidates"`
 	// RawRules holds the "rules" section field by field.
 	RawRules map[string]json.RawMessage `json:"rules"`
@@ -109,6 +112,9 @@ func lineOf(data []byte, offset int64) int {
 	return bytes.Count(data[:offset], []byte("\n")) + 1
 }
 
+// filePathSeparator separates several files in one source's filePath.
+const filePathSeparator = ";;"
+
 // check applies RCTab's structural validation of the non-rule sections.
 func (c *Config) check() error {
 	var errs []error
@@ -124,24 +130,33 @@ func (c *Config) check() error {
 	}
 	seen := map[string]int{}
 	for i, raw := range c.RawSources {
-		s, err := parseSource(i, raw)
+		src, err := parseSource(i, raw)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		c.CVRFileSources = append(c.CVRFileSources, s)
-		if strings.TrimSpace(s.FilePath) == "" {
+		if strings.TrimSpace(src.FilePath) == "" {
 			bad("cvrFileSources[%d].filePath is required", i)
 			continue
 		}
-		s.FilePath = c.ResolvePath(s.FilePath)
-		c.CVRFileSources[len(c.CVRFileSources)-1] = s
-		if j, dup := seen[s.FilePath]; dup {
-			bad("cvrFileSources[%d].filePath %q repeats cvrFileSources[%d]", i, s.FilePath, j)
-		}
-		seen[s.FilePath] = i
-		if err := s.Validate(); err != nil {
-			bad("cvrFileSources[%d]: %v", i, err)
+		// RCTab 2 lets one source name several files with the same
+		// settings, separated by ";;": each is read as a source of its own.
+		for _, path := range strings.Split(src.FilePath, filePathSeparator) {
+			s := src
+			if s.FilePath = strings.TrimSpace(path); s.FilePath == "" {
+				bad("cvrFileSources[%d].filePath %q names an empty file between its %q separators", i, src.FilePath, filePathSeparator)
+				continue
+			}
+			c.SourcePaths = append(c.SourcePaths, s.FilePath)
+			s.FilePath = c.ResolvePath(s.FilePath)
+			c.CVRFileSources = append(c.CVRFileSources, s)
+			if j, dup := seen[s.FilePath]; dup {
+				bad("cvrFileSources[%d].filePath %q repeats cvrFileSources[%d]", i, s.FilePath, j)
+			}
+			seen[s.FilePath] = i
+			if err := s.Validate(); err != nil {
+				bad("cvrFileSources[%d]: %v", i, err)
+			}
 		}
 	}
 	if len(c.Candidates) == 0 {

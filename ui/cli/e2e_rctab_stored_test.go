@@ -312,3 +312,25 @@ func TestCLISecretElectionSmallPrecincts(t *testing.T) {
 		t.Errorf("the ballot export shows the small precinct apart:\n%.2000s", cdf)
 	}
 }
+
+// TestCLIConvertToCSV: votedesk convert writes RCTab's converted CSV of the
+// Dominion conversion case through the real binary, byte for byte, and
+// refuses to write it over the database.
+func TestCLIConvertToCSV(t *testing.T) {
+	c := dataCLI(t)
+	dir := filepath.Join(shared, "rctab-more", "conversions_from_dominion")
+	config := filepath.Join(dir, "conversions_from_dominion_config.json")
+	out := filepath.Join(t.TempDir(), "alaska.csv")
+	c.ok("convert", "--rctab", config, "--output", out)
+	if got, want := readFile(t, out), readFile(t, filepath.Join(dir, "conversions_from_dominion_expected.csv")); got != want {
+		t.Errorf("the converted CSV differs from RCTab's:\n%s", firstDiff(want, got))
+	}
+	before := readFile(t, c.db)
+	if msg := c.refused(1, "convert", "--rctab", config, "--output", c.db); !strings.Contains(msg, c.db) {
+		t.Errorf("message %q does not name the database", msg)
+	}
+	if readFile(t, c.db) != before {
+		t.Error("a refused convert changed the database")
+	}
+	c.refused(2, "convert", "--output", out)
+}

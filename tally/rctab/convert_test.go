@@ -1,0 +1,91 @@
+package rctab
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestConvertToCSVMatchesRCTab: RCTab's three conversion cases (ES&S xlsx,
+// two CDF JSON files with aliases, a Dominion export with overvotes and
+// write-ins) converted to CSV give RCTab's expected file byte for byte.
+func TestConvertToCSVMatchesRCTab(t *testing.T) {
+	for _, name := range []string{"conversions_from_ess", "conversions_from_cdf", "conversions_from_dominion"} {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(testdata(t), "rctab-more", name)
+			cfg, err := Load(filepath.Join(dir, name+"_config.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := cfg.WriteCVRCSV(context.Background(), &got); err != nil {
+				t.Fatal(err)
+			}
+			want, err := os.ReadFile(filepath.Join(dir, name+"_expected.csv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != string(want) {
+				gl, wl := strings.Split(got.String(), "\n"), strings.Split(string(want), "\n")
+				for i := range min(len(gl), len(wl)) {
+					if gl[i] != wl[i] {
+						t.Fatalf("line %d:\n got  %q\n want %q", i+1, gl[i], wl[i])
+					}
+				}
+				t.Fatalf("%d lines, want %d", len(gl), len(wl))
+			}
+		})
+	}
+}
+
+// TestSeveralFilesInOneFilePath: a source whose filePath names two files
+// separated by ";;" (RCTab 2) reads both with the source's settings: RCTab's
+// generic CSV case split in two halves counts as the whole file does.
+func TestSeveralFilesInOneFilePath(t *testing.T) {
+	src := filepath.Join(testdata(t), "rctab", "generic_csv_test")
+	data, err := os.ReadFile(filepath.Join(src, "generic_csv_test_cvr.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	dir := t.TempDir()
+	half := len(lines) / 2
+	os.WriteFile(filepath.Join(dir, "first.csv"), []byte(strings.Join(lines[:half], "")), 0o600)
+	os.WriteFile(filepath.Join(dir, "second.csv"), []byte(lines[0]+strings.Join(lines[half:], "")), 0o600)
+	config, err := os.ReadFile(filepath.Join(src, "generic_csv_test_config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	split := strings.Replace(string(config), `"generic_csv_test_cvr.csv"`, `"first.csv;;second.csv"`, 1)
+	os.WriteFile(filepath.Join(dir, "split_config.json"), []byte(split), 0o600)
+	report := func(config, out string) string {
+		if err := RunConfig(context.Background(), config, out); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(out, "detailed_report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	whole := report(filepath.Join(src, "generic_csv_test_config.json"), filepath.Join(t.TempDir(), "whole"))
+	parts := report(filepath.Join(dir, "split_config.json"), filepath.Join(t.TempDir(), "parts"))
+	if whole != parts {
+		t.Errorf("two files in one filePath count otherwise than the one file:\n%s\n---\n%s", parts, whole)
+	}
+	cfg, err := Load(filepath.Join(dir, "split_config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.CVRFileSources) != 2 || cfg.SourcePaths[1] != "second.csv" {
+		t.Errorf("sources %v", cfg.SourcePaths)
+	}
+	bad := strings.Replace(string(config), `"generic_csv_test_cvr.csv"`, `"first.csv;;"`, 1)
+	os.WriteFile(filepath.Join(dir, "bad_config.json"), []byte(bad), 0o600)
+	if _, err := Load(filepath.Join(dir, "bad_config.json")); err == nil || !strings.Contains(err.Error(), "empty file") {
+		t.Errorf("a filePath ending in ;; loads: %v", err)
+	}
+}
