@@ -486,7 +486,8 @@ func (sh *Shell) menu() *fyne.MainMenu {
 		views = append(views, fyne.NewMenuItem(s.label, func() { sh.ShowScreen(id) }))
 	}
 	views = append(views, fyne.NewMenuItemSeparator(), item("Refresh", shortcutRefresh, sh.Refresh))
-	help := fyne.NewMenu("Help", fyne.NewMenuItem("About VoteDesk", func() {
+	help := fyne.NewMenu("Help", fyne.NewMenuItem("Getting started", sh.ShowGuide),
+		fyne.NewMenuItem("Keyboard shortcuts", sh.ShowShortcuts), fyne.NewMenuItemSeparator(), fyne.NewMenuItem("About VoteDesk", func() {
 		md := sh.app.Metadata()
 		dialog.ShowInformation("About VoteDesk", "VoteDesk "+md.Version+"\nLocal-first election tool for election officials.\nDatabase: "+sh.cfg.DBPath, sh.win)
 	}))

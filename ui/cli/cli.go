@@ -145,12 +145,20 @@ func Main(argv []string, d Deps) int {
 		}
 		return ExitOK
 	}
-	cmd, tail := lookup(rest)
-	if cmd == nil {
-		if rest[0] == "help" {
-			c.usage(d.Stdout)
+	if rest[0] == "help" {
+		// votedesk help [COMMAND], votedesk COMMAND --help: one command's
+		// usage, a group's commands, or all of them.
+		if len(rest) > 1 && c.commandHelp(d.Stdout, rest[1:]) {
 			return ExitOK
 		}
+		if len(rest) > 1 {
+			return c.fail(usagef("unknown command %q; run `votedesk help` for the list", strings.Join(rest[1:min(3, len(rest))], " ")))
+		}
+		c.usage(d.Stdout)
+		return ExitOK
+	}
+	cmd, tail := lookup(rest)
+	if cmd == nil {
 		return c.fail(usagef("unknown command %q; run `votedesk help` for the list", strings.Join(rest[:min(2, len(rest))], " ")))
 	}
 	if c.args, err = parseArgs(tail, cmd.flags); err != nil {
@@ -319,6 +327,51 @@ func (c *call) usage(w io.Writer) {
 	fmt.Fprintln(w, "AWS_SECRET_ACCESS_KEY, and AWS_ENDPOINT_URL_DYNAMODB (or --endpoint) for DynamoDB Local.")
 	fmt.Fprintln(w, "Exit status: 0 done, 1 refused (nothing written), 2 usage error, 3 done in part (ballot cast --stdin,")
 	fmt.Fprintln(w, "tally of many contests: what was done is printed, each refusal named).")
+}
+
+// commandHelp prints the help of the command words name (its usage, its
+// flags, what every command shares), or of every command of a group
+// ("ballot"); false when words name neither.
+func (c *call) commandHelp(w io.Writer, words []string) bool {
+	var cmds []*command
+	if cmd, _ := lookup(words); cmd != nil {
+		cmds = []*command{cmd}
+	} else {
+		for path, cmd := range commands {
+			if strings.HasPrefix(path, words[0]+" ") {
+				cmds = append(cmds, cmd)
+			}
+		}
+		sort.Slice(cmds, func(i, j int) bool { return cmds[i].path < cmds[j].path })
+	}
+	if len(cmds) == 0 {
+		return false
+	}
+	fmt.Fprintln(w, "Usage:")
+	for _, cmd := range cmds {
+		fmt.Fprintln(w, "  votedesk "+cmd.usage)
+	}
+	if len(cmds) == 1 {
+		var flags []string
+		for name, kind := range cmds[0].flags {
+			f := "--" + name
+			if kind == valueFlag {
+				f += " VALUE"
+			}
+			flags = append(flags, f)
+		}
+		sort.Strings(flags)
+		if len(flags) > 0 {
+			fmt.Fprintln(w, "\nFlags: "+strings.Join(flags, ", "))
+		}
+		if cmds[0].auth {
+			fmt.Fprintln(w, "\nSigns in as VOTEDESK_USER (or --as USER) with VOTEDESK_PASSWORD, or asks on a terminal.")
+		}
+	}
+	fmt.Fprintln(w, "\nEvery command takes --db PATH (else VOTEDESK_DB, else the default database) and --json.")
+	fmt.Fprintln(w, "Exit status: 0 done, 1 refused (nothing written), 2 usage error, 3 done in part.")
+	fmt.Fprintln(w, "`votedesk help` lists every command; the README describes each.")
+	return true
 }
 
 // ctxT is the context type service methods take.

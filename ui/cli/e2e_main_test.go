@@ -301,3 +301,35 @@ func decode(t *testing.T, s string, v any) {
 		t.Fatalf("decode %q: %v", s, err)
 	}
 }
+
+// TestCLIHelp: `votedesk COMMAND --help`, `-h` and `votedesk help COMMAND`
+// print that command's usage and flags, not the whole list; a group's help
+// lists its commands; help needs no database; an unknown command's help is
+// a usage error.
+func TestCLIHelp(t *testing.T) {
+	c := newCLI(t)
+	for _, args := range [][]string{{"tally", "--help"}, {"help", "tally"}, {"tally", "-h"}, {"tally", "Mayor", "--help"}} {
+		out := c.ok(args...)
+		if !strings.Contains(out, "votedesk tally ELECTION [--method M]") || !strings.Contains(out, "--rctab VALUE") || strings.Contains(out, "ballot cast") {
+			t.Errorf("%v:\n%s", args, out)
+		}
+	}
+	out := c.ok("help", "election")
+	for _, want := range []string{"votedesk election create NAME", "votedesk election close NAME", "votedesk election finalize"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help election lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "votedesk tally") {
+		t.Errorf("help election lists other commands:\n%s", out)
+	}
+	if all := c.ok("--help"); !strings.Contains(all, "votedesk tally") || !strings.Contains(all, "votedesk ballot cast") {
+		t.Errorf("--help alone is not the whole list:\n%s", all)
+	}
+	if r := c.run(nil, "help", "nosuch"); r.code != 2 || !strings.Contains(r.err, `"nosuch"`) {
+		t.Errorf("help nosuch: exit %d, %q", r.code, r.err)
+	}
+	if _, err := os.Stat(c.db); !os.IsNotExist(err) {
+		t.Error("asking for help made a database")
+	}
+}
