@@ -488,9 +488,9 @@ func (sh *Shell) menu() *fyne.MainMenu {
 	views = append(views, fyne.NewMenuItemSeparator(), item("Refresh", shortcutRefresh, sh.Refresh))
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("Getting started", sh.ShowGuide),
 		fyne.NewMenuItem("Keyboard shortcuts", sh.ShowShortcuts), fyne.NewMenuItemSeparator(), fyne.NewMenuItem("About VoteDesk", func() {
-		md := sh.app.Metadata()
-		dialog.ShowInformation("About VoteDesk", "VoteDesk "+md.Version+"\nLocal-first election tool for election officials.\nDatabase: "+sh.cfg.DBPath, sh.win)
-	}))
+			md := sh.app.Metadata()
+			dialog.ShowInformation("About VoteDesk", "VoteDesk "+md.Version+"\nLocal-first election tool for election officials.\nDatabase: "+sh.cfg.DBPath, sh.win)
+		}))
 	return fyne.NewMainMenu(file, edit, fyne.NewMenu("View", views...), help)
 }
 
