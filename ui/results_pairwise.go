@@ -52,8 +52,8 @@ func (sc *ResultsScreen) pathCell(row, col int) string {
 	}
 	p := sc.count.Result.Pairwise
 	switch {
-	case p.DefeatPaths != nil:
-		return fmtCount(p.DefeatPaths[row][col-1])
+	case p.StrongestPaths != nil:
+		return fmtCount(p.StrongestPaths[row][col-1])
 	default:
 		return strconv.FormatInt(p.Preferences[row][col-1]-p.Preferences[col-1][row], 10)
 	}
@@ -79,8 +79,10 @@ func (sc *ResultsScreen) showPairwise() {
 		return
 	}
 	p := sc.count.Result.Pairwise
-	if p.DefeatPaths != nil {
-		sc.PathsTitle.SetText("Strongest paths (winning votes): row is ahead of column when its path is stronger")
+	if p.StrongestPaths != nil {
+		// The same matrix under the same name as the command line and the
+		// HTML report (the JSON's strongestPaths).
+		sc.PathsTitle.SetText("Strongest paths: the strength of the strongest chain of head-to-head preferences from row to column")
 	} else {
 		sc.PathsTitle.SetText("Margins: row's votes over column's minus column's over row's")
 	}

@@ -145,6 +145,16 @@ func TestResultsMethods(t *testing.T) {
 		if !r.prefBold(1, 1) || r.prefBold(0, 2) {
 			t.Error("wins not in bold")
 		}
+		// "Strongest paths" is the matrix the command line and the HTML
+		// report show under that name (the JSON's strongestPaths).
+		sp := r.count.Result.Pairwise.StrongestPaths
+		for i := range sp {
+			for j := range sp[i] {
+				if want := strconv.FormatInt(sp[i][j], 10); i != j && r.pathCell(i, j+1) != want {
+					t.Errorf("strongest path %d→%d shown %q, the reports say %s", i, j, r.pathCell(i, j+1), want)
+				}
+			}
+		}
 		if !strings.Contains(r.Banner.Text, "Bob") || !strings.Contains(r.Places.Text, "1st\tBob") {
 			t.Errorf("banner %q, places %q", r.Banner.Text, r.Places.Text)
 		}
