@@ -137,9 +137,9 @@ func (f *ElectionForm) fill(e app.Election) {
 	f.Closes.enable(draft)
 	switch e.Status {
 	case app.StatusDraft:
-		f.Note.SetText(fmt.Sprintf("Version %d. Leave a window time empty for no limit; times are in %s.", e.Version, zoneName()))
+		f.Note.SetText(fmt.Sprintf("Leave a window time empty for no limit; times are in %s.", zoneName()))
 	default:
-		f.Note.SetText(fmt.Sprintf("Version %d. This election is %s: its settings froze at launch; only poll-book edits and how long its records are kept can change.", e.Version, e.Status))
+		f.Note.SetText(fmt.Sprintf("This election is %s: its settings froze at launch; only poll-book edits and how long its records are kept can change.", e.Status))
 	}
 }
 

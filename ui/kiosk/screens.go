@@ -89,6 +89,12 @@ func (b *topBar) update() {
 	if k.cfg.Sync == nil {
 		return
 	}
+	if k.screen == nil || k.screen.voterFacing() {
+		// How many ballots wait for sync is the officials' business: a
+		// voter sees nothing of it.
+		b.pending.Hide()
+		return
+	}
 	switch {
 	case k.pendingErr != nil:
 		b.pending.SetText("Sync status unknown")
