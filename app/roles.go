@@ -35,6 +35,26 @@ func (r Role) String() string {
 	return roleNames[r]
 }
 
+// roleDescriptions say in plain words what each role may do, each adding
+// to the one below it as its permission does (permissionInfo).
+var roleDescriptions = [...]string{
+	RoleNoAccess: "sees and does nothing: the account is kept but shut out",
+	RoleObserver: "sees elections, candidates, poll books, turnout, the log and results; a secret election's ballots and counts only once its polls close, and never who voted how",
+	RoleVoter:    "what an OBSERVER sees, and casts their own ballot as the poll-book voter an official linked to the account",
+	RoleUser:     "runs elections: creates and edits them, launches, closes, counts and finalizes them, keys in paper ballots, imports cast vote records, starts kiosks",
+	RoleAdmin:    "what a USER does, and adds users and gives them roles below ADMIN",
+	RoleAuditor:  "what an ADMIN does, and sees secret ballots with who cast them (and counts while polls are open); backs up the database",
+	RoleOwner:    "everything: also restores backups and hands ownership over (one OWNER per database)",
+}
+
+// Description says in plain words what the role may do.
+func (r Role) Description() string {
+	if r < 0 || int(r) >= len(roleDescriptions) {
+		return ""
+	}
+	return roleDescriptions[r]
+}
+
 // ParseRole reads a role name, case-insensitively.
 func ParseRole(s string) (Role, error) {
 	for i, n := range roleNames {

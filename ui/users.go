@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -26,6 +27,8 @@ type UsersScreen struct {
 	Add, Transfer, Remove *widget.Button
 	Password              *widget.Button
 	Role                  *widget.Select
+	// Roles says what each role may do, from app.Role.Description.
+	Roles *widget.Label
 	AddForm               *AddUserForm
 	content               fyne.CanvasObject
 	settingRole           bool
@@ -62,9 +65,21 @@ func newUsersScreen(s *session) *UsersScreen {
 	sc.Remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), sc.remove)
 	sc.Password = widget.NewButtonWithIcon("Change my password", theme.SettingsIcon(), sc.changePassword)
 	bar := container.NewHBox(sc.Add, container.NewGridWrap(fyne.NewSize(200, sc.Role.MinSize().Height), sc.Role), sc.Transfer, sc.Remove, widget.NewSeparator(), sc.Password)
-	sc.content = container.NewBorder(container.NewVBox(title("Users and roles"), sc.Note, bar), nil, nil, nil, sc.Table)
+	sc.Roles = widget.NewLabel(rolesLegend())
+	sc.Roles.Wrapping = fyne.TextWrapWord
+	legend := widget.NewAccordion(widget.NewAccordionItem("What each role may do", container.NewVScroll(sc.Roles)))
+	sc.content = container.NewBorder(container.NewVBox(title("Users and roles"), sc.Note, bar), legend, nil, nil, sc.Table)
 	sc.updateButtons()
 	return sc
+}
+
+// rolesLegend lists every role with what it may do, lowest first.
+func rolesLegend() string {
+	var b strings.Builder
+	for _, r := range app.Roles() {
+		fmt.Fprintf(&b, "%s: %s\n", r, r.Description())
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // refresh reloads the users.

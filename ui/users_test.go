@@ -111,3 +111,27 @@ func TestUsersAndRoles(t *testing.T) {
 		}
 	})
 }
+
+// TestRolesAreExplained: the users screen says what every role may do, in
+// words, from the one description each role has.
+func TestRolesAreExplained(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	h.signIn("Olivia")
+	h.sh.ShowScreen(screenUsers)
+	h.wait()
+	sc := h.sh.Users
+	if sc == nil || sc.Roles == nil {
+		t.Fatal("no users screen")
+	}
+	text := sc.Roles.Text
+	for _, r := range app.Roles() {
+		d := r.Description()
+		if len(d) < 20 {
+			t.Errorf("%s has no description: %q", r, d)
+		}
+		if !strings.Contains(text, r.String()) || !strings.Contains(text, d) {
+			t.Errorf("the users screen does not explain %s", r)
+		}
+	}
+}

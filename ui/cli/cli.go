@@ -368,6 +368,12 @@ func (c *call) commandHelp(w io.Writer, words []string) bool {
 			fmt.Fprintln(w, "\nSigns in as VOTEDESK_USER (or --as USER) with VOTEDESK_PASSWORD, or asks on a terminal.")
 		}
 	}
+	if strings.HasPrefix(cmds[0].path, "user") {
+		fmt.Fprintln(w, "\nRoles, lowest first (each may do what the ones below it may):")
+		for _, r := range app.Roles() {
+			fmt.Fprintf(w, "  %-9s %s\n", r, r.Description())
+		}
+	}
 	fmt.Fprintln(w, "\nEvery command takes --db PATH (else VOTEDESK_DB, else the default database) and --json.")
 	fmt.Fprintln(w, "Exit status: 0 done, 1 refused (nothing written), 2 usage error, 3 done in part.")
 	fmt.Fprintln(w, "`votedesk help` lists every command; the README describes each.")

@@ -323,6 +323,9 @@ func TestCLIHelp(t *testing.T) {
 	if strings.Contains(out, "votedesk tally") {
 		t.Errorf("help election lists other commands:\n%s", out)
 	}
+	if roles := c.ok("user", "role", "--help"); !strings.Contains(roles, "AUDITOR   what an ADMIN does, and sees secret ballots") {
+		t.Errorf("user role --help does not say what the roles may do:\n%s", roles)
+	}
 	if all := c.ok("--help"); !strings.Contains(all, "votedesk tally") || !strings.Contains(all, "votedesk ballot cast") {
 		t.Errorf("--help alone is not the whole list:\n%s", all)
 	}
