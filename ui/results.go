@@ -125,6 +125,8 @@ type ResultsScreen struct {
 	ballots     []app.Ballot
 	notes       map[int]*widget.Label
 	bannerBox   *fyne.Container
+	// pairwise holds the two matrices, hidden when the count has none.
+	pairwise *fyne.Container
 	controls    *fyne.Container
 	content     fyne.CanvasObject
 }
@@ -184,14 +186,14 @@ func newResultsScreen(s *session, name string) *ResultsScreen {
 	chartTop := container.NewHBox(widget.NewLabel("Round"), sc.ChartRound,
 		widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { sc.stepRound(-1) }),
 		widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { sc.stepRound(1) }))
-	pairwise := container.NewBorder(nil, nil, nil, nil, container.NewGridWithRows(2,
+	sc.pairwise = container.NewBorder(nil, nil, nil, nil, container.NewGridWithRows(2,
 		container.NewBorder(boldLabel("Head to head: row's votes over column's (bold: row wins)"), nil, nil, nil, sc.Preferences),
 		container.NewBorder(sc.PathsTitle, nil, nil, nil, sc.Paths)))
 	sc.Tabs = container.NewAppTabs(
 		container.NewTabItem("Rounds", container.NewBorder(note(resultRounds), nil, nil, nil, sc.Rounds)),
 		container.NewTabItem("Chart", container.NewBorder(container.NewVBox(note(resultChart), chartTop), nil, nil, nil, container.NewVScroll(sc.Chart))),
 		container.NewTabItem("Flow", container.NewBorder(note(resultFlow), nil, nil, nil, sc.Flow)),
-		container.NewTabItem("Pairwise", container.NewBorder(note(resultPairwise), nil, nil, nil, pairwise)),
+		container.NewTabItem("Pairwise", container.NewBorder(note(resultPairwise), nil, nil, nil, sc.pairwise)),
 		container.NewTabItem("Ranking", container.NewVScroll(container.NewVBox(note(resultRanking), sc.Places, sc.Sets))),
 		container.NewTabItem("Ballots", container.NewBorder(container.NewVBox(sc.BallotNote, container.NewHBox(sc.LoadBallots)), nil, nil, nil, sc.BallotList)))
 	rules := widget.NewAccordion(widget.NewAccordionItem("Counting rules (RCTab)", sc.Rules.content))

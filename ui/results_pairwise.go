@@ -75,9 +75,13 @@ func (sc *ResultsScreen) showPairwise() {
 	sc.Paths.Refresh()
 	sc.Sets.SetText("")
 	if n == 0 {
+		// No empty grey grids: the tab's note says which methods have
+		// matrices.
 		sc.PathsTitle.SetText("")
+		sc.pairwise.Hide()
 		return
 	}
+	sc.pairwise.Show()
 	p := sc.count.Result.Pairwise
 	if p.StrongestPaths != nil {
 		// The same matrix under the same name as the command line and the

@@ -56,6 +56,9 @@ func TestResultsIRV(t *testing.T) {
 	if r.Banner.Text != want {
 		t.Errorf("banner %q, want %q", r.Banner.Text, want)
 	}
+	if r.pairwise.Visible() || !r.notes[resultPairwise].Visible() {
+		t.Error("the Pairwise tab of an IRV count shows empty matrices instead of its note")
+	}
 	if r.Tabs.SelectedIndex() != resultRounds {
 		t.Errorf("tab %d shown", r.Tabs.SelectedIndex())
 	}
@@ -135,7 +138,7 @@ func TestResultsMethods(t *testing.T) {
 		r.Method.SetSelected(methodLabel(tally.Schulze))
 		test.Tap(r.Count)
 		h.wait()
-		if r.Tabs.SelectedIndex() != resultPairwise || r.pairwiseRows() != 3 {
+		if r.Tabs.SelectedIndex() != resultPairwise || r.pairwiseRows() != 3 || !r.pairwise.Visible() {
 			t.Fatalf("tab %d, %d matrix rows", r.Tabs.SelectedIndex(), r.pairwiseRows())
 		}
 		// Bob over Ann: ballots 5-9 rank Bob above Ann; Ann over Bob: 1-4.

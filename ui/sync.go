@@ -87,7 +87,7 @@ func newSyncScreen(s *session) *SyncScreen {
 		Progress: widget.NewProgressBar(), LastSuccess: widget.NewLabel("—"), Pending: widget.NewLabel("—"), Report: widget.NewLabel("")}
 	sc.Endpoint.SetPlaceHolder("empty: the region's DynamoDB endpoint")
 	sc.Profile.SetPlaceHolder("default")
-	sc.Region.SetPlaceHolder("eu-west-1")
+	sc.Region.SetPlaceHolder("not set: type one, e.g. eu-west-1 (or set AWS_REGION)")
 	sc.Save = widget.NewButtonWithIcon("Save connection", theme.DocumentSaveIcon(), sc.saveSettings)
 	sc.SyncNow = widget.NewButtonWithIcon("Sync now", theme.ViewRefreshIcon(), sc.Sync)
 	sc.SyncNow.Importance = widget.HighImportance
@@ -312,6 +312,8 @@ func (sc *SyncScreen) Sync() {
 		sc.syncing = false
 		sc.Progress.SetValue(1)
 		if err != nil {
+			// A failed sync did not finish: no full bar.
+			sc.Progress.Hide()
 			sc.Report.SetText("Sync failed: " + app.ErrorMessage(err))
 			sc.s.fail("Sync failed", err)
 		} else {

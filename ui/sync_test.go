@@ -114,6 +114,9 @@ func TestSyncPanel(t *testing.T) {
 		if !strings.Contains(s.Report.Text, "no network") || s.SyncNow.Disabled() {
 			t.Errorf("report %q", s.Report.Text)
 		}
+		if s.Progress.Visible() {
+			t.Errorf("a failed sync shows a progress bar at %v", s.Progress.Value)
+		}
 	})
 	t.Run("SettingsSaved", func(t *testing.T) {
 		s.Region.SetText("us-east-1")

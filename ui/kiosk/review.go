@@ -1,6 +1,8 @@
 package kiosk
 
 import (
+	"time"
+
 	"fmt"
 
 	"fyne.io/fyne/v2"
@@ -123,12 +125,33 @@ type receiptScreen struct {
 	code *widget.Label
 	done *button
 	obj  fyne.CanvasObject
+	// clears counts down to the kiosk's return to check-in, each second.
+	clears *widget.Label
+	left   time.Duration
+}
+
+// clearsText says when the receipt clears.
+func clearsText(left time.Duration) string {
+	return fmt.Sprintf("This screen clears in %s. Press Done or tap the screen to finish now.", app.WaitText(left))
+}
+
+// tick counts the receipt's time down by a second, and asks for the next
+// second until it is gone (the return timer ends the receipt itself).
+func (r *receiptScreen) tick(k *Kiosk) {
+	if k.receipt != r || r.left <= time.Second {
+		return
+	}
+	r.left -= time.Second
+	r.clears.SetText(clearsText(r.left))
+	k.after(time.Second, func() { r.tick(k) })
 }
 
 func newReceiptScreen(k *Kiosk, code string) *receiptScreen {
 	r := &receiptScreen{code: widget.NewLabelWithStyle(code, fyne.TextAlignCenter, fyne.TextStyle{Monospace: true, Bold: true})}
 	r.code.SizeName = theme.SizeNameSubHeadingText
 	r.code.Wrapping = fyne.TextWrapBreak
+	r.left = k.cfg.ReturnAfter
+	r.clears = widget.NewLabelWithStyle(clearsText(r.left), fyne.TextAlignCenter, fyne.TextStyle{})
 	r.done = newButton(k, "Done", theme.ConfirmIcon(), func() { k.receiptDone(r) })
 	r.done.Importance = widget.HighImportance
 	title := heading("Thank you. Your ballot is recorded.")
@@ -139,8 +162,7 @@ func newReceiptScreen(k *Kiosk, code string) *receiptScreen {
 		r.code,
 		label("With this code you can find your ballot in the published list of ballots. Write it down now if you want to keep it: "+
 			"it is not shown again."),
-		widget.NewLabelWithStyle(fmt.Sprintf("This screen clears in %s. Press Done or tap the screen to finish now.",
-			app.WaitText(k.cfg.ReturnAfter)), fyne.TextAlignCenter, fyne.TextStyle{}),
+		r.clears,
 		container.NewCenter(r.done),
 	)
 	r.obj = newTapArea(container.NewPadded(container.NewCenter(body)), func() { k.receiptDone(r) })

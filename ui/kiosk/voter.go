@@ -1,6 +1,8 @@
 package kiosk
 
 import (
+	"time"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
@@ -130,6 +132,7 @@ func (k *Kiosk) showReceipt(code string) {
 	k.receipt = r
 	k.show(r)
 	k.stopReturn = k.after(k.cfg.ReturnAfter, func() { k.receiptDone(r) })
+	k.after(time.Second, func() { r.tick(k) })
 }
 
 // receiptDone ends receipt r: back to check-in, or, if the passcode screen

@@ -152,6 +152,14 @@ func TestFullBallotHasNoWarningAndFocusesCast(t *testing.T) {
 func TestReceiptReturnsToCheckInByItself(t *testing.T) {
 	h := newHarness(t, "Mayor", func(c *Config) { c.ReturnAfter = 7 * time.Second })
 	h.vote("Ann Lee", "1")
+	// The receipt counts down the seconds it has left.
+	clears := h.k.receipt.clears
+	for _, want := range []string{"7 s", "6 s", "5 s"} {
+		if !strings.Contains(clears.Text, "clears in "+want) {
+			t.Errorf("the receipt says %q, want %s left", clears.Text, want)
+		}
+		h.timers.fire(time.Second)
+	}
 	h.timers.fire(7 * time.Second)
 	if h.k.screen != h.k.checkIn || h.k.receipt != nil {
 		t.Errorf("after the receipt time: screen %T", h.k.screen)
