@@ -61,6 +61,12 @@ func newElectionsScreen(s *session, open func(name, tab string)) *ElectionsScree
 	sc.New = widget.NewButtonWithIcon("New election", theme.ContentAddIcon(), sc.NewElection)
 	sc.New.Importance = widget.HighImportance
 	sc.Open = widget.NewButtonWithIcon("Open", theme.FolderOpenIcon(), func() { sc.open(sc.selected, "") })
+	// Enter on the list opens the election the keyboard is on.
+	sc.Table.OnActivate = func() {
+		if sc.selected != "" {
+			sc.open(sc.selected, "")
+		}
+	}
 	sc.Edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() {
 		if e, ok := sc.current(); ok {
 			sc.EditForm = editElection(sc.s, e, sc.refresh)

@@ -164,7 +164,8 @@ func (sh *Shell) build() {
 			row.Objects[1].(*widget.Label).SetText(sections[i].label)
 		})
 	sh.Nav.OnSelected = func(i widget.ListItemID) {
-		if id := sections[i].id; id != sh.section() {
+		// "Elections" also leaves an open election for the list.
+		if id := sections[i].id; id != sh.screen {
 			sh.ShowScreen(id)
 		}
 	}
@@ -215,8 +216,13 @@ func (sh *Shell) setScreen(id string, content fyne.CanvasObject) {
 	sh.screen = id
 	sh.body.Objects = []fyne.CanvasObject{content}
 	sh.body.Refresh()
+	if sh.section() != id {
+		// An open election: no item is selected, so choosing "Elections"
+		// goes back to the list.
+		sh.Nav.UnselectAll()
+	}
 	for i, s := range sections {
-		if s.id == sh.section() {
+		if s.id == id {
 			sh.Nav.Select(i)
 		}
 	}

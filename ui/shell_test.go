@@ -226,3 +226,46 @@ func TestRestoreFromMenu(t *testing.T) {
 		}
 	})
 }
+
+// TestSidebarLeavesAnOpenElection: with an election open, choosing
+// "Elections" in the sidebar goes back to the list (it was already
+// selected, so nothing happened).
+func TestSidebarLeavesAnOpenElection(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	h.must(h.svc.CreateElection(h.ctx, "Olivia", "Mayor", "", false))
+	h.signIn("Olivia")
+	h.sh.OpenElection("Mayor", tabOverview)
+	h.wait()
+	if h.sh.Election == nil {
+		t.Fatal("the election did not open")
+	}
+	h.sh.Nav.Select(0) // Elections
+	h.wait()
+	if h.sh.Election != nil || h.sh.screen != screenElections {
+		t.Errorf("after choosing Elections: screen %q, election open %v", h.sh.screen, h.sh.Election != nil)
+	}
+	h.sh.ShowScreen(screenUsers)
+	h.sh.Nav.Select(0)
+	if h.sh.screen != screenElections {
+		t.Errorf("Users then Elections: screen %q", h.sh.screen)
+	}
+}
+
+// TestEnterOpensAnElection: on the elections list, the keyboard reaches an
+// election and Enter opens it.
+func TestEnterOpensAnElection(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	h.must(h.svc.CreateElection(h.ctx, "Olivia", "Mayor", "", false))
+	h.signIn("Olivia")
+	h.sh.ShowScreen(screenElections)
+	h.wait()
+	tbl := h.sh.Elections.Table
+	h.win.Canvas().Focus(tbl)
+	tbl.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.wait()
+	if h.sh.Election == nil || h.sh.screen != "election:Mayor" {
+		t.Errorf("Enter on the list: screen %q", h.sh.screen)
+	}
+}
