@@ -127,8 +127,8 @@ type ResultsScreen struct {
 	bannerBox   *fyne.Container
 	// pairwise holds the two matrices, hidden when the count has none.
 	pairwise *fyne.Container
-	controls    *fyne.Container
-	content     fyne.CanvasObject
+	controls *fyne.Container
+	content  fyne.CanvasObject
 }
 
 func newResultsScreen(s *session, name string) *ResultsScreen {

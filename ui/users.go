@@ -28,10 +28,10 @@ type UsersScreen struct {
 	Password              *widget.Button
 	Role                  *widget.Select
 	// Roles says what each role may do, from app.Role.Description.
-	Roles *widget.Label
-	AddForm               *AddUserForm
-	content               fyne.CanvasObject
-	settingRole           bool
+	Roles       *widget.Label
+	AddForm     *AddUserForm
+	content     fyne.CanvasObject
+	settingRole bool
 }
 
 func newUsersScreen(s *session) *UsersScreen {

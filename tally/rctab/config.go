@@ -27,8 +27,8 @@ type Config struct {
 	CVRFileSources []cvr.Source `json:"-"`
 	// SourcePaths are the sources' filePaths as the config writes them
 	// (CVRFileSources hold them resolved), for reports that name them so.
-	SourcePaths []string `json:"-"`
-	Candidates     []Candidate  `json:"candidates"`
+	SourcePaths []string    `json:"-"`
+	Candidates  []Candidate `json:"candidates"`
 	// RawRules holds the "rules" section field by field.
 	RawRules map[string]json.RawMessage `json:"rules"`
 }
