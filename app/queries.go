@@ -166,7 +166,9 @@ func (s *Service) CheckVoter(ctx context.Context, actor, election, voter string)
 // Ballots lists an election's ballots, as the disclosure rule allows: in a
 // secret election, below AUDITOR, nothing while its polls are open, and from
 // when they close without voter names or times, ordered by confirmation
-// code, so nothing links a voter to a ranking.
+// code, so nothing links a voter to a ranking. Precincts and batches of a
+// secret election come with small ones combined (MergeSmallGroups), for
+// every role.
 func (s *Service) Ballots(ctx context.Context, actor, election string) ([]Ballot, error) {
 	var out []Ballot
 	err := s.view(ctx, "list ballots", actor, PermViewApplication, func(tx Tx, u User) error {
@@ -183,6 +185,7 @@ func (s *Service) Ballots(ctx context.Context, actor, election string) ([]Ballot
 			out = append(out, b)
 			return true, err
 		})
+		mergeBallotGroups(e, out)
 		if err != nil || d.Links {
 			return err
 		}
@@ -192,7 +195,6 @@ func (s *Service) Ballots(ctx context.Context, actor, election string) ([]Ballot
 				out[i].SourceID = ""
 			}
 		}
-		mergeBallotGroups(e, out)
 		slices.SortFunc(out, func(a, b Ballot) int { return strings.Compare(a.Confirmation, b.Confirmation) })
 		return nil
 	})

@@ -139,15 +139,12 @@ func unwrapPath(err error) error {
 
 // ElectionBallots returns an election's candidates (in ballot order) and its
 // ballots as a ballot set: one record per ballot, in confirmation-code order,
-// each with its confirmation code as its id and its precinct, small
-// precincts of a secret election combined (app.MergeSmallGroups). No voter
+// each with its confirmation code as its id and its precinct (as
+// app.Service.Ballots gives it: small precincts of a secret election
+// combined). No voter
 // is in it, whatever the actor's role; app.Service.Ballots checks that the
 // actor may see ballots.
 func ElectionBallots(ctx context.Context, svc *app.Service, actor, election string) ([]string, *tally.BallotSet, error) {
-	e, err := svc.Election(ctx, actor, election)
-	if err != nil {
-		return nil, nil, err
-	}
 	cands, err := svc.Candidates(ctx, actor, election)
 	if err != nil {
 		return nil, nil, err
@@ -176,7 +173,6 @@ func ElectionBallots(ctx context.Context, svc *app.Service, actor, election stri
 			set.SetPrecinct(b.Precinct)
 		}
 	}
-	set.Precincts, _ = app.MergeSmallGroups(e, "precinct", set.Precincts)
 	return names, set, nil
 }
 

@@ -230,7 +230,7 @@ func TestExportResults(t *testing.T) {
 		t.Errorf("results digest %s at %d %s, want %x at %d %s", res.BallotsSHA256, res.HeadSeq, res.HeadHash, sum, head, hash)
 	}
 	rulesSum := sha256.Sum256([]byte(res.RuleText))
-	for _, want := range []string{res.BallotsSHA256, hex.EncodeToString(rulesSum[:]), hash, "batchElimination=true", "Preliminary", "Round-by-round count"} {
+	for _, want := range []string{res.BallotsSHA256, hex.EncodeToString(rulesSum[:]), hash, "batchElimination=true", "Unofficial</strong> — the election is not finalized yet", "Round-by-round count"} {
 		if !strings.Contains(page.String(), want) {
 			t.Errorf("the HTML report lacks %q", want)
 		}

@@ -151,6 +151,8 @@ func (r *Results) html(svc *app.Service) report.HTML {
 		},
 	}
 	if !r.Standing.Final {
+		// The banner says it as the app and the command line do.
+		h.StandingLabel = r.Standing.Label[:1] + strings.ToLower(r.Standing.Label[1:])
 		h.Preliminary = r.Standing.Detail
 	}
 	return h

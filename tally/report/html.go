@@ -19,12 +19,13 @@ type HTML struct {
 	Header      Header
 	Description string
 	// Preliminary, when set, says why the results are not final (the
-	// election is still open, say); the report carries it as a banner.
-	Preliminary string
-	Generated   time.Time
-	Contest     tally.Contest
-	Rules       tally.Rules
-	Result      tally.Result
+	// election is still open, say); the report carries it as a banner
+	// headed StandingLabel ("Unofficial", say; "Preliminary" when empty).
+	Preliminary, StandingLabel string
+	Generated                  time.Time
+	Contest                    tally.Contest
+	Rules                      tally.Rules
+	Result                     tally.Result
 	// Ballots is the number of ballots counted.
 	Ballots uint64
 	// RuleSettings are the rules as "name=value" lines (RuleText), and
