@@ -117,7 +117,7 @@ func MergeSmallGroups(e Election, what string, values []string) ([]string, strin
 	slices.Sort(small)
 	label := fmt.Sprintf("Combined %ss (fewer than %d ballots each)", what, min)
 	switch {
-	case smallTotal >= min && len(small) > 1:
+	case smallTotal >= min: // two or more small groups, enough together
 	case bigSize >= 0:
 		label = fmt.Sprintf("%s with %ss of fewer than %d ballots", groupName(big), what, min)
 		small = append(small, big)
