@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -201,34 +200,45 @@ func TestSignInThrottledPerAccount(t *testing.T) {
 }
 
 // TestSignInTimingHidesAccounts: a sign-in that names no account takes as
-// long as a wrong password for one that exists (medians within 20%), so
-// timing does not tell which names have accounts.
+// long as a wrong password for one that exists (within 20%), so timing does
+// not tell which names have accounts. The two are measured interleaved and
+// compared by their fastest run, the one least disturbed by other work on a
+// shared machine; a measurement that other work still upset is taken again,
+// up to three times. A real difference (an unknown name refused without the
+// key derivation, some 40 ms against well under 1 ms) fails every time.
 func TestSignInTimingHidesAccounts(t *testing.T) {
 	e := newEnv(t)
 	e.svc = app.NewService(e.store, e.clock, nil, app.WithAttemptLog(e.store.Attempts()))
-	const n = 9
-	var known, unknown []time.Duration
-	for i := range n {
-		for _, login := range []string{"user", fmt.Sprintf("nobody-%d", i)} {
-			e.clock.Set(e.clock.Now().Add(time.Hour)) // past any lockout
-			begin := time.Now()
-			_, err := e.svc.SignIn(e.ctx, login, "wrong-password")
-			took := time.Since(begin)
-			if err == nil || !strings.Contains(app.ErrorMessage(err), "wrong name or password") {
-				t.Fatalf("sign-in as %s: %v", login, err)
-			}
-			if login == "user" {
-				known = append(known, took)
-			} else {
-				unknown = append(unknown, took)
+	measure := func() (known, unknown time.Duration) {
+		const n = 9
+		known, unknown = time.Hour, time.Hour
+		for i := range n {
+			for _, login := range []string{"user", fmt.Sprintf("nobody-%d", i)} {
+				e.clock.Set(e.clock.Now().Add(time.Hour)) // past any lockout
+				begin := time.Now()
+				_, err := e.svc.SignIn(e.ctx, login, "wrong-password")
+				took := time.Since(begin)
+				if err == nil || !strings.Contains(app.ErrorMessage(err), "wrong name or password") {
+					t.Fatalf("sign-in as %s: %v", login, err)
+				}
+				if login == "user" {
+					known = min(known, took)
+				} else {
+					unknown = min(unknown, took)
+				}
 			}
 		}
+		return known, unknown
 	}
-	slices.Sort(known)
-	slices.Sort(unknown)
-	k, u := known[n/2], unknown[n/2]
-	if ratio := float64(u) / float64(k); ratio < 0.8 || ratio > 1.2 {
-		t.Errorf("median sign-in: unknown name %s, known name with a wrong password %s (ratio %.2f, want within 20%%)", u, k, ratio)
+	var k, u time.Duration
+	var ratio float64
+	for try := 1; try <= 3; try++ {
+		k, u = measure()
+		if ratio = float64(u) / float64(k); ratio >= 0.8 && ratio <= 1.2 {
+			t.Logf("fastest sign-in (try %d): unknown %s, known %s", try, u, k)
+			return
+		}
+		t.Logf("try %d: fastest sign-in: unknown %s, known %s (ratio %.2f)", try, u, k, ratio)
 	}
-	t.Logf("median sign-in: unknown %s, known %s", u, k)
+	t.Errorf("fastest sign-in: unknown name %s, known name with a wrong password %s (ratio %.2f, want within 20%%)", u, k, ratio)
 }
