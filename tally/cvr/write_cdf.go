@@ -19,6 +19,31 @@ type CDFReport struct {
 	Jurisdiction  string    // Name of the election-scope GpUnit
 	Candidates    []string  // candidate names by index
 	GeneratedDate time.Time // zero means now
+
+	// MarkNames, when set, names the ballots' marks instead of Candidates:
+	// a mark of c is the selection MarkNames[c], the string the CVR file
+	// wrote before aliases were resolved, as RCTab names them.
+	// MarkCandidates[c] is the candidate (index into Candidates) that
+	// string stands for, which Allocations speak of.
+	MarkNames      []string
+	MarkCandidates []uint16
+	// ListOvervote lists OvervoteName among the candidates even when no
+	// ballot has an explicit overvote (RCTab does so when a source has an
+	// overvote label).
+	ListOvervote bool
+	// Rounds is the number of tabulation rounds, each written as an
+	// "interpreted" snapshot after the "original" one, with what
+	// Allocations says of the ballot in that round; 0 for a bare export.
+	Rounds      int
+	Allocations func(ballot, round int) []CDFAllocation
+}
+
+// CDFAllocation is part of a ballot's vote counting for a candidate in a
+// round: the part kept by a candidate it helped elect, or what counts for
+// the candidate it counts for now.
+type CDFAllocation struct {
+	Candidate uint16 // index into CDFReport.Candidates
+	Value     tally.Decimal
 }
 
 // The fixed ids RCTab gives the parts of its CDF exports.
@@ -41,7 +66,7 @@ const (
 // copies' ids suffixed _1 to _n. Explicit overvotes are written as the
 // candidate OvervoteName.
 func WriteCDF(w io.Writer, r CDFReport, set *tally.BallotSet) error {
-	names, err := cdfNames(r.Candidates, set)
+	names, err := cdfNames(r.Candidates, set, r.ListOvervote)
 	if err != nil {
 		return fmt.Errorf("cvr: write CDF: %w", err)
 	}
@@ -70,7 +95,7 @@ func WriteCDF(w io.Writer, r CDFReport, set *tally.BallotSet) error {
 				if n > 1 {
 					bw.WriteString(", ")
 				}
-				cvr, err := cdfCVRObject(id, marks, r.Candidates, gpUnitOf(i))
+				cvr, err := r.cvrObject(id, i, marks, gpUnitOf(i))
 				if err != nil {
 					return fmt.Errorf("cvr: write CDF: ballot %d: %w", i+1, err)
 				}
@@ -105,15 +130,13 @@ func WriteCDF(w io.Writer, r CDFReport, set *tally.BallotSet) error {
 }
 
 // cdfNames returns the names of the report's candidates, sorted, with
-// OvervoteName added when a ballot has an explicit overvote, and checks
-// that their CDF ids are distinct.
-func cdfNames(candidates []string, set *tally.BallotSet) ([]string, error) {
+// OvervoteName added when asked or when a ballot has an explicit overvote,
+// and checks that their CDF ids are distinct.
+func cdfNames(candidates []string, set *tally.BallotSet, overvote bool) ([]string, error) {
 	names := slices.Clone(candidates)
-	for _, m := range set.Marks {
-		if m.Candidate == tally.Overvote {
-			names = append(names, OvervoteName)
-			break
-		}
+	overvote = overvote || slices.ContainsFunc(set.Marks, func(m tally.Mark) bool { return m.Candidate == tally.Overvote })
+	if overvote && !slices.Contains(names, OvervoteName) {
+		names = append(names, OvervoteName)
 	}
 	slices.Sort(names)
 	byID := map[string]string{}
@@ -161,33 +184,37 @@ func cdfBallotID(id string, n int, k, count uint32) string {
 	return sanitizeCDFID(id)
 }
 
-// cdfCVRObject returns one ballot's CVR.
-func cdfCVRObject(id string, marks []tally.Mark, names []string, gpUnit string) (object, error) {
+// cvrObject returns ballot i's CVR, written with id.
+func (r CDFReport) cvrObject(id string, i int, marks []tally.Mark, gpUnit string) (object, error) {
 	type selection struct {
 		name  string
+		cand  int // the candidate the name stands for, -1 for an overvote
 		first uint16
-		ranks []any
+		ranks []uint16
+	}
+	names := r.Candidates
+	if r.MarkNames != nil {
+		names = r.MarkNames
 	}
 	var sels []*selection
 	byCand := map[uint16]*selection{}
 	for _, m := range marks {
 		s, ok := byCand[m.Candidate]
 		if !ok {
-			name := OvervoteName
+			s = &selection{name: OvervoteName, cand: -1, first: m.Rank}
 			if m.Candidate != tally.Overvote {
 				if int(m.Candidate) >= len(names) {
 					return nil, fmt.Errorf("candidate %d has no name", m.Candidate)
 				}
-				name = names[m.Candidate]
+				s.name, s.cand = names[m.Candidate], int(m.Candidate)
+				if r.MarkCandidates != nil {
+					s.cand = int(r.MarkCandidates[m.Candidate])
+				}
 			}
-			s = &selection{name: name, first: m.Rank}
 			byCand[m.Candidate] = s
 			sels = append(sels, s)
 		}
-		s.ranks = append(s.ranks, object{
-			{"@type", "CVR.SelectionPosition"}, {"HasIndication", "yes"}, {"IsAllocable", "unknown"},
-			{"NumberVotes", 1}, {"Rank", int(m.Rank)},
-		})
+		s.ranks = append(s.ranks, m.Rank)
 	}
 	slices.SortStableFunc(sels, func(a, b *selection) int {
 		if a.first != b.first {
@@ -195,26 +222,85 @@ func cdfCVRObject(id string, marks []tally.Mark, names []string, gpUnit string) 
 		}
 		return strings.Compare(a.name, b.name)
 	})
-	selections := make([]any, len(sels))
-	for i, s := range sels {
-		selections[i] = object{
-			{"@type", "CVR.CVRContestSelection"}, {"ContestSelectionId", cdfSelectionID(s.name)}, {"SelectionPosition", s.ranks},
+	// snapshot returns the CVR's snapshot: "original" (round 0), or a
+	// round's, each selection saying whether and how much of the vote it
+	// holds that round (only the first of a candidate's repeated ranks).
+	snapshot := func(sid string, round int) object {
+		var allocs []CDFAllocation
+		if round > 0 && r.Allocations != nil {
+			allocs = r.Allocations(i, round)
+		}
+		selections := make([]any, len(sels))
+		for k, s := range sels {
+			allocable, votes, fraction := "unknown", 1, ""
+			if round > 0 {
+				allocable = "no"
+				for _, a := range allocs {
+					if int(a.Candidate) == s.cand {
+						allocable = "yes"
+						votes, fraction = cdfVotes(a.Value)
+						break
+					}
+				}
+			}
+			positions := make([]any, len(s.ranks))
+			for n, rank := range s.ranks {
+				pos := object{{"@type", "CVR.SelectionPosition"}}
+				if fraction != "" {
+					pos = append(pos, member{"FractionalVotes", fraction})
+				}
+				positions[n] = append(pos,
+					member{"HasIndication", "yes"}, member{"IsAllocable", allocable},
+					member{"NumberVotes", votes}, member{"Rank", int(rank)})
+				if allocable == "yes" {
+					allocable = "no"
+				}
+			}
+			selections[k] = object{
+				{"@type", "CVR.CVRContestSelection"}, {"ContestSelectionId", cdfSelectionID(s.name)}, {"SelectionPosition", positions},
+			}
+		}
+		typ := "original"
+		if round > 0 {
+			typ = "interpreted"
+		}
+		return object{
+			{"@id", sid}, {"@type", "CVR.CVRSnapshot"},
+			{"CVRContest", []any{object{{"@type", "CVR.CVRContest"}, {"CVRContestSelection", selections}, {"ContestId", cdfContestID}}}},
+			{"Type", typ},
 		}
 	}
-	snapshot := object{
-		{"@id", "ballot-" + id}, {"@type", "CVR.CVRSnapshot"},
-		{"CVRContest", []any{object{{"@type", "CVR.CVRContest"}, {"CVRContestSelection", selections}, {"ContestId", cdfContestID}}}},
-		{"Type", "original"},
+	snapshots := []any{snapshot("ballot-"+id, 0)}
+	current := "ballot-" + id
+	for round := 1; round <= r.Rounds; round++ {
+		current = "ballot-" + id + "-round-" + strconv.Itoa(round)
+		snapshots = append(snapshots, snapshot(current, round))
 	}
 	cvr := object{{"@type", "CVR"}, {"BallotPrePrintedId", id}}
 	if gpUnit != "" {
 		cvr = append(cvr, member{"BallotStyleUnitId", gpUnit})
 	}
 	return append(cvr,
-		member{"CVRSnapshot", []any{snapshot}},
-		member{"CurrentSnapshotId", "ballot-" + id},
+		member{"CVRSnapshot", snapshots},
+		member{"CurrentSnapshotId", current},
 		member{"ElectionId", cdfElectionID},
 	), nil
+}
+
+// cdfVotes returns how RCTab writes a vote's value: its whole part as
+// NumberVotes and, when it has a fractional part, that part without its
+// leading 0 (".9063") as FractionalVotes.
+func cdfVotes(v tally.Decimal) (int, string) {
+	whole := v.SetScale(0, tally.RoundDown)
+	n, err := strconv.Atoi(whole.String())
+	if err != nil {
+		n = 0
+	}
+	rest := v.Sub(whole)
+	if rest.Sign() <= 0 {
+		return n, ""
+	}
+	return n, strings.TrimPrefix(rest.String(), "0")
 }
 
 // cdfElectionObject returns the Election with its candidates and contest.

@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -68,7 +67,6 @@ func (c *Config) WriteCVRCSV(ctx context.Context, w io.Writer) error {
 		if uwi == "" {
 			uwi = cvr.UndeclaredWriteIn
 		}
-		base := filepath.Base(src.FilePath)
 		contestID := ""
 		if src.Provider == cvr.FormatDominion {
 			contestID = src.ContestID
@@ -77,15 +75,7 @@ func (c *Config) WriteCVRCSV(ctx context.Context, w io.Writer) error {
 			if set.Batches != nil && set.Batches[n] != "" {
 				info.Batch = set.Batches[n]
 			}
-			id, vendor := base+"-"+strconv.Itoa(n+1), info.ID
-			switch {
-			case src.Provider == cvr.FormatDominion:
-				id, vendor = info.ID, info.RecordID
-			case src.Provider == cvr.FormatCDF:
-				id = base + "(" + info.ID + ")"
-			case info.ID != "":
-				id = info.ID
-			}
+			id, vendor := rctabID(src, n, info)
 			row := []string{c.SourcePaths[i], string(src.Provider), contestID, id, info.Tabulator, info.Batch, vendor, info.Precinct, info.PrecinctPortion}
 			marks, _ := set.Ballot(n)
 			for r := 1; r <= ranks; r++ {

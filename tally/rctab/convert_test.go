@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestConvertToCSVMatchesRCTab: RCTab's three conversion cases (ES&S xlsx,
@@ -87,5 +88,34 @@ func TestSeveralFilesInOneFilePath(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "bad_config.json"), []byte(bad), 0o600)
 	if _, err := Load(filepath.Join(dir, "bad_config.json")); err == nil || !strings.Contains(err.Error(), "empty file") {
 		t.Errorf("a filePath ending in ;; loads: %v", err)
+	}
+}
+
+// TestConvertToCDFMatchesRCTab: the same three cases converted to a CDF
+// cast vote record report give RCTab's expected file, apart from the time
+// it was generated: selections named by the strings the files wrote
+// (Dominion's candidate codes, the CDF files' aliases), RCTab's record ids,
+// the overvote listed when a source has an overvote label.
+func TestConvertToCDFMatchesRCTab(t *testing.T) {
+	for _, name := range []string{"conversions_from_ess", "conversions_from_cdf", "conversions_from_dominion"} {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(testdata(t), "rctab-more", name)
+			cfg, err := Load(filepath.Join(dir, name+"_config.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), "cvr_cdf.json")
+			f, err := os.Create(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cfg.WriteCDFJSON(context.Background(), f, time.Time{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.Close(); err != nil {
+				t.Fatal(err)
+			}
+			compareFile(t, out, filepath.Join(dir, name+"_expected_cdf_cvr.json"), sameGeneratedDate(t, out))
+		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf16"
 
 	"votedesk/tally"
@@ -29,6 +30,12 @@ type Count struct {
 	Result  tally.Result
 	// auditWritten is set when the audit log was streamed while counting.
 	auditWritten bool
+	// cdf follows each ballot through the rounds for the CDF export
+	// (generateCdfJson), when it was asked for.
+	cdf *cdfTracker
+	// written is the ballots as their files wrote them, for the CDF export;
+	// nil means the counted ballots, named by the contest's candidates.
+	written *asWritten
 }
 
 // Count tabulates the config's contest from its ballots: IRV for the
@@ -47,7 +54,18 @@ func (c *Config) countStreaming(contest tally.Contest, ballots *tally.BallotSet,
 		return nil, err
 	}
 	aw := report.NewAuditWriter(w, contest, ballots, rules.WinnerElectionMode == tally.MultiPassIRV)
-	ct, err := c.count(contest, ballots, rules, d, tally.WithAuditSink(aw.Round))
+	sink := aw.Round
+	var cdf *cdfTracker
+	if c.OutputSettings.GenerateCdfJSON {
+		cdf = &cdfTracker{n: ballots.Len()}
+		sink = func(pass int, entries []tally.AuditEntry, values []tally.Decimal) error {
+			if err := aw.Round(pass, entries, values); err != nil {
+				return err
+			}
+			return cdf.Round(pass, entries, values)
+		}
+	}
+	ct, err := c.count(contest, ballots, rules, d, tally.WithAuditSink(sink))
 	if err == nil {
 		err = aw.Flush()
 	}
@@ -58,6 +76,7 @@ func (c *Config) countStreaming(contest tally.Contest, ballots *tally.BallotSet,
 		return nil, err
 	}
 	ct.auditWritten = true
+	ct.cdf = cdf
 	return ct, nil
 }
 
@@ -142,12 +161,50 @@ func (ct *Count) write(dir, generatedBy, status string) error {
 			}
 		}
 	}
+	if err := ct.writeCDF(dir, multi); err != nil {
+		return err
+	}
 	if ct.auditWritten {
 		return nil
 	}
 	return writeFile(dir, "audit.log", func(w io.Writer) error {
 		return report.WriteAudit(w, ct.Contest, ct.Ballots, ct.Result)
 	})
+}
+
+// writeCDF writes the CDF export of generateCdfJson, a file per pass of a
+// multi-pass count, each CVR with a snapshot per round of its pass.
+func (ct *Count) writeCDF(dir string, multi bool) error {
+	if ct.cdf == nil {
+		return nil
+	}
+	aw := ct.written
+	if aw == nil {
+		aw = &asWritten{set: ct.Ballots}
+	}
+	if aw.set.Len() != ct.Ballots.Len() {
+		return fmt.Errorf("rctab: CDF export: %d ballots as written for %d counted", aw.set.Len(), ct.Ballots.Len())
+	}
+	now := time.Now()
+	for i, pass := range ct.Result.Passes {
+		name := cdfFile + ".json"
+		if multi {
+			name = fmt.Sprintf("%s_%d.json", cdfFile, i+1)
+		}
+		var rounds *cdfRounds
+		if i < len(ct.cdf.passes) {
+			rounds = ct.cdf.passes[i]
+		} else {
+			rounds = newCDFRounds(ct.Ballots.Len())
+		}
+		err := writeFile(dir, name, func(w io.Writer) error {
+			return ct.Config.writeCDF(w, aw, ct.Contest, now, len(pass.Rounds), rounds.at)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeReports writes the detailed JSON and CSV and the summary CSV.

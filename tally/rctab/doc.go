@@ -14,6 +14,12 @@
 // _1, _2, ... per pass for multiPassIrv); with tabulateByPrecinct the same
 // three per precinct, named <precinct>_precinct_..., and with
 // tabulateByBatch per batch, named <batch>_batch_...; audit.log; and for
-// each file a .sha256 beside it in sha256sum's format. Not written: the CDF
-// JSON export of generateCdfJson.
+// each file a .sha256 beside it in sha256sum's format. With generateCdfJson,
+// cvr_cdf.json (cvr_cdf_N.json per pass): every cast vote record as a NIST
+// CDF CVR with its original snapshot and one per round saying where its
+// vote counted (the part each winner it helped elect kept, as a fraction),
+// its selections named by the strings the CVR files wrote, as RCTab does.
+//
+// Conversions, without counting: Config.WriteCVRCSV (RCTab's CVR-to-CSV)
+// and Config.WriteCDFJSON (RCTab's convert to CDF).
 package rctab

@@ -67,6 +67,12 @@ func RunConfig(ctx context.Context, configPath, outDir string, opts ...RunOption
 	if err != nil {
 		return err
 	}
+	if p.cfg.OutputSettings.GenerateCdfJSON {
+		// The CDF export names selections as the files wrote them.
+		if p.written, err = p.cfg.readAsWritten(ctx, p.rules); err != nil {
+			return err
+		}
+	}
 	return p.run(ballots)
 }
 
@@ -95,6 +101,7 @@ type prepared struct {
 	contest            tally.Contest
 	rules              tally.Rules
 	o                  runOptions
+	written            *asWritten // for the CDF export; nil means the counted ballots
 }
 
 // prepare loads a config and its rules (with the options' overrides) and
@@ -131,6 +138,7 @@ func (p *prepared) run(ballots *tally.BallotSet) error {
 		if err != nil {
 			return fmt.Errorf("rctab: count %s: %w", p.configPath, err)
 		}
+		count.written = p.written
 		if p.o.outcome != nil {
 			*p.o.outcome = count.outcome()
 		}

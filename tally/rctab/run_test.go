@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -89,6 +90,13 @@ func TestRunConfigMatchesRCTab(t *testing.T) {
 				summary := strings.Replace(got, "detailed_report", "summary_report", 1)
 				compareFile(t, filepath.Join(out, summary+".csv"), filepath.Join(caseDir, want+".csv"), dropInactiveBy)
 			}
+			cdf := filepath.Join(caseDir, tc.name+"_expected_cdf_cvr.json")
+			if _, err := os.Stat(cdf); err == nil {
+				got := filepath.Join(out, cdfFile+".json")
+				compareFile(t, got, cdf, sameGeneratedDate(t, got))
+			} else if _, err := os.Stat(filepath.Join(out, cdfFile+".json")); err == nil {
+				t.Errorf("%s written though the config does not ask for it", cdfFile)
+			}
 		})
 	}
 }
@@ -118,6 +126,21 @@ func TestRunConfigSlicesMatchRCTab(t *testing.T) {
 // trimFinalNewline drops a final newline, which Jackson never writes: one
 // expected file (test_set_allow_only_one_winner_per_round) gained one when
 // it was copied into the shared test data.
+// sameGeneratedDate gives RCTab's CDF export the GeneratedDate of the file
+// at gotPath, the one line that names the time it was written.
+func sameGeneratedDate(t *testing.T, gotPath string) func([]byte) []byte {
+	got, err := os.ReadFile(gotPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	date := regexp.MustCompile(`(?m)^  "GeneratedDate" : ".*",$`)
+	line := date.Find(got)
+	if line == nil {
+		t.Fatalf("%s has no GeneratedDate", gotPath)
+	}
+	return func(want []byte) []byte { return date.ReplaceAllLiteral(want, line) }
+}
+
 func trimFinalNewline(b []byte) []byte { return bytes.TrimSuffix(b, []byte("\n")) }
 
 // dropInactiveBy turns a detailed CSV into the summary CSV RCTab writes.

@@ -333,4 +333,16 @@ func TestCLIConvertToCSV(t *testing.T) {
 		t.Error("a refused convert changed the database")
 	}
 	c.refused(2, "convert", "--output", out)
+	c.refused(2, "convert", "--rctab", config, "--output", out, "--format", "xml")
+
+	// The CDF conversion, chosen by the file's extension and by --format.
+	want := readFile(t, filepath.Join(dir, "conversions_from_dominion_expected_cdf_cvr.json"))
+	date := regexp.MustCompile(`"GeneratedDate" : "[^"]*"`)
+	for _, args := range [][]string{{"--output", filepath.Join(t.TempDir(), "alaska.json")}, {"--output", filepath.Join(t.TempDir(), "alaska.cdf"), "--format", "CDF"}} {
+		c.ok(append([]string{"convert", "--rctab", config}, args...)...)
+		got := readFile(t, args[1])
+		if got, want := date.ReplaceAllString(got, ""), date.ReplaceAllString(want, ""); got != want {
+			t.Errorf("convert %v: the CDF report differs from RCTab's:\n%s", args, firstDiff(want, got))
+		}
+	}
 }
