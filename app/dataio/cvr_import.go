@@ -38,6 +38,9 @@ type ContestReading struct {
 	Names      []string
 	Candidates cvr.Candidates
 	Read       cvr.Options
+	// RecordID, when set, gives a record the id the tabulator gives it
+	// (RCTab's FILE(ID) for CDF: rctab.RecordID).
+	RecordID func(src cvr.Source, id string) string
 }
 
 // MaxImportBallots is the most ballots one import of cast vote records may
@@ -187,6 +190,11 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 			return nil, readError(err)
 		}
 		before += sizes[i]
+		if opts.Contest != nil && opts.Contest.RecordID != nil {
+			for k, id := range set.IDs {
+				set.IDs[k] = opts.Contest.RecordID(src, id)
+			}
+		}
 		sum := CVRFileSummary{Name: filepath.Base(src.FilePath), Path: src.FilePath, Format: src.Provider,
 			Records: st.Records, Ballots: int(st.Ballots), Undervotes: st.Undervotes, Skipped: st.Skipped, Repeated: r.repeated}
 		if err := im.checkIDs(ids, &set, i); err != nil {

@@ -91,11 +91,21 @@ func rctabID(src cvr.Source, n int, info cvr.RecordInfo) (id, vendor string) {
 	case src.Provider == cvr.FormatDominion:
 		return info.ID, info.RecordID
 	case src.Provider == cvr.FormatCDF:
-		return base + "(" + info.ID + ")", info.ID
+		return RecordID(src, info.ID), info.ID
 	case info.ID != "":
 		return info.ID, info.ID
 	}
 	return base + "-" + strconv.Itoa(n+1), info.ID
+}
+
+// RecordID is the id RCTab gives a record its file calls id: a CDF
+// record's is FILE(ID), so files that each number their records from 1
+// stay apart; other formats' records keep their ids.
+func RecordID(src cvr.Source, id string) string {
+	if src.Provider == cvr.FormatCDF && id != "" {
+		return filepath.Base(src.FilePath) + "(" + id + ")"
+	}
+	return id
 }
 
 // WriteCDFJSON writes the config's cast vote records as one NIST CDF cast

@@ -222,8 +222,12 @@ func (c *Config) ReadBallots(ctx context.Context, rules tally.Rules) (*tally.Bal
 	cands, opts := c.Reader(rules)
 	set := &tally.BallotSet{}
 	for i, src := range c.CVRFileSources {
+		before := set.Len()
 		if _, err := cvr.Read(ctx, src, cands, set, opts); err != nil {
 			return nil, fmt.Errorf("rctab: cvrFileSources[%d]: %w", i, err)
+		}
+		for k := before; k < len(set.IDs); k++ {
+			set.IDs[k] = RecordID(src, set.IDs[k])
 		}
 	}
 	return set, nil

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"text/tabwriter"
 
 	"golang.org/x/term"
 
@@ -23,6 +25,9 @@ func init() {
 				"  (cast vote records, all or nothing; FILE may be a Dominion or Hart export folder; F = " + dataio.FormatList + "; detected when not given)",
 			flags: map[string]flagKind{"format": valueFlag, "contest": valueFlag, "alias": valueFlag, "rctab": valueFlag},
 			db:    true, auth: true, run: importCVR},
+		&command{path: "import contests",
+			usage: "import contests CONFIG.json|FOLDER...   (a draft election per RCTab contest config, with its candidates, method, rules and cast vote records; a folder means every config in it; each contest all or nothing)",
+			db:    true, auth: true, run: importContests},
 		&command{path: "import voters",
 			usage: "import voters ELECTION FILE [--dry-run] [--skip-invalid]   (one name per line, or CSV with name and optional email, id columns)",
 			flags: map[string]flagKind{"dry-run": boolFlag, "skip-invalid": boolFlag},
@@ -61,7 +66,7 @@ func importCVR(c *call) error {
 			return app.Errorf(app.CodeInvalid, "%s", strings.TrimPrefix(err.Error(), "rctab: "))
 		}
 		sources = append(sources, cfg.CVRFileSources...)
-		contest = &dataio.ContestReading{}
+		contest = &dataio.ContestReading{RecordID: rctab.RecordID}
 		contest.Candidates, contest.Read = cfg.Reader(rules)
 		for _, cand := range cfg.Contest().Candidates {
 			contest.Names = append(contest.Names, cand.Name)
@@ -130,6 +135,61 @@ func importCVR(c *call) error {
 			}
 		}
 	})
+}
+
+// importContests makes an election per RCTab contest config and imports its
+// ballots, with one progress line and one table of what each did.
+func importContests(c *call) error {
+	const usage = "import contests CONFIG.json|FOLDER..."
+	if err := c.args.want(1, -1, usage); err != nil {
+		return err
+	}
+	configs, err := dataio.ExpandConfigs(c.args.pos)
+	if err != nil {
+		return err
+	}
+	p := c.progress()
+	results := dataio.ImportContests(c.ctx, c.backend.Service, c.actor, configs, func(pr dataio.ContestsProgress) {
+		line := fmt.Sprintf("contest %d of %d: %s", pr.Contest+1, pr.Contests, filepath.Base(pr.Config))
+		if pr.Total > 0 {
+			line += fmt.Sprintf(" (%s %d%%)", pr.Stage, 100*pr.Done/pr.Total)
+		}
+		p.show(line)
+	})
+	p.end()
+	failed := 0
+	for _, r := range results {
+		if r.Err != nil {
+			failed++
+		}
+	}
+	err = c.out(results, func(out io.Writer) {
+		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(w, "CONFIG\tELECTION\tBALLOTS")
+		for _, r := range results {
+			if r.Err != nil {
+				fmt.Fprintf(w, "%s\tFAILED: %s\t\n", filepath.Base(r.Config), r.Error)
+				continue
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\n", filepath.Base(r.Config), r.Election, thousands(r.Import.Ballots))
+		}
+		w.Flush()
+		fmt.Fprintf(out, "%d contest(s) imported, %d failed\n", len(results)-failed, failed)
+	})
+	if err != nil {
+		return err
+	}
+	if failed == len(results) {
+		msg := fmt.Sprintf("all %d contests failed; nothing was imported", failed)
+		if failed == 1 {
+			msg = "the contest failed; nothing was imported"
+		}
+		return &app.Error{Code: app.CodeInvalid, Message: msg}
+	}
+	if failed > 0 {
+		return &partialError{fmt.Sprintf("%d of %d contests failed; the others were imported", failed, len(results))}
+	}
+	return nil
 }
 
 // canonicalFormat returns the format named s (any letter case), or "".

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"votedesk/app"
+	"votedesk/app/dataio"
 	"votedesk/tally"
 	"votedesk/tally/cvr"
 	"votedesk/tally/rctab"
@@ -125,20 +126,9 @@ func isDir(path string) bool {
 // folder) into a folder each under out, with one progress line and one
 // table of what each decided.
 func tallyRCTabMany(c *call, args []string, outRoot string, opts []rctab.RunOption) error {
-	var configs []string
-	for _, a := range args {
-		if !isDir(a) {
-			configs = append(configs, a)
-			continue
-		}
-		found, err := rctab.FindConfigs(a)
-		if err != nil {
-			return &app.Error{Code: app.CodeInvalid, Message: strings.TrimPrefix(err.Error(), "rctab: "), Err: err}
-		}
-		if len(found) == 0 {
-			return app.Errorf(app.CodeInvalid, "%s holds no RCTab contest configs (.json files with tabulatorVersion and cvrFileSources)", a)
-		}
-		configs = append(configs, found...)
+	configs, err := dataio.ExpandConfigs(args)
+	if err != nil {
+		return err
 	}
 	p := c.progress()
 	runs, err := rctab.RunConfigs(c.ctx, configs, outRoot, func(done, total int, config string) {
