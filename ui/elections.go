@@ -31,6 +31,10 @@ type ElectionsScreen struct {
 	Table                                                              *grid
 	Summary                                                            *widget.Label
 	New, Open, Edit, Launch, Close, Finalize, Archive, Delete, Results *widget.Button
+	// ImportContests makes an election per RCTab contest config of a
+	// folder, with its ballots; Contests is the import it runs.
+	ImportContests *widget.Button
+	Contests       *ContestsImport
 	// CreateForm and EditForm are the dialogs opened last.
 	CreateForm *CreateForm
 	EditForm   *ElectionForm
@@ -60,6 +64,8 @@ func newElectionsScreen(s *session, open func(name, tab string)) *ElectionsScree
 	}
 	sc.New = widget.NewButtonWithIcon("New election", theme.ContentAddIcon(), sc.NewElection)
 	sc.New.Importance = widget.HighImportance
+	sc.Contests = newContestsImport(s, sc.refresh)
+	sc.ImportContests = widget.NewButtonWithIcon("Import contests…", theme.UploadIcon(), sc.Contests.choose)
 	sc.Open = widget.NewButtonWithIcon("Open", theme.FolderOpenIcon(), func() { sc.open(sc.selected, "") })
 	// Enter on the list opens the election the keyboard is on.
 	sc.Table.OnActivate = func() {
@@ -99,7 +105,7 @@ func newElectionsScreen(s *session, open func(name, tab string)) *ElectionsScree
 	})
 	sc.Results = widget.NewButtonWithIcon("Results", theme.ListIcon(), func() { sc.open(sc.selected, tabResults) })
 	bar := container.NewHBox(sc.New, widget.NewSeparator(), sc.Open, sc.Edit, sc.Launch, sc.Close, sc.Finalize, sc.Archive, sc.Results, sc.Delete)
-	top := container.NewVBox(title("Elections"), container.NewBorder(nil, nil, nil, sc.Summary, sc.Search), bar)
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, sc.ImportContests, title("Elections")), container.NewBorder(nil, nil, nil, sc.Summary, sc.Search), bar)
 	sc.content = container.NewBorder(top, nil, nil, nil, sc.Table)
 	sc.updateButtons()
 	return sc
@@ -179,6 +185,7 @@ func (sc *ElectionsScreen) Select(name string) {
 // updateButtons enables what the user may do with the selected election.
 func (sc *ElectionsScreen) updateButtons() {
 	enable(sc.New, sc.s.can(app.PermUseApplication))
+	enable(sc.ImportContests, sc.s.can(app.PermUseApplication))
 	e, ok := sc.current()
 	enable(sc.Open, ok)
 	enable(sc.Results, ok)
