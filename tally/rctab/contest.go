@@ -54,6 +54,11 @@ var ignoredRules = map[string]bool{
 	"undervoteLabel": true, "undeclaredWriteInLabel": true,
 }
 
+// unsupportedRules are rules of newer RCTab versions that change the count
+// and that VoteDesk does not implement: set to anything but off, the config
+// is refused rather than counted differently from RCTab.
+var unsupportedRules = map[string]bool{"cutoffElimination": true}
+
 // Rules returns the counting rules of the config's "rules" section on top
 // of RCTab's defaults, checked as RCTab checks them. Errors name the field.
 func (c *Config) Rules() (tally.Rules, error) {
@@ -69,6 +74,13 @@ func (c *Config) Rules() (tally.Rules, error) {
 			continue
 		}
 		if _, known := ruleParsers[name]; !known {
+			if unsupportedRules[name] {
+				var v text
+				if json.Unmarshal(c.RawRules[name], &v) == nil && (v == "" || strings.EqualFold(string(v), "false")) {
+					continue // off: counts as without it
+				}
+				errs = append(errs, fmt.Errorf("rules.%s is set, and VoteDesk does not count under it yet; count this contest with RCTab, or remove the rule if it should not apply", name))
+			}
 			continue // RCTab ignores fields it does not know
 		}
 		var v text

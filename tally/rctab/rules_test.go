@@ -1,6 +1,8 @@
 package rctab
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -107,6 +109,32 @@ func TestSettingsRoundTrip(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("rules read back = %+v, want %+v", got, want)
+		}
+	}
+}
+
+// TestUnsupportedRuleRefused: a config that turns on a rule of a newer
+// RCTab VoteDesk does not count (cutoffElimination) is refused, naming the
+// rule, rather than counted as if the rule were off; off, it counts.
+func TestUnsupportedRuleRefused(t *testing.T) {
+	src := filepath.Join(testdata(t), "rctab", "test_set_1_exhaust_at_overvote", "test_set_1_exhaust_at_overvote_config.json")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for value, refused := range map[string]bool{"true": true, `"true"`: true, "false": false, `""`: false} {
+		cfg := strings.Replace(string(data), `"rules" : {`, `"rules" : { "cutoffElimination" : `+value+",", 1)
+		path := filepath.Join(t.TempDir(), "config.json")
+		if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Rules()
+		if refused != (err != nil) || refused && !strings.Contains(err.Error(), "rules.cutoffElimination") {
+			t.Errorf("cutoffElimination %s: %v", value, err)
 		}
 	}
 }
