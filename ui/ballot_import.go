@@ -27,8 +27,8 @@ type BallotImport struct {
 	election string
 	done     func()
 
-	Progress *widget.ProgressBar
-	Stage    *widget.Label
+	// Progress is the dialog shown while the file is read and recorded.
+	Progress *progressDialog
 	// Preview is what was read, waiting for the official's go-ahead.
 	Preview *dataio.CVRImport
 	// Imported is set once the ballots are recorded.
@@ -36,12 +36,10 @@ type BallotImport struct {
 	// ContestChoice, while a folder with several contests is open, picks the
 	// contest to import.
 	ContestChoice *widget.Select
-
-	progressDialog dialog.Dialog
 }
 
 func newBallotImport(s *session, election string, done func()) *BallotImport {
-	return &BallotImport{s: s, election: election, done: done, Progress: widget.NewProgressBar(), Stage: widget.NewLabel("")}
+	return &BallotImport{s: s, election: election, done: done, Progress: newProgressDialog("Importing ballots", 460)}
 }
 
 // chooseFolder asks for a Dominion or Hart export folder.
@@ -133,26 +131,15 @@ func (bi *BallotImport) choose() {
 
 // showProgress shows (or updates) the progress dialog.
 func (bi *BallotImport) showProgress(p dataio.Progress) {
-	if bi.progressDialog == nil {
-		bi.progressDialog = dialog.NewCustomWithoutButtons("Importing ballots", container.NewVBox(bi.Stage, bi.Progress), bi.s.win)
-		bi.progressDialog.Resize(fyne.NewSize(460, 0))
-		bi.progressDialog.Show()
-	}
+	stage := "Recording the ballots"
 	if p.Stage == dataio.StageRead {
-		bi.Stage.SetText("Reading " + p.File)
-	} else {
-		bi.Stage.SetText("Recording the ballots")
+		stage = "Reading " + p.File
 	}
+	value := -1.0
 	if p.Total > 0 {
-		bi.Progress.SetValue(float64(p.Done) / float64(p.Total))
+		value = float64(p.Done) / float64(p.Total)
 	}
-}
-
-func (bi *BallotImport) hideProgress() {
-	if bi.progressDialog != nil {
-		bi.progressDialog.Hide()
-		bi.progressDialog = nil
-	}
+	bi.Progress.show(bi.s.win, stage, value)
 }
 
 // progress reports from the import's goroutine to the UI's.
@@ -180,7 +167,7 @@ func (bi *BallotImport) ReadContest(path, contest string) {
 		}
 		return dataio.ReadCVRs(ctx, names, []cvr.Source{{FilePath: path, ContestID: contest}}, dataio.CVROptions{Progress: bi.progress})
 	}, func(im *dataio.CVRImport, err error) {
-		bi.hideProgress()
+		bi.Progress.hide()
 		if err != nil {
 			bi.s.failHint("Cannot import "+path, err, "Nothing was imported.")
 			return
@@ -229,7 +216,7 @@ func (bi *BallotImport) Record() {
 	run(bi.s.tasks, func() (struct{}, error) {
 		return struct{}{}, im.Record(context.Background(), bi.s.svc, actor, bi.election, bi.progress)
 	}, func(_ struct{}, err error) {
-		bi.hideProgress()
+		bi.Progress.hide()
 		bi.Preview = nil
 		if err != nil {
 			bi.s.failHint("The import was refused", err, "Nothing was imported.")

@@ -22,17 +22,14 @@ type ContestsImport struct {
 	s    *session
 	done func()
 
-	Progress *widget.ProgressBar
-	Stage    *widget.Label
+	Progress *progressDialog
 	// Results is what the last import did, contest by contest; Table shows it.
 	Results []dataio.ContestImport
 	Table   *grid
-
-	progressDialog dialog.Dialog
 }
 
 func newContestsImport(s *session, done func()) *ContestsImport {
-	return &ContestsImport{s: s, done: done, Progress: widget.NewProgressBar(), Stage: widget.NewLabel("")}
+	return &ContestsImport{s: s, done: done, Progress: newProgressDialog("Importing contests", 520)}
 }
 
 // choose asks for the folder of contest configs.
@@ -63,7 +60,7 @@ func (ci *ContestsImport) Import(paths ...string) {
 			ci.s.tasks.post(func() { ci.showProgress(p) })
 		}), nil
 	}, func(results []dataio.ContestImport, err error) {
-		ci.hideProgress()
+		ci.Progress.hide()
 		if err != nil {
 			ci.s.failHint("Cannot import the contests", err, "Nothing was imported.")
 			return
@@ -77,28 +74,16 @@ func (ci *ContestsImport) Import(paths ...string) {
 // showProgress shows (or updates) the one progress bar: contests done, and
 // how far the current one has got.
 func (ci *ContestsImport) showProgress(p dataio.ContestsProgress) {
-	if ci.progressDialog == nil {
-		ci.progressDialog = dialog.NewCustomWithoutButtons("Importing contests", container.NewVBox(ci.Stage, ci.Progress), ci.s.win)
-		ci.progressDialog.Resize(fyne.NewSize(520, 0))
-		ci.progressDialog.Show()
-	}
 	if p.Contests == 0 {
-		ci.Stage.SetText("Looking for contest configs")
+		ci.Progress.show(ci.s.win, "Looking for contest configs", 0)
 		return
 	}
 	part := 0.0
 	if p.Total > 0 {
 		part = float64(p.Done) / float64(p.Total)
 	}
-	ci.Progress.SetValue((float64(p.Contest) + part) / float64(p.Contests))
-	ci.Stage.SetText(fmt.Sprintf("Contest %d of %d: %s", p.Contest+1, p.Contests, filepath.Base(p.Config)))
-}
-
-func (ci *ContestsImport) hideProgress() {
-	if ci.progressDialog != nil {
-		ci.progressDialog.Hide()
-		ci.progressDialog = nil
-	}
+	ci.Progress.show(ci.s.win, fmt.Sprintf("Contest %d of %d: %s", p.Contest+1, p.Contests, filepath.Base(p.Config)),
+		(float64(p.Contest)+part)/float64(p.Contests))
 }
 
 // showResults shows a table of what each contest became: its election and
