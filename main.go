@@ -122,7 +122,7 @@ func runGUIOnce(path, notice string) (restoreFrom string, err error) {
 // runKiosk opens a kiosk window on the database the command opened.
 func runKiosk(k cli.KioskStart) error {
 	return kiosk.Run(kiosk.Config{Service: k.Service, Official: k.Official, Election: k.Election, PasscodeHash: k.PasscodeHash,
-		ReturnAfter: k.ReturnAfter, LargeText: k.LargeText, Sync: kiosk.CloudSync(k.Sync)}, ui.AppID, assets.Icon)
+		ReturnAfter: k.ReturnAfter, TextSize: k.TextSize, HighContrast: k.HighContrast, Sync: kiosk.CloudSync(k.Sync)}, ui.AppID, assets.Icon)
 }
 
 // files are the operations on database files that are not open here.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,9 +16,9 @@ import (
 
 func init() {
 	register(&command{path: "kiosk",
-		usage: "kiosk ELECTION [--return-after 20s] [--large-text]   (ELECTION: its name or join code; the officer passcode comes from VOTEDESK_KIOSK_PASSCODE or a prompt)\n" +
+		usage: "kiosk ELECTION [--return-after 20s] [--text-size 1-4] [--high-contrast]   (ELECTION: its name or join code; the officer passcode comes from VOTEDESK_KIOSK_PASSCODE or a prompt)\n" +
 			"  votedesk kiosk ELECTION --join-code   (print the election's join code)",
-		flags: map[string]flagKind{"join-code": boolFlag, "return-after": valueFlag, "large-text": boolFlag}, db: true, auth: true, run: kioskCmd})
+		flags: map[string]flagKind{"join-code": boolFlag, "return-after": valueFlag, "text-size": valueFlag, "high-contrast": boolFlag}, db: true, auth: true, run: kioskCmd})
 }
 
 // KioskStart is what `votedesk kiosk` hands to the kiosk window once the
@@ -30,8 +31,11 @@ type KioskStart struct {
 	PasscodeHash string
 	// ReturnAfter is how long the receipt shows (0: the kiosk's default).
 	ReturnAfter time.Duration
-	// LargeText starts every voter in large text.
-	LargeText bool
+	// TextSize is the text size every voter starts with, from 0 (the
+	// smallest of the kiosk's four).
+	TextSize int
+	// HighContrast starts every voter in high contrast.
+	HighContrast bool
 	// Sync is the device's cloud sync (nil when this build has none): the
 	// kiosk shows what is pending and officials can sync from its menu.
 	Sync app.Syncer
@@ -65,6 +69,14 @@ func kioskCmd(c *call) error {
 		}
 		returnAfter = d
 	}
+	textSize := 0
+	if v := c.args.str("text-size"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 4 {
+			return usagef("--text-size takes a size from 1 (the smallest) to 4, not %q", v)
+		}
+		textSize = n - 1
+	}
 	e, _, err := svc.KioskElection(c.ctx, c.actor, c.args.pos[0])
 	if err != nil {
 		return err
@@ -94,7 +106,7 @@ func kioskCmd(c *call) error {
 		syncer = c.backend.Cloud(app.CloudOptions{})
 	}
 	return c.deps.Kiosk(KioskStart{Service: svc, Official: c.actor, Election: e.Name, PasscodeHash: hash, Sync: syncer,
-		ReturnAfter: returnAfter, LargeText: c.args.flag("large-text")})
+		ReturnAfter: returnAfter, TextSize: textSize, HighContrast: c.args.flag("high-contrast")})
 }
 
 // promptPasscode asks for a new officer passcode: twice, without echo, on a

@@ -72,6 +72,9 @@ func TestCLIKiosk(t *testing.T) {
 		c.refused(2, "kiosk")
 		c.refused(2, "kiosk", "Mayor 2026", "extra")
 		c.refused(2, "kiosk", "Mayor 2026", "--return-after", "soon")
+		if msg := c.refused(2, "kiosk", "Mayor 2026", "--text-size", "5"); !strings.Contains(msg, "from 1 (the smallest) to 4") {
+			t.Errorf("--text-size 5: %q", msg)
+		}
 	})
 }
 
@@ -96,7 +99,7 @@ func TestCLIKioskWindow(t *testing.T) {
 	}
 	defer func() { xvfb.Process.Kill(); xvfb.Wait() }()
 
-	cmd := exec.Command(binary, "--db", c.db, "kiosk", code, "--return-after", "10s", "--large-text")
+	cmd := exec.Command(binary, "--db", c.db, "kiosk", code, "--return-after", "10s", "--text-size", "3", "--high-contrast")
 	cmd.Env = append(os.Environ(), append(c.env, "DISPLAY="+display, "VOTEDESK_KIOSK_PASSCODE=kiosk-passcode", "HOME="+t.TempDir())...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -50,11 +50,10 @@ func newBallotScreen(k *Kiosk, s *session) *ballotScreen {
 	} else {
 		b.recast.Hide()
 	}
-	left := container.NewVBox(widget.NewLabelWithStyle("Candidates", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	left := container.NewVBox(b.recast, b.prompt, widget.NewLabelWithStyle("Candidates", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	b.candScroll = container.NewVScroll(left)
 	for i := range k.candidates {
-		btn := newButton(k, "", theme.ContentAddIcon(), func() { b.rankFromButton(i) })
-		btn.Alignment = widget.ButtonAlignLeading
+		btn := newWrapButton(k, "", theme.ContentAddIcon(), func() { b.rankFromButton(i) })
 		btn.onFocus = func() { scrollIntoView(b.candScroll, btn) }
 		b.cands = append(b.cands, btn)
 		left.Add(btn)
@@ -67,7 +66,7 @@ func newBallotScreen(k *Kiosk, s *session) *ballotScreen {
 		r.up = newButton(k, "Up", theme.MoveUpIcon(), func() { b.move(p, -1) })
 		r.down = newButton(k, "Down", theme.MoveDownIcon(), func() { b.move(p, +1) })
 		r.remove = newButton(k, "Remove", theme.DeleteIcon(), func() { b.removeFromButton(p) })
-		r.box = container.NewVBox(r.name, container.NewHBox(r.up, r.down, r.remove))
+		r.box = container.NewVBox(r.name, container.New(layout.NewRowWrapLayout(), r.up, r.down, r.remove))
 		for _, btn := range []*button{r.up, r.down, r.remove} {
 			btn.onFocus = func() { scrollIntoView(b.rankScroll, r.box) }
 		}
@@ -84,7 +83,7 @@ func newBallotScreen(k *Kiosk, s *session) *ballotScreen {
 	b.confirm = container.NewHBox(widget.NewLabel("Leave without casting a ballot?"), b.leave, b.stay)
 	b.confirm.Hide()
 
-	body := container.NewBorder(container.NewVBox(b.recast, b.prompt), b.status, nil, nil,
+	body := container.NewBorder(nil, b.status, nil, nil,
 		container.NewGridWithColumns(2, b.candScroll, b.rankScroll))
 	bottom := container.NewVBox(widget.NewSeparator(), b.confirm,
 		container.NewHBox(b.cancel, layout.NewSpacer(), b.clearAll, b.review))
@@ -232,8 +231,8 @@ func (b *ballotScreen) update() {
 			continue
 		}
 		r.name.SetText(fmt.Sprintf("%s choice: %s", ordinal(p+1), b.k.candidates[b.s.ranking[p]].Name))
-		setButton(r.up, r.up.Text, p > 0)
-		setButton(r.down, r.down.Text, p < n-1)
+		setEnabled(r.up, p > 0)
+		setEnabled(r.down, p < n-1)
 		r.box.Show()
 	}
 	if n == 0 {
@@ -241,7 +240,7 @@ func (b *ballotScreen) update() {
 	} else {
 		b.none.Hide()
 	}
-	setButton(b.clearAll, b.clearAll.Text, n > 0)
+	setEnabled(b.clearAll, n > 0)
 	if n < len(b.cands) {
 		b.prompt.SetText(fmt.Sprintf("Press a candidate, or type their number, to make them your %s choice. "+
 			"Rank as many as you like; you do not have to rank them all.", ordinal(n+1)))
@@ -253,11 +252,16 @@ func (b *ballotScreen) update() {
 // focus moves the keyboard focus to f.
 func (b *ballotScreen) focus(f fyne.Focusable) { b.k.win.Canvas().Focus(f) }
 
-// fixFocus moves the focus on after a key changed the ranking: from a
-// candidate the key just ranked, or from a ranking row it hid, to the first
-// candidate not yet ranked.
+// fixFocus moves the focus on after a key changed the ranking: to Review
+// once every candidate is ranked; from a candidate the key just ranked, or
+// from a ranking row it hid, to the first candidate not yet ranked; and
+// when nothing has the focus, to the first candidate not yet ranked.
 func (b *ballotScreen) fixFocus() {
 	f := b.k.win.Canvas().Focused()
+	if len(b.s.ranking) == len(b.cands) && f != b.review {
+		b.focus(b.review)
+		return
+	}
 	for i, c := range b.cands {
 		if f == c && b.s.rankOf(i) >= 0 {
 			b.focus(b.first())
@@ -270,6 +274,9 @@ func (b *ballotScreen) fixFocus() {
 			return
 		}
 	}
+	if f == nil {
+		b.focus(b.first())
+	}
 }
 
 // wipe empties every text that shows the ranking and the ranking itself.
@@ -280,7 +287,7 @@ func (b *ballotScreen) wipe() {
 	b.recast.SetText("")
 }
 
-func setEnabled(b *button, on bool) { setButton(b, b.Text, on) }
+func setEnabled(b *button, on bool) { setButton(b, b.label(), on) }
 
 // setIcon sets a button's icon, refreshing it only when it changes.
 func setIcon(b *button, icon fyne.Resource) {
@@ -289,9 +296,11 @@ func setIcon(b *button, icon fyne.Resource) {
 	}
 }
 
-// scrollIntoView scrolls s so that o, a child of its content, is in view.
+// scrollIntoView scrolls s so that o, a child of its content, is in view
+// with a little room around it for its focus ring.
 func scrollIntoView(s *container.Scroll, o fyne.CanvasObject) {
-	top, bottom := o.Position().Y, o.Position().Y+o.Size().Height
+	room := theme.Padding()
+	top, bottom := max(o.Position().Y-room, 0), o.Position().Y+o.Size().Height+room
 	view := s.Size().Height
 	switch {
 	case top < s.Offset.Y:
@@ -304,9 +313,7 @@ func scrollIntoView(s *container.Scroll, o fyne.CanvasObject) {
 // setButton sets a button's text and state, refreshing it only when they
 // change.
 func setButton(b *button, text string, enabled bool) {
-	if b.Text != text {
-		b.SetText(text)
-	}
+	b.setLabel(text)
 	switch {
 	case enabled && b.Disabled():
 		b.Enable()

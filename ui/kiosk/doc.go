@@ -43,6 +43,24 @@
 // returns to check-in after Config.ReturnAfter (20 s by default) or a press
 // of Done or a tap.
 //
+// # A voter who walks away
+//
+// After Config.IdleAfter (2 minutes by default) without a key, tap or focus
+// move on check-in, the ballot or the review, a warning covers the screen
+// and hides the ballot: "Are you still voting?", counting down
+// Config.IdleGrace (30 s). Any key or tap brings the ballot back as it was,
+// the focus where it was; when the time runs out the unfinished ballot is
+// discarded as after a cast, and check-in starts with the default text size
+// and contrast. An untouched check-in is not warned about.
+//
+// # Text size and contrast
+//
+// Four text sizes (18, 24, 32 and 42 units, targets 48 to 76) and a
+// high-contrast theme, chosen separately from the top bar (Smaller text,
+// Larger text, High contrast) and reset for every voter. In high contrast
+// every text and control is at least 10:1 against what is behind it
+// (TestHighContrastTenToOne measures it).
+//
 // # What is forgotten after each voter
 //
 // When the receipt appears, and again when the next check-in starts, the
@@ -53,7 +71,7 @@
 // review screens (emptied, then the screens are dropped); the receipt's
 // confirmation code (emptied when the receipt ends); a check-in refusal
 // message (emptied when the next person types, or after ReturnAfter). The
-// large-text switch goes back to the kiosk's default. Fields take no copy,
+// text size and contrast go back to the kiosk's default. Fields take no copy,
 // cut, paste, undo or redo and have no context menu, so nothing typed reaches
 // the clipboard. Go does not zero freed memory: the dropped strings are
 // unreachable from the kiosk and the window, not erased from RAM.
@@ -61,7 +79,9 @@
 // # Keyboard
 //
 // Everything works without a mouse. Tab and Shift+Tab, or the arrow keys,
-// move the focus (drawn as a thick ring); Enter or Space press the focused
+// move the focus (drawn as a two-band ring, the ring colour outside and
+// white or black inside, so that it shows on the blue or yellow buttons too;
+// TestFocusIsVisible compares the pixels); Enter or Space press the focused
 // button; Enter in a text field submits it. On the ballot, the number keys
 // 1-9 rank candidate 1-9 next and Backspace removes the last choice. Escape
 // leaves the passcode screen. Paper entry: see paperScreen.

@@ -43,7 +43,7 @@ func allTexts(c fyne.Canvas) []string {
 		case *widget.Button:
 			out = append(out, x.Text)
 		case *button:
-			out = append(out, x.Text)
+			out = append(out, x.label())
 		case *widget.Entry:
 			out = append(out, x.Text, x.PlaceHolder)
 		case *entry:

@@ -47,8 +47,16 @@ type Config struct {
 	Sync Syncer
 	// ReturnAfter is how long the receipt shows (DefaultReturnAfter if 0).
 	ReturnAfter time.Duration
-	// LargeText starts every voter in the large-text, high-contrast theme.
-	LargeText bool
+	// TextSize is the text size every voter starts with, from 0 (the
+	// smallest) to TextSizes-1.
+	TextSize int
+	// HighContrast starts every voter in the high-contrast theme.
+	HighContrast bool
+	// IdleAfter is how long a voter's session may go without input before
+	// the kiosk warns that it will end (DefaultIdleAfter if 0), and
+	// IdleGrace how long the warning shows before the unfinished ballot is
+	// discarded (DefaultIdleGrace if 0).
+	IdleAfter, IdleGrace time.Duration
 	// Clock times passcode lockouts (the system clock if nil).
 	Clock app.Clock
 	// OnExit is called on the UI goroutine after an official closed the
@@ -82,13 +90,16 @@ type Kiosk struct {
 	ballot  *ballotScreen
 	review  *reviewScreen
 	receipt *receiptScreen
+	// idle is the warning that covers a voter's screen after IdleAfter
+	// without input.
+	idle *idleScreen
 
 	// Officials' screens.
 	passcode *passcodeScreen
 	menu     *menuScreen
 	paper    *paperScreen
 
-	large     bool
+	look      kioskTheme
 	prevTheme fyne.Theme
 	started   bool
 	closed    bool
@@ -100,10 +111,14 @@ type Kiosk struct {
 	// after runs f on the UI goroutine after d, unless stopped, and post
 	// runs f on the UI goroutine (fyne.Do); tests replace them to run time
 	// forward without sleeping and to run results on the test's goroutine.
-	after        func(d time.Duration, f func()) (stop func())
-	post         func(f func())
-	stopReturn   func()
-	stopPending  func()
+	after       func(d time.Duration, f func()) (stop func())
+	post        func(f func())
+	stopReturn  func()
+	stopPending func()
+	stopIdle    func()
+	// showing is set while show moves the focus: that is not the voter's
+	// input.
+	showing      bool
 	jobs         sync.WaitGroup
 	pendingCount int
 	pendingErr   error
@@ -113,6 +128,12 @@ type Kiosk struct {
 func New(a fyne.App, win fyne.Window, cfg Config) *Kiosk {
 	if cfg.ReturnAfter <= 0 {
 		cfg.ReturnAfter = DefaultReturnAfter
+	}
+	if cfg.IdleAfter <= 0 {
+		cfg.IdleAfter = DefaultIdleAfter
+	}
+	if cfg.IdleGrace <= 0 {
+		cfg.IdleGrace = DefaultIdleGrace
 	}
 	return &Kiosk{app: a, win: win, cfg: cfg, ctx: context.Background(),
 		lock: app.NewPasscodeLock(cfg.PasscodeHash, cfg.Clock), after: afterOnUI, post: fyne.Do}
@@ -133,8 +154,8 @@ func (k *Kiosk) Start() {
 	}
 	k.started = true
 	k.prevTheme = k.app.Settings().Theme()
-	k.large = k.cfg.LargeText
-	k.app.Settings().SetTheme(kioskTheme{large: k.large})
+	k.look = k.defaultLook()
+	k.app.Settings().SetTheme(k.look)
 	if dw, ok := k.win.(desktop.Window); ok {
 		dw.RequestAlwaysOnTop()
 	}
@@ -192,18 +213,21 @@ func (k *Kiosk) show(s screen) {
 	k.body.Refresh()
 	k.bar.update()
 	c := k.win.Canvas()
+	k.showing = true
 	c.Unfocus()
 	if f := s.first(); f != nil {
 		c.Focus(f)
 	}
+	k.showing = false
+	k.armIdle()
 }
 
 // nextVoter forgets the voter before and shows an empty check-in.
 func (k *Kiosk) nextVoter() {
 	k.forgetVoter()
 	k.passcode, k.menu, k.paper = nil, nil, nil
-	if k.large != k.cfg.LargeText {
-		k.setLarge(k.cfg.LargeText)
+	if k.look != k.defaultLook() {
+		k.setLook(k.defaultLook())
 	}
 	k.checkIn = newCheckInScreen(k)
 	k.show(k.checkIn)
@@ -234,19 +258,48 @@ func (k *Kiosk) forgetVoter() {
 	if k.session != nil {
 		k.session.wipe()
 	}
-	k.session, k.checkIn, k.ballot, k.review, k.receipt = nil, nil, nil, nil, nil
+	if k.stopIdle != nil {
+		k.stopIdle()
+		k.stopIdle = nil
+	}
+	k.session, k.checkIn, k.ballot, k.review, k.receipt, k.idle = nil, nil, nil, nil, nil, nil
 	k.win.Canvas().Unfocus()
 }
 
-// setLarge switches the large-text, high-contrast theme on or off.
-func (k *Kiosk) setLarge(on bool) {
-	k.large = on
-	k.app.Settings().SetTheme(kioskTheme{large: on})
+// defaultLook is the text size and contrast every voter starts with.
+func (k *Kiosk) defaultLook() kioskTheme {
+	return kioskTheme{size: min(max(k.cfg.TextSize, 0), TextSizes-1), contrast: k.cfg.HighContrast}
+}
+
+// setLook switches the text size or the contrast.
+func (k *Kiosk) setLook(look kioskTheme) {
+	k.look = look
+	k.app.Settings().SetTheme(look)
 	k.bar.update()
+}
+
+// textSizeBy makes the text a size larger (+1) or smaller (-1), and keeps
+// the focus on the pressed button while it can still be pressed.
+func (k *Kiosk) textSizeBy(by int) {
+	look := k.look
+	look.size = min(max(look.size+by, 0), TextSizes-1)
+	k.setLook(look)
+	k.noteInput()
+}
+
+// toggleContrast switches high contrast on or off.
+func (k *Kiosk) toggleContrast() {
+	look := k.look
+	look.contrast = !look.contrast
+	k.setLook(look)
+	k.noteInput()
 }
 
 // typedRune takes characters no focused control used.
 func (k *Kiosk) typedRune(r rune) {
+	if k.woke() {
+		return
+	}
 	if k.screen != nil {
 		k.screen.typedRune(r)
 	}
@@ -255,6 +308,9 @@ func (k *Kiosk) typedRune(r rune) {
 // typedKey takes keys no focused control used: arrows move the focus like
 // Tab and Shift+Tab, the rest goes to the screen.
 func (k *Kiosk) typedKey(ev *fyne.KeyEvent) {
+	if k.woke() {
+		return
+	}
 	c := k.win.Canvas()
 	switch ev.Name {
 	case fyne.KeyUp, fyne.KeyLeft:

@@ -181,11 +181,13 @@ func TestPendingAndSyncNow(t *testing.T) {
 }
 
 // TestNoTinyTargets: every control a voter can press is at least the
-// theme's target size (48, or 64 in large text), on every voter screen.
+// theme's target size (48 units at the smallest text, 76 at the largest), on
+// every voter screen; the top bar's buttons keep the smallest.
 func TestNoTinyTargets(t *testing.T) {
-	for _, large := range []bool{false, true} {
-		h := newHarness(t, "Mayor", func(c *Config) { c.LargeText = large })
-		min := kioskTheme{large: large}.Size(sizeNameTarget)
+	for size := range TextSizes {
+		large := size == TextSizes-1
+		h := newHarness(t, "Mayor", func(c *Config) { c.TextSize, c.HighContrast = size, large })
+		min := kioskTheme{size: size}.Size(sizeNameTarget)
 		check := func(where string) {
 			h.win.Resize(kioskSize)
 			h.win.Content().Refresh()
@@ -198,8 +200,12 @@ func TestNoTinyTargets(t *testing.T) {
 				default:
 					return
 				}
+				min := min
+				if b := h.k.bar; o == b.smaller || o == b.larger || o == b.contrast || o == b.officials {
+					min = kioskTheme{}.Size(sizeNameTarget) // the bar keeps the smallest size
+				}
 				if s := o.MinSize(); s.Height < min || s.Width < min && !isEntry(o) {
-					t.Errorf("%s (large %v): %T %v is %v, smaller than %v", where, large, o, textOf(o), s, min)
+					t.Errorf("%s (text size %d): %T %v is %v, smaller than %v", where, size+1, o, textOf(o), s, min)
 				}
 			})
 		}
@@ -218,7 +224,7 @@ func isEntry(o fyne.CanvasObject) bool { _, ok := o.(*entry); return ok }
 
 func textOf(o fyne.CanvasObject) string {
 	if b, ok := o.(*button); ok {
-		return b.Text
+		return b.label()
 	}
 	return ""
 }

@@ -45,27 +45,49 @@ func page(title *widget.Label, body fyne.CanvasObject, buttons ...fyne.CanvasObj
 }
 
 // topBar is the strip above every screen: the election, what is not yet
-// synced, the text-size switch and the officials' button.
+// synced, the text size and contrast switches and the officials' button.
 type topBar struct {
-	k         *Kiosk
-	title     *widget.Label
-	pending   *widget.Label
-	textSize  *button
-	officials *button
+	k               *Kiosk
+	title           *widget.Label
+	pending         *widget.Label
+	smaller, larger *button
+	contrast        *button
+	officials       *button
+	obj             *container.ThemeOverride
 }
 
 func newTopBar(k *Kiosk) *topBar {
 	b := &topBar{k: k, title: widget.NewLabelWithStyle("VoteDesk kiosk", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), pending: widget.NewLabel("")}
 	b.title.Truncation = fyne.TextTruncateEllipsis
-	b.textSize = newButton(k, "Larger text", theme.ZoomInIcon(), func() { k.setLarge(!k.large) })
+	b.smaller = newButton(k, "Smaller text", theme.ZoomOutIcon(), func() { b.resize(-1) })
+	b.larger = newButton(k, "Larger text", theme.ZoomInIcon(), func() { b.resize(+1) })
+	b.contrast = newButton(k, "High contrast", theme.ColorPaletteIcon(), k.toggleContrast)
 	b.officials = newButton(k, "Officials", theme.AccountIcon(), k.officials)
 	b.officials.Importance = widget.LowImportance
 	b.pending.Hide()
 	return b
 }
 
+// view is the bar at the smallest text size whatever the voter chose, so
+// that the buttons that change the size stay in the same place and on the
+// screen.
 func (b *topBar) view() fyne.CanvasObject {
-	return container.NewBorder(nil, nil, nil, container.NewHBox(b.pending, b.textSize, b.officials), b.title)
+	b.obj = container.NewThemeOverride(container.NewBorder(nil, nil, nil,
+		container.NewHBox(b.pending, b.smaller, b.larger, b.contrast, b.officials), b.title), kioskTheme{})
+	return b.obj
+}
+
+// resize changes the text size by one step; when that was the last step,
+// the focus moves to the other size button, which can still be pressed.
+func (b *topBar) resize(by int) {
+	b.k.textSizeBy(by)
+	c := b.k.win.Canvas()
+	switch {
+	case by > 0 && b.larger.Disabled():
+		c.Focus(b.smaller)
+	case by < 0 && b.smaller.Disabled():
+		c.Focus(b.larger)
+	}
 }
 
 // update shows the kiosk's current state.
@@ -74,12 +96,16 @@ func (b *topBar) update() {
 	if k.election.Name != "" {
 		b.title.SetText(k.election.Name)
 	}
-	if k.large {
-		b.textSize.SetText("Normal text")
-		b.textSize.SetIcon(theme.ZoomOutIcon())
+	if bar := (kioskTheme{contrast: k.look.contrast}); b.obj != nil && b.obj.Theme != bar {
+		b.obj.Theme = bar
+		b.obj.Refresh()
+	}
+	setEnabled(b.smaller, k.look.size > 0)
+	setEnabled(b.larger, k.look.size < TextSizes-1)
+	if k.look.contrast {
+		setButton(b.contrast, "Normal contrast", true)
 	} else {
-		b.textSize.SetText("Larger text")
-		b.textSize.SetIcon(theme.ZoomInIcon())
+		setButton(b.contrast, "High contrast", true)
 	}
 	if k.screen != nil && k.screen.voterFacing() {
 		b.officials.Show()

@@ -34,7 +34,8 @@ func (c *countingIDs) NewID() string {
 // TestScreenshots renders every kiosk screen with the headless test driver
 // (its software painter) to PNG files: kiosk-checkin, kiosk-ballot,
 // kiosk-review, kiosk-receipt, kiosk-passcode, kiosk-menu, kiosk-paper,
-// kiosk-paper-double and kiosk-large.
+// kiosk-paper-double, kiosk-large (text size 3, high contrast), kiosk-largest
+// (size 4, a long name wrapping) and kiosk-idle (the idle warning).
 func TestScreenshots(t *testing.T) {
 	dir := os.Getenv(screenshotsEnv)
 	if dir == "" {
@@ -53,7 +54,8 @@ func TestScreenshots(t *testing.T) {
 		}
 	}
 	must(f.svc.CreateElection(f.ctx, official, election, "", true))
-	must(f.svc.AddCandidates(f.ctx, official, election, "Alice Kiss", "Bob Wright", "Carmen Montroll", "Dev Smith", "Eun-ji Park", "Farah Haddad"))
+	must(f.svc.AddCandidates(f.ctx, official, election, "Alice Kiss", "Bob Wright", "Carmen Montroll", "Dev Smith", "Eun-ji Park", "Farah Haddad",
+		"Maria Guadalupe Fernández-Castellanos (Working Families)"))
 	must(f.svc.AddVoters(f.ctx, official, election, pollBook(0)...))
 	must(f.svc.LaunchElection(f.ctx, official, election))
 
@@ -116,18 +118,18 @@ func TestScreenshots(t *testing.T) {
 	h.key(fyne.KeyEscape)
 	h.press(h.k.menu.resume)
 
-	h.press(h.k.bar.textSize)
 	h.win.Canvas().Focus(h.k.checkIn.name)
 	h.checkIn("Bob Ray")
-	h.setLargeForScreenshot()
+	h.press(h.k.bar.larger)
+	h.press(h.k.bar.larger)
+	h.press(h.k.bar.contrast)
 	h.typ("21")
+	h.tabTo(h.k.ballot.review)
 	shot("large")
-}
-
-// setLargeForScreenshot switches large text on for the voter at hand (a
-// new voter starts with the kiosk's default).
-func (h *harness) setLargeForScreenshot() {
-	if !h.k.large {
-		h.k.setLarge(true)
-	}
+	h.press(h.k.bar.larger)
+	h.press(h.k.bar.contrast)
+	h.tabTo(h.k.ballot.cands[2])
+	shot("largest")
+	h.timers.fire(DefaultIdleAfter)
+	shot("idle")
 }

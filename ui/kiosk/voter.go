@@ -27,6 +27,7 @@ func newCheckInScreen(k *Kiosk) *checkInScreen {
 	s := &checkInScreen{k: k, msg: message(widget.DangerImportance)}
 	s.name = newEntry("Your name", func(string) { s.submit() })
 	s.name.OnChanged = func(string) {
+		k.noteInput()
 		if s.msg.Text != "" && !s.checking {
 			s.msg.SetText("")
 		}
@@ -164,6 +165,8 @@ func (k *Kiosk) live(s screen) bool {
 		return s == k.review
 	case *receiptScreen:
 		return s == k.receipt
+	case *idleScreen:
+		return s == k.idle
 	case *menuScreen:
 		return s == k.menu
 	case *paperScreen:

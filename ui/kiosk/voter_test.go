@@ -52,7 +52,7 @@ func TestVoterSessionByKeyboard(t *testing.T) {
 	if got := k.session.rankings(k.candidates); !sameRanking(got, "Kiss", "Montroll", "Wright") {
 		t.Fatalf("ranking = %v", got)
 	}
-	if got := b.cands[0].Text; got != "1   Kiss   (your 1st choice)" {
+	if got := b.cands[0].label(); got != "1   Kiss   (your 1st choice)" {
 		t.Errorf("candidate 1 button = %q", got)
 	}
 	h.press(b.cands[0]) // a ranked candidate stays readable and says where it is
@@ -325,23 +325,135 @@ func TestStartByJoinCode(t *testing.T) {
 	}
 }
 
-// TestLargeTextSwitch: the switch is reachable by keyboard, makes text and
-// targets larger, and goes back to normal for the next voter.
-func TestLargeTextSwitch(t *testing.T) {
+// TestTextSizeAndContrast: four text sizes and high contrast, each reachable
+// by keyboard, chosen separately, and back to the kiosk's default for the
+// next voter.
+func TestTextSizeAndContrast(t *testing.T) {
 	h := newHarness(t, "Mayor")
-	small := h.app.Settings().Theme().Size("text")
-	h.press(h.k.bar.textSize)
-	th, ok := h.app.Settings().Theme().(kioskTheme)
-	if !ok || !th.large || th.Size("text") < small*1.4 {
-		t.Fatalf("after the switch: theme %#v", h.app.Settings().Theme())
+	bar := h.k.bar
+	th := func() kioskTheme { return h.app.Settings().Theme().(kioskTheme) }
+	if !bar.smaller.Disabled() || bar.larger.Disabled() {
+		t.Errorf("at the smallest size: Smaller enabled %v, Larger enabled %v", !bar.smaller.Disabled(), !bar.larger.Disabled())
 	}
-	if h.k.bar.textSize.Text != "Normal text" {
-		t.Errorf("switch says %q", h.k.bar.textSize.Text)
+	sizes := []float32{th().Size("text")}
+	for range TextSizes - 1 {
+		h.press(bar.larger)
+		sizes = append(sizes, th().Size("text"))
+	}
+	for i := 1; i < len(sizes); i++ {
+		if sizes[i] < sizes[i-1]*1.2 {
+			t.Errorf("text sizes %v: size %d is not clearly larger than size %d", sizes, i+1, i)
+		}
+	}
+	if !bar.larger.Disabled() || h.win.Canvas().Focused() != bar.smaller {
+		t.Errorf("at the largest size: Larger enabled %v, focus on %v (want Smaller)", !bar.larger.Disabled(), h.win.Canvas().Focused())
+	}
+	if th().contrast {
+		t.Error("the text size switched the contrast")
+	}
+	h.press(bar.contrast)
+	if got := th(); !got.contrast || got.size != TextSizes-1 || bar.contrast.label() != "Normal contrast" {
+		t.Errorf("after High contrast: theme %+v, button %q", got, bar.contrast.label())
+	}
+	h.press(bar.smaller)
+	if got := th(); got.size != TextSizes-2 || !got.contrast {
+		t.Errorf("after Smaller: theme %+v", got)
 	}
 	h.win.Canvas().Focus(h.k.checkIn.name)
 	h.vote("Ann Lee", "1")
 	h.key(fyne.KeyReturn)
-	if th := h.app.Settings().Theme().(kioskTheme); th.large {
-		t.Error("the next voter starts with the previous voter's large text")
+	if got := th(); got != (kioskTheme{}) {
+		t.Errorf("the next voter starts with the previous voter's look %+v", got)
 	}
+	t.Run("KioskDefault", func(t *testing.T) {
+		h := newHarness(t, "Mayor", func(c *Config) { c.TextSize, c.HighContrast = 2, true })
+		if got := h.app.Settings().Theme().(kioskTheme); got != (kioskTheme{size: 2, contrast: true}) {
+			t.Errorf("theme %+v, want the configured size 3 in high contrast", got)
+		}
+	})
+}
+
+// TestIdleWarning: a voter who stops touching the kiosk mid-ballot is warned
+// after IdleAfter with the ballot hidden; any key brings it back as it was;
+// after IdleGrace more the unfinished ballot is discarded, nothing is cast,
+// and check-in starts with the default text size and contrast.
+func TestIdleWarning(t *testing.T) {
+	const after, grace = 3 * time.Minute, 25 * time.Second
+	h := newHarness(t, "Mayor", func(c *Config) { c.IdleAfter, c.IdleGrace = after, grace })
+	h.timers.fire(after)
+	if h.k.idle != nil {
+		t.Fatal("an untouched check-in was warned about")
+	}
+	h.checkIn("Ann Lee")
+	h.typ("31")
+	h.press(h.k.bar.larger)
+	h.tabTo(h.k.ballot.cands[1])
+	h.timers.fire(after - time.Second) // a timer of another length is not the idle timer
+	if h.k.idle != nil {
+		t.Fatal("warned before IdleAfter")
+	}
+	h.timers.fire(after)
+	idle := h.k.idle
+	if idle == nil || h.k.screen != idle {
+		t.Fatalf("after %v without input: screen %T", after, h.k.screen)
+	}
+	if texts := strings.Join(allTexts(h.win.Canvas()), "|"); strings.Contains(texts, "Montroll") {
+		t.Errorf("the warning shows the ballot: %q", texts)
+	}
+	if !strings.Contains(idle.count.Text, "In 25 s your ballot is cleared") {
+		t.Errorf("warning says %q", idle.count.Text)
+	}
+	h.timers.fire(time.Second)
+	if !strings.Contains(idle.count.Text, "In 24 s") {
+		t.Errorf("after a second the warning says %q", idle.count.Text)
+	}
+
+	h.typ("4") // any key: back to the ballot as it was; the key does nothing else
+	if h.k.screen != h.k.ballot || len(h.k.session.ranking) != 2 || h.win.Canvas().Focused() != h.k.ballot.cands[1] {
+		t.Fatalf("a key after the warning: screen %T, ranking %v, focus %v", h.k.screen, h.k.session.ranking, h.win.Canvas().Focused())
+	}
+	h.timers.fire(grace)
+	if h.k.screen != h.k.ballot {
+		t.Fatal("the warning's end fired after the voter came back")
+	}
+
+	h.timers.fire(after)
+	if h.k.screen != h.k.idle {
+		t.Fatalf("second warning: screen %T", h.k.screen)
+	}
+	h.timers.fire(grace)
+	if h.k.screen != h.k.checkIn || h.k.session != nil || h.k.ballot != nil || h.k.idle != nil {
+		t.Fatalf("after the grace time: screen %T, session %v", h.k.screen, h.k.session)
+	}
+	if got := h.app.Settings().Theme().(kioskTheme); got != (kioskTheme{}) {
+		t.Errorf("the next voter gets the look %+v", got)
+	}
+	if n := len(h.ballots("Mayor")); n != 0 {
+		t.Errorf("%d ballots cast by the timeout", n)
+	}
+	if texts := strings.Join(allTexts(h.win.Canvas()), "|"); strings.Contains(texts, "Montroll") || strings.Contains(texts, "Ann Lee") {
+		t.Errorf("the voter is still on screen: %q", texts)
+	}
+
+	t.Run("TypedNameIsCleared", func(t *testing.T) {
+		h.typ("Bob")
+		h.timers.fire(after)
+		if h.k.screen != h.k.idle || !strings.Contains(h.k.idle.count.Text, "starts again for the next voter") {
+			t.Fatalf("a half-typed name: screen %T", h.k.screen)
+		}
+		h.timers.fire(grace)
+		if h.k.screen != h.k.checkIn || h.k.checkIn.name.Text != "" {
+			t.Errorf("after the grace time: screen %T, name %q", h.k.screen, h.k.checkIn.name.Text)
+		}
+	})
+	t.Run("ReviewTimesOutToo", func(t *testing.T) {
+		h.checkIn("Ann Lee")
+		h.typ("1")
+		h.press(h.k.ballot.review)
+		h.timers.fire(after)
+		h.timers.fire(grace)
+		if h.k.screen != h.k.checkIn || h.k.review != nil || len(h.ballots("Mayor")) != 0 {
+			t.Errorf("review left alone: screen %T", h.k.screen)
+		}
+	})
 }

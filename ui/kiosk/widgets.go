@@ -17,22 +17,53 @@ type keyRouter interface {
 }
 
 // button is a kiosk button: never smaller than the theme's target size, a
-// clear focus ring, pressed with Enter as well as Space, and passing other
-// keys on to the screen.
+// clear focus ring, pressed with Enter as well as Space, passing other keys
+// on to the kiosk, and telling it of every input (which keeps a voter's
+// session from timing out).
 type button struct {
 	widget.Button
-	keys    keyRouter
+	k       *Kiosk
 	focused bool
+	// wrap, when set, holds the button's text instead of Text, wrapped at
+	// word boundaries (newWrapButton).
+	wrap *widget.Label
 	// onFocus, when set, runs when the button gains the focus (to scroll it
 	// into view).
 	onFocus func()
 }
 
-func newButton(keys keyRouter, text string, icon fyne.Resource, tapped func()) *button {
-	b := &button{keys: keys}
+func newButton(k *Kiosk, text string, icon fyne.Resource, tapped func()) *button {
+	b := &button{k: k}
 	b.Text, b.Icon, b.OnTapped = text, icon, tapped
 	b.ExtendBaseWidget(b)
 	return b
+}
+
+// newWrapButton is a button whose text wraps at word boundaries instead of
+// widening the button: a long candidate name at the largest text size.
+func newWrapButton(k *Kiosk, text string, icon fyne.Resource, tapped func()) *button {
+	b := newButton(k, "", icon, tapped)
+	b.Alignment = widget.ButtonAlignLeading
+	b.wrap = label(text)
+	return b
+}
+
+// label is the button's text.
+func (b *button) label() string {
+	if b.wrap != nil {
+		return b.wrap.Text
+	}
+	return b.Text
+}
+
+// setLabel sets the button's text, refreshing only when it changes.
+func (b *button) setLabel(text string) {
+	switch {
+	case b.wrap != nil && b.wrap.Text != text:
+		b.wrap.SetText(text)
+	case b.wrap == nil && b.Text != text:
+		b.SetText(text)
+	}
 }
 
 // MinSize is at least the target size in both directions.
@@ -50,20 +81,24 @@ func (b *button) TypedKey(ev *fyne.KeyEvent) {
 			b.Tapped(&fyne.PointEvent{})
 		}
 	default:
-		if b.keys != nil {
-			b.keys.typedKey(ev)
-		}
+		b.k.typedKey(ev)
 	}
 }
 
-// TypedRune passes characters on to the screen (number keys rank candidates).
-func (b *button) TypedRune(r rune) {
-	if b.keys != nil {
-		b.keys.typedRune(r)
-	}
+// TypedRune passes characters on to the kiosk (number keys rank
+// candidates).
+func (b *button) TypedRune(r rune) { b.k.typedRune(r) }
+
+// Tapped notes the input, then presses the button.
+func (b *button) Tapped(ev *fyne.PointEvent) {
+	b.k.noteInput()
+	b.Button.Tapped(ev)
 }
 
 func (b *button) FocusGained() {
+	if b.k.idle == nil || b != b.k.idle.more { // the warning's own button takes the focus as it shows
+		b.k.noteInput()
+	}
 	b.focused = true
 	b.Button.FocusGained()
 	if b.onFocus != nil {
@@ -77,50 +112,127 @@ func (b *button) FocusLost() {
 }
 
 func (b *button) CreateRenderer() fyne.WidgetRenderer {
-	ring := canvas.NewRectangle(color.Transparent)
-	return &ringRenderer{WidgetRenderer: b.Button.CreateRenderer(), ring: ring, focused: func() bool { return b.focused }, th: b.Theme}
+	outlined := func() bool { return !b.Disabled() && b.Importance != widget.HighImportance }
+	r := b.Button.CreateRenderer()
+	if b.wrap != nil {
+		r = &wrapRenderer{WidgetRenderer: r, b: b}
+	}
+	return newRingRenderer(r, func() bool { return b.focused }, outlined, b.Theme)
 }
 
-// ringRenderer draws a focus ring around a widget.
+// wrapRenderer lays a button's wrapped text out beside its icon.
+type wrapRenderer struct {
+	fyne.WidgetRenderer
+	b *button
+}
+
+// textLeft is where the text starts: after the icon.
+func (r *wrapRenderer) textLeft() float32 {
+	th := r.b.Theme()
+	pad := th.Size(theme.SizeNameInnerPadding)
+	if r.b.Icon == nil {
+		return pad / 2
+	}
+	return pad + th.Size(theme.SizeNameInlineIcon)
+}
+
+func (r *wrapRenderer) Layout(s fyne.Size) {
+	r.WidgetRenderer.Layout(s)
+	x := r.textLeft()
+	w := max(s.Width-x-r.b.Theme().Size(theme.SizeNameInnerPadding)/2, 0)
+	r.b.wrap.Resize(fyne.NewSize(w, r.b.wrap.MinSize().Height))
+	r.b.wrap.Move(fyne.NewPos(x, (s.Height-r.b.wrap.Size().Height)/2))
+}
+
+func (r *wrapRenderer) MinSize() fyne.Size {
+	l := r.b.wrap.MinSize()
+	return fyne.NewSize(r.textLeft()+l.Width+r.b.Theme().Size(theme.SizeNameInnerPadding)/2, l.Height)
+}
+
+func (r *wrapRenderer) Objects() []fyne.CanvasObject {
+	return append(r.WidgetRenderer.Objects(), r.b.wrap)
+}
+
+func (r *wrapRenderer) Refresh() {
+	r.WidgetRenderer.Refresh()
+	r.b.wrap.Refresh()
+}
+
+// ringRenderer draws a focus ring around a widget, and in high contrast an
+// outline around a control that can be pressed. The ring is two bands: the
+// ring colour outside and the colour of text on the primary colour inside,
+// so that it shows on every background, the primary-coloured buttons' too
+// (WCAG 2.4.13: at least 3:1 between focused and unfocused pixels, over
+// more than a 2-unit perimeter).
 type ringRenderer struct {
 	fyne.WidgetRenderer
-	ring    *canvas.Rectangle
-	focused func() bool
-	th      func() fyne.Theme
+	outer, inner, outline *canvas.Rectangle
+	focused, outlined     func() bool
+	th                    func() fyne.Theme
 }
 
+// Widths of the focus ring's bands.
+const (
+	ringOuter = 7
+	ringInner = 4
+)
+
+func newRingRenderer(r fyne.WidgetRenderer, focused, outlined func() bool, th func() fyne.Theme) *ringRenderer {
+	rr := &ringRenderer{WidgetRenderer: r, focused: focused, outlined: outlined, th: th,
+		outer: canvas.NewRectangle(color.Transparent), inner: canvas.NewRectangle(color.Transparent),
+		outline: canvas.NewRectangle(color.Transparent)}
+	rr.style()
+	return rr
+}
+
+// Layout places each band inside the widget: a stroke is drawn centred on
+// its rectangle's edge, so each rectangle is inset by half its stroke.
 func (r *ringRenderer) Layout(s fyne.Size) {
 	r.WidgetRenderer.Layout(s)
-	r.ring.Resize(s)
-	r.ring.Move(fyne.NewPos(0, 0))
+	inset := func(x *canvas.Rectangle, by float32) {
+		x.Move(fyne.NewPos(by, by))
+		x.Resize(fyne.NewSize(max(s.Width-2*by, 0), max(s.Height-2*by, 0)))
+	}
+	inset(r.outer, ringOuter/2)
+	inset(r.inner, ringOuter+ringInner/2)
+	inset(r.outline, r.th().Size(theme.SizeNameInputBorder)/2)
 }
 
 func (r *ringRenderer) Objects() []fyne.CanvasObject {
-	return append(r.WidgetRenderer.Objects(), r.ring)
+	return append(r.WidgetRenderer.Objects(), r.outline, r.outer, r.inner)
 }
 
 func (r *ringRenderer) Refresh() {
 	r.WidgetRenderer.Refresh()
+	r.style()
+}
+
+// style sets the bands' colours and widths for the theme and the widget's
+// state.
+func (r *ringRenderer) style() {
 	th := r.th()
-	r.ring.StrokeColor = th.Color(theme.ColorNamePrimary, 0)
-	if kt, ok := th.(kioskTheme); ok {
-		r.ring.StrokeColor = kt.focusRing()
-	}
-	r.ring.StrokeWidth = 0
+	r.outer.StrokeColor = th.Color(theme.ColorNamePrimary, 0)
+	r.inner.StrokeColor = th.Color(theme.ColorNameForegroundOnPrimary, 0)
+	r.outline.StrokeColor = th.Color(colorNameOutline, 0)
+	r.outer.StrokeWidth, r.inner.StrokeWidth, r.outline.StrokeWidth = 0, 0, 0
 	if r.focused() {
-		r.ring.StrokeWidth = max(3, th.Size(theme.SizeNameInputBorder)+1)
+		r.outer.StrokeWidth, r.inner.StrokeWidth = ringOuter, ringInner
 	}
-	r.ring.CornerRadius = th.Size(theme.SizeNameButtonRadius)
-	r.ring.Refresh()
+	if r.outlined() {
+		r.outline.StrokeWidth = th.Size(theme.SizeNameInputBorder)
+	}
+	radius := th.Size(theme.SizeNameButtonRadius)
+	r.outer.CornerRadius, r.outline.CornerRadius, r.inner.CornerRadius = radius, radius, max(0, radius-ringOuter)
+	for _, x := range []*canvas.Rectangle{r.outer, r.inner, r.outline} {
+		x.Refresh()
+	}
 }
 
 // targetSize is the smallest control size of th: the kiosk theme's, or 48
-// under any other theme (after the kiosk hands its window back).
+// under any other theme (after the kiosk hands its window back). A theme
+// override wraps the kiosk theme, so it is asked by name.
 func targetSize(th fyne.Theme) float32 {
-	if kt, ok := th.(kioskTheme); ok {
-		return kt.Size(sizeNameTarget)
-	}
-	return 48
+	return max(th.Size(sizeNameTarget), 48)
 }
 
 // entry is a one-line kiosk text field: at least the target height, Enter
@@ -129,7 +241,24 @@ func targetSize(th fyne.Theme) float32 {
 // context menu.
 type entry struct {
 	widget.Entry
-	keys map[fyne.KeyName]func()
+	keys    map[fyne.KeyName]func()
+	focused bool
+}
+
+func (e *entry) FocusGained() {
+	e.focused = true
+	e.Entry.FocusGained()
+}
+
+func (e *entry) FocusLost() {
+	e.focused = false
+	e.Entry.FocusLost()
+}
+
+// CreateRenderer adds the kiosk's focus ring: the entry's own focused border
+// is too close in colour to its unfocused one in high contrast.
+func (e *entry) CreateRenderer() fyne.WidgetRenderer {
+	return newRingRenderer(e.Entry.CreateRenderer(), func() bool { return e.focused }, func() bool { return false }, e.Theme)
 }
 
 func newEntry(placeholder string, submit func(string)) *entry {
