@@ -62,12 +62,25 @@ type barChartRenderer struct {
 const (
 	barHeight = 26
 	barGap    = 10
-	labelW    = 170
-	valueW    = 150
+	// maxLabelW is the widest a candidate's name may be before it is cut.
+	maxLabelW = 260
 )
+
+// widths are the widths of the name column and of the widest value text
+// ("23,897  11.95%  eliminated"), so that neither is cut.
+func (r *barChartRenderer) widths() (labelW, valueW float32) {
+	pad := theme.Padding()
+	labelW, valueW = 80, 60
+	for i := range r.chart.bars {
+		labelW = max(labelW, min(r.labels[i].MinSize().Width+2*pad, maxLabelW))
+		valueW = max(valueW, r.values[i].MinSize().Width+2*pad)
+	}
+	return labelW, valueW
+}
 
 func (r *barChartRenderer) Layout(size fyne.Size) {
 	pad := theme.Padding()
+	labelW, valueW := r.widths()
 	plotW := size.Width - labelW - valueW - 2*pad
 	if plotW < 10 {
 		plotW = 10
@@ -95,6 +108,7 @@ func (r *barChartRenderer) Layout(size fyne.Size) {
 
 func (r *barChartRenderer) MinSize() fyne.Size {
 	n := float32(len(r.chart.bars))
+	labelW, valueW := r.widths()
 	return fyne.NewSize(labelW+valueW+200, n*(barHeight+barGap)+theme.Padding()+r.caption.MinSize().Height+theme.Padding())
 }
 

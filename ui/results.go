@@ -110,6 +110,8 @@ type ResultsScreen struct {
 	Standing    *widget.Label
 	Tabs        *container.AppTabs
 	Rounds      *grid
+	// RoundDetail shows the selected cell of Rounds whole.
+	RoundDetail *widget.Label
 	Chart       *BarChart
 	ChartRound  *widget.Select
 	Flow        *FlowView
@@ -162,6 +164,18 @@ func newResultsScreen(s *session, name string) *ResultsScreen {
 		}
 		return sc.rounds.cells[row][col-1]
 	}, func(row, _ int) bool { return sc.rounds.bold[row] })
+	sc.Rounds.Importance = func(row, col int) widget.Importance {
+		switch sc.rounds.mark(row, col-1) {
+		case markElected:
+			return widget.SuccessImportance
+		case markEliminated:
+			return widget.DangerImportance
+		}
+		return widget.MediumImportance
+	}
+	sc.RoundDetail = widget.NewLabel(roundDetailHint)
+	sc.RoundDetail.Wrapping = fyne.TextWrapWord
+	sc.Rounds.OnSelected = sc.showRoundCell
 	sc.Chart = NewBarChart()
 	sc.ChartRound = widget.NewSelect(nil, func(v string) { sc.showRound(v) })
 	sc.Flow = NewFlowView()
@@ -190,7 +204,7 @@ func newResultsScreen(s *session, name string) *ResultsScreen {
 		container.NewBorder(boldLabel("Head to head: row's votes over column's (bold: row wins)"), nil, nil, nil, sc.Preferences),
 		container.NewBorder(sc.PathsTitle, nil, nil, nil, sc.Paths)))
 	sc.Tabs = container.NewAppTabs(
-		container.NewTabItem("Rounds", container.NewBorder(note(resultRounds), nil, nil, nil, sc.Rounds)),
+		container.NewTabItem("Rounds", container.NewBorder(note(resultRounds), sc.RoundDetail, nil, nil, sc.Rounds)),
 		container.NewTabItem("Chart", container.NewBorder(container.NewVBox(note(resultChart), chartTop), nil, nil, nil, container.NewVScroll(sc.Chart))),
 		container.NewTabItem("Flow", container.NewBorder(note(resultFlow), nil, nil, nil, sc.Flow)),
 		container.NewTabItem("Pairwise", container.NewBorder(note(resultPairwise), nil, nil, nil, sc.pairwise)),
@@ -383,17 +397,18 @@ func (sc *ResultsScreen) show(c *app.Count, took time.Duration) {
 	sc.setNote(resultRanking, false, "")
 	if rcv {
 		sc.rounds = newRoundsTable(*c)
+		sc.RoundDetail.SetText(roundDetailHint)
 		p := lastPass(res)
-		cols := []column{{"Candidate", 230, fyne.TextAlignLeading}}
+		cols := []column{{"Candidate", 160, fyne.TextAlignLeading}}
 		opts := make([]string, len(p.Rounds))
 		for i, rd := range p.Rounds {
-			cols = append(cols, column{fmt.Sprintf("Round %d", rd.Number), 190, fyne.TextAlignTrailing})
+			cols = append(cols, column{fmt.Sprintf("Round %d", rd.Number), 120, fyne.TextAlignTrailing})
 			opts[i] = fmt.Sprintf("%d of %d", rd.Number, len(p.Rounds))
 		}
 		if len(res.Passes) > 1 {
 			sc.setNote(resultRounds, true, fmt.Sprintf("Multi-pass IRV: %d passes, one per seat; the rounds of the last pass are shown.", len(res.Passes)))
 		}
-		sc.Rounds.setColumns(cols)
+		sc.Rounds.fitColumns(cols, 420)
 		sc.ChartRound.SetOptions(opts)
 		sc.round = len(p.Rounds) - 1
 		sc.ChartRound.SetSelectedIndex(sc.round)
@@ -509,4 +524,21 @@ func (sc *ResultsScreen) saveRules() {
 	sc.s.doHint("Cannot save the counting method", lifecycleHint, func(ctx context.Context) error {
 		return sc.s.svc.UpdateElection(ctx, sc.s.actor(), name, base, app.ElectionChanges{Method: &method, Rules: &rules})
 	}, func() { sc.s.changed() })
+}
+
+// roundDetailHint is the detail line before a cell is selected.
+const roundDetailHint = "Select a cell (click it, or arrows and Space) to read it whole here."
+
+// showRoundCell writes the selected cell of the round table whole, with
+// its row and round, below the table.
+func (sc *ResultsScreen) showRoundCell(id widget.TableCellID) {
+	t := sc.rounds
+	if id.Row < 0 || id.Row >= len(t.rows) || id.Col < 1 || id.Col > len(t.cells[id.Row]) {
+		return
+	}
+	text := strings.ReplaceAll(t.cells[id.Row][id.Col-1], "\n", "; ")
+	if text == "" {
+		text = "nothing"
+	}
+	sc.RoundDetail.SetText(fmt.Sprintf("%s, %s: %s", sc.Rounds.cols[id.Col].Title, t.rows[id.Row], text))
 }

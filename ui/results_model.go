@@ -133,6 +133,25 @@ type roundsTable struct {
 	rows  []string   // row titles
 	cells [][]string // cells[row][round]
 	bold  []bool     // rows to show in bold (winners)
+	marks [][]roundMark
+}
+
+// roundMark is what a round decided about a candidate, shown in colour as
+// well as in words.
+type roundMark uint8
+
+const (
+	markNone roundMark = iota
+	markElected
+	markEliminated
+)
+
+// mark is what round col (from 0) decided about row's candidate.
+func (t roundsTable) mark(row, col int) roundMark {
+	if row < 0 || row >= len(t.marks) || col < 0 || col >= len(t.marks[row]) {
+		return markNone
+	}
+	return t.marks[row][col]
 }
 
 func newRoundsTable(c app.Count) roundsTable {
@@ -144,6 +163,7 @@ func newRoundsTable(c app.Count) roundsTable {
 			row[i] = cell(i, rd)
 		}
 		t.rows, t.cells, t.bold = append(t.rows, title), append(t.cells, row), append(t.bold, bold)
+		t.marks = append(t.marks, make([]roundMark, len(p.Rounds)))
 	}
 	won := map[int]bool{}
 	for _, w := range c.Result.Winners {
@@ -171,6 +191,14 @@ func newRoundsTable(c app.Count) roundsTable {
 			}
 			return s
 		})
+		for i, rd := range p.Rounds {
+			switch marks := t.marks[len(t.marks)-1]; {
+			case oneOfInts(cand, rd.Elected):
+				marks[i] = markElected
+			case oneOfInts(cand, rd.Eliminated):
+				marks[i] = markEliminated
+			}
+		}
 	}
 	inactive := []struct {
 		title string
@@ -198,7 +226,8 @@ func newRoundsTable(c app.Count) roundsTable {
 	return t
 }
 
-// transfers describes a round's transfers: "Cid to Bob: 2; Cid to exhausted: 1".
+// transfers describes a round's transfers, one a line: "Cid to Bob: 2",
+// "Cid to exhausted: 1".
 func transfers(c tally.Contest, rd tally.Round) string {
 	var parts []string
 	for _, tr := range rd.Transfers {
@@ -212,7 +241,7 @@ func transfers(c tally.Contest, rd tally.Round) string {
 		}
 		parts = append(parts, fmt.Sprintf("%s to %s: %s", c.Candidates[tr.From].Name, to, fmtVotes(tr.Votes)))
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, "\n")
 }
 
 // placeOrder lists the candidates by final place, then any unplaced in

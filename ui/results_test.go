@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
@@ -329,5 +331,85 @@ func TestResultsNothingToCount(t *testing.T) {
 	h.wait()
 	if r.count != nil || r.bannerBox.Visible() || !strings.HasPrefix(r.Status.Text, "No ballots yet") {
 		t.Errorf("no ballots: counted %v, banner %q, status %q", r.count != nil, r.Banner.Text, r.Status.Text)
+	}
+}
+
+// TestRoundsTableFitsRealCounts: at realistic vote counts the round table
+// cuts nothing: every column is as wide as its widest line, the Transfers
+// row is as tall as its lines, elected and eliminated cells are coloured as
+// well as worded, and a selected cell is read whole below the table.
+func TestRoundsTableFitsRealCounts(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	mayor(h, false)
+	r := openResults(h, "Olivia")
+	c := *r.count
+	c.Contest = tally.Contest{Name: "Mayor", Candidates: []tally.Candidate{
+		{Name: "Alexandria Ocasio-Whitfield"}, {Name: "Bartholomew Kingsley"}, {Name: "Cid"}, {Name: "Dee"}, {Name: "Eun-ji Park"}}}
+	c.Ballots = &tally.BallotSet{}
+	for _, b := range []struct {
+		n     uint32
+		ranks []uint16
+	}{{81234, []uint16{0}}, {70321, []uint16{1}}, {23897, []uint16{2, 1}}, {20225, []uint16{3, 0}}, {9120, []uint16{4, 2, 3}}, {5012, []uint16{4}}} {
+		var marks []tally.Mark
+		for i, cand := range b.ranks {
+			marks = append(marks, tally.Mark{Rank: uint16(i + 1), Candidate: cand})
+		}
+		h.must(c.Ballots.Add("", b.n, marks))
+	}
+	res, err := tally.Tabulate(c.Contest, c.Ballots, tally.IRV, tally.DefaultRules())
+	h.must(err)
+	c.Result = res
+	r.show(&c, 0)
+
+	g := r.Rounds
+	size := theme.TextSize()
+	measure := func(s string, bold bool) float32 {
+		return fyne.MeasureText(s, size, fyne.TextStyle{Bold: bold}).Width
+	}
+	rows, cols := g.Length()
+	transfersRow := len(r.rounds.rows) - 1
+	for col := range cols {
+		for row := range rows {
+			for line := range strings.SplitSeq(g.cell(row, col), "\n") {
+				w := measure(line, g.bold(row, col))
+				if w > g.cols[col].Width {
+					t.Errorf("row %q, column %q: %q is %.0f wide in a %.0f column", r.rounds.rows[row], g.cols[col].Title, line, w, g.cols[col].Width)
+				}
+			}
+		}
+	}
+	if lines := strings.Count(r.rounds.cells[transfersRow][0], "\n") + 1; lines < 2 {
+		t.Errorf("round 1 transfers %q: want one line per transfer", r.rounds.cells[transfersRow][0])
+	}
+	elected, eliminated := 0, 0
+	for row := range r.rounds.rows {
+		for col := 1; col < cols; col++ {
+			cell := r.rounds.cells[row][col-1]
+			imp := g.Importance(row, col)
+			switch {
+			case strings.Contains(cell, "elected") && !strings.Contains(cell, "eliminated"):
+				elected++
+				if imp != widget.SuccessImportance {
+					t.Errorf("%q is not marked elected (%v)", cell, imp)
+				}
+			case strings.Contains(cell, "eliminated"):
+				eliminated++
+				if imp != widget.DangerImportance {
+					t.Errorf("%q is not marked eliminated (%v)", cell, imp)
+				}
+			default:
+				if imp != widget.MediumImportance {
+					t.Errorf("%q is marked %v", cell, imp)
+				}
+			}
+		}
+	}
+	if elected != 1 || eliminated < 2 {
+		t.Errorf("%d elected and %d eliminated cells", elected, eliminated)
+	}
+	g.Select(widget.TableCellID{Row: transfersRow, Col: 1})
+	if got := r.RoundDetail.Text; !strings.HasPrefix(got, "Round 1, Transfers: ") || !strings.Contains(got, "; ") {
+		t.Errorf("detail of round 1's transfers: %q", got)
 	}
 }

@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"strings"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -22,6 +25,12 @@ type grid struct {
 	// focused row is selected first, as Space selects it, so Enter opens
 	// what the keyboard is on.
 	OnActivate func()
+	// Importance, when set, colours a cell (a count's elected and
+	// eliminated).
+	Importance func(row, col int) widget.Importance
+
+	cell func(row, col int) string
+	bold func(row, col int) bool
 }
 
 // TypedKey takes Enter (and the keypad's) for OnActivate; every other key
@@ -38,7 +47,7 @@ func (g *grid) TypedKey(ev *fyne.KeyEvent) {
 // newGrid builds a grid over rows rows whose cell (row, col) text is given by
 // cell. bold, when set, tells which cells to show in bold.
 func newGrid(cols []column, rows func() int, cell func(row, col int) string, bold func(row, col int) bool) *grid {
-	g := &grid{}
+	g := &grid{cell: cell, bold: bold}
 	g.Table = &widget.Table{
 		Length: func() (int, int) { return rows(), len(g.cols) },
 		CreateCell: func() fyne.CanvasObject {
@@ -50,6 +59,10 @@ func newGrid(cols []column, rows func() int, cell func(row, col int) string, bol
 			l := o.(*widget.Label)
 			l.Alignment = g.cols[id.Col].Align
 			l.TextStyle.Bold = bold != nil && bold(id.Row, id.Col)
+			l.Importance = widget.MediumImportance
+			if g.Importance != nil {
+				l.Importance = g.Importance(id.Row, id.Col)
+			}
 			l.SetText(cell(id.Row, id.Col))
 		},
 		ShowHeaderRow: true,
@@ -79,5 +92,36 @@ func (g *grid) setColumns(cols []column) {
 	g.cols = cols
 	for i, c := range cols {
 		g.SetColumnWidth(i, c.Width)
+	}
+}
+
+// fitColumns sizes each column to its title and the widest line of its
+// cells, between its given width and maxWidth, and each row to its tallest
+// cell (a cell may hold several lines). It reads every cell, so it is for
+// tables of a few hundred rows, like a count's rounds; longer text than
+// maxWidth is cut with an ellipsis and shown whole where the screen offers
+// it (the rounds' detail line).
+func (g *grid) fitColumns(cols []column, maxWidth float32) {
+	rows, _ := g.Length()
+	size := theme.TextSize()
+	pad := 2*theme.InnerPadding() + 2
+	lineH := fyne.MeasureText("Mg", size, fyne.TextStyle{}).Height
+	for c := range cols {
+		w := fyne.MeasureText(cols[c].Title, size, fyne.TextStyle{Bold: true}).Width
+		for r := range rows {
+			style := fyne.TextStyle{Bold: g.bold != nil && g.bold(r, c)}
+			for line := range strings.SplitSeq(g.cell(r, c), "\n") {
+				w = max(w, fyne.MeasureText(line, size, style).Width)
+			}
+		}
+		cols[c].Width = min(max(cols[c].Width, w+pad), maxWidth)
+	}
+	g.setColumns(cols)
+	for r := range rows {
+		lines := 1
+		for c := range cols {
+			lines = max(lines, strings.Count(g.cell(r, c), "\n")+1)
+		}
+		g.SetRowHeight(r, float32(lines)*lineH+2*theme.InnerPadding())
 	}
 }
