@@ -107,9 +107,9 @@ type ResultsScreen struct {
 	Banner     *widget.Label
 	// Standing says how final the count is (PRELIMINARY, UNOFFICIAL or
 	// FINAL, and why), above the banner, as every surface says it.
-	Standing    *widget.Label
-	Tabs        *container.AppTabs
-	Rounds      *grid
+	Standing *widget.Label
+	Tabs     *container.AppTabs
+	Rounds   *grid
 	// RoundDetail shows the selected cell of Rounds whole.
 	RoundDetail *widget.Label
 	Chart       *BarChart
