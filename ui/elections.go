@@ -28,7 +28,7 @@ type ElectionsScreen struct {
 	selected string
 
 	Search                                                             *widget.Entry
-	Table                                                              *grid
+	Table                                                              *openGrid
 	Summary                                                            *widget.Label
 	New, Open, Edit, Launch, Close, Finalize, Archive, Delete, Results *widget.Button
 	// ImportContests makes an election per RCTab contest config of a
@@ -47,7 +47,7 @@ func newElectionsScreen(s *session, open func(name, tab string)) *ElectionsScree
 	sc := &ElectionsScreen{s: s, open: open, Search: widget.NewEntry(), Summary: widget.NewLabel("")}
 	sc.Search.SetPlaceHolder("Search elections")
 	sc.Search.OnChanged = func(string) { sc.filter() }
-	sc.Table = newGrid([]column{
+	sc.Table = newOpenGrid([]column{
 		{"Election", 260, fyne.TextAlignLeading},
 		{"Status", 90, fyne.TextAlignLeading},
 		{"Candidates", 100, fyne.TextAlignTrailing},
@@ -55,7 +55,12 @@ func newElectionsScreen(s *session, open func(name, tab string)) *ElectionsScree
 		{"Ballots", 90, fyne.TextAlignTrailing},
 		{"Last change", 150, fyne.TextAlignLeading},
 		{"Owner", 120, fyne.TextAlignLeading},
-	}, func() int { return len(sc.shown) }, sc.cell, func(_, col int) bool { return col == 0 })
+	}, func() int { return len(sc.shown) }, sc.cell, func(_, col int) bool { return col == 0 }, func() {
+		// Enter or a double click on the list opens the election.
+		if sc.selected != "" {
+			sc.open(sc.selected, "")
+		}
+	})
 	sc.Table.OnSelected = func(id widget.TableCellID) {
 		if id.Row >= 0 && id.Row < len(sc.shown) {
 			sc.selected = sc.shown[id.Row].Name
@@ -67,12 +72,6 @@ func newElectionsScreen(s *session, open func(name, tab string)) *ElectionsScree
 	sc.Contests = newContestsImport(s, sc.refresh)
 	sc.ImportContests = widget.NewButtonWithIcon("Import contests…", theme.UploadIcon(), sc.Contests.choose)
 	sc.Open = widget.NewButtonWithIcon("Open", theme.FolderOpenIcon(), func() { sc.open(sc.selected, "") })
-	// Enter on the list opens the election the keyboard is on.
-	sc.Table.OnActivate = func() {
-		if sc.selected != "" {
-			sc.open(sc.selected, "")
-		}
-	}
 	sc.Edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() {
 		if e, ok := sc.current(); ok {
 			sc.EditForm = editElection(sc.s, e, sc.refresh)

@@ -3,10 +3,13 @@ package ui
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
 	"votedesk/localstore"
@@ -267,5 +270,32 @@ func TestEnterOpensAnElection(t *testing.T) {
 	h.wait()
 	if h.sh.Election == nil || h.sh.screen != "election:Mayor" {
 		t.Errorf("Enter on the list: screen %q", h.sh.screen)
+	}
+}
+
+// TestDoubleClickOpensAnElection: a double click on an election's row opens
+// that election, whichever row was selected before.
+func TestDoubleClickOpensAnElection(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	for _, name := range []string{"Mayor", "School board"} {
+		h.must(h.svc.CreateElection(h.ctx, "Olivia", name, "", false))
+	}
+	h.signIn("Olivia")
+	h.sh.ShowScreen(screenElections)
+	h.wait()
+	sc := h.sh.Elections
+	row := slices.IndexFunc(sc.shown, func(e app.Election) bool { return e.Name == "School board" })
+	if row < 0 {
+		t.Fatalf("School board is not listed: %v", sc.shown)
+	}
+	// Rows are as tall as a label, below a header row as tall, with a
+	// separator between.
+	cellH := widget.NewLabel("x").MinSize().Height + theme.SeparatorThicknessSize()
+	at := fyne.NewPos(20, cellH*float32(row+1)+cellH/2)
+	sc.Table.DoubleTapped(&fyne.PointEvent{Position: at})
+	h.wait()
+	if h.sh.Election == nil || h.sh.screen != "election:School board" {
+		t.Errorf("double click on row %d: screen %q", row, h.sh.screen)
 	}
 }

@@ -44,6 +44,30 @@ func (g *grid) TypedKey(ev *fyne.KeyEvent) {
 	g.Table.TypedKey(ev)
 }
 
+// openGrid is a grid whose rows open something: Enter, or a double click on
+// a row, selects it and runs OnActivate. (Only such grids take double
+// clicks: the driver holds a single click back for the double-click delay
+// on any widget that takes them.)
+type openGrid struct {
+	*grid
+}
+
+// newOpenGrid is newGrid for a list whose rows open, with activate run on
+// Enter or a double click.
+func newOpenGrid(cols []column, rows func() int, cell func(row, col int) string, bold func(row, col int) bool, activate func()) *openGrid {
+	g := &openGrid{newGrid(cols, rows, cell, bold)}
+	g.OnActivate = activate
+	g.ExtendBaseWidget(g)
+	return g
+}
+
+// DoubleTapped selects the cell under the pointer, as a click does, and
+// opens it.
+func (g *openGrid) DoubleTapped(e *fyne.PointEvent) {
+	g.Table.Tapped(e)
+	g.OnActivate()
+}
+
 // newGrid builds a grid over rows rows whose cell (row, col) text is given by
 // cell. bold, when set, tells which cells to show in bold.
 func newGrid(cols []column, rows func() int, cell func(row, col int) string, bold func(row, col int) bool) *grid {
