@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -72,12 +73,23 @@ type ElectionForm struct {
 	Retain         *widget.Entry
 	Opens, Closes  *windowField
 	Method         *widget.Select
-	Note           *widget.Label
-	Save, Cancel   *widget.Button
+	// Seats is how many candidates the count elects (RCTab's
+	// numberOfWinners, one of the election's counting rules).
+	Seats        *widget.Entry
+	Note         *widget.Label
+	Save, Cancel *widget.Button
 
 	dialog  *dialog.CustomDialog
 	saved   func()
 	content fyne.CanvasObject
+}
+
+// seatsOf is how many candidates e's count elects, as the form shows it.
+func seatsOf(e app.Election) string {
+	if v := strings.TrimSpace(e.Rules["numberOfWinners"]); v != "" {
+		return v
+	}
+	return "1"
 }
 
 // editElection opens the edit dialog for e; saved is called after a save.
@@ -90,6 +102,7 @@ func editElection(s *session, e app.Election, saved func()) *ElectionForm {
 		Retain:      widget.NewEntry(),
 		Opens:       newWindowField(), Closes: newWindowField(),
 		Method: widget.NewSelect(methodOptions(), nil),
+		Seats:  widget.NewEntry(),
 		Note:   widget.NewLabel(""),
 		Save:   widget.NewButton("Save", nil), Cancel: widget.NewButton("Cancel", nil)}
 	f.Description.SetMinRowsVisible(3)
@@ -105,6 +118,8 @@ func editElection(s *session, e app.Election, saved func()) *ElectionForm {
 		widget.NewFormItem("Voting opens", f.Opens.content),
 		widget.NewFormItem("Voting closes", f.Closes.content),
 		widget.NewFormItem("Counting method", f.Method),
+		widget.NewFormItem("Seats", container.NewBorder(nil, nil, nil,
+			widget.NewLabel("candidates elected (more than 1: choose STV)"), f.Seats)),
 		widget.NewFormItem("Poll book", f.AllowEdit),
 		widget.NewFormItem("Records kept", container.NewBorder(nil, nil, nil, widget.NewLabel("months after finalizing"), f.Retain)))
 	f.content = container.NewVBox(form, f.Note)
@@ -129,8 +144,9 @@ func (f *ElectionForm) fill(e app.Election) {
 	if e.Method != "" {
 		f.Method.SetSelected(methodLabel(tally.Method(e.Method)))
 	}
+	f.Seats.SetText(seatsOf(e))
 	draft := e.Status == app.StatusDraft
-	for _, w := range []fyne.Disableable{f.Description, f.Secret, f.Recast, f.Method} {
+	for _, w := range []fyne.Disableable{f.Description, f.Secret, f.Recast, f.Method, f.Seats} {
 		enable(w, draft)
 	}
 	f.Opens.enable(draft)
@@ -163,6 +179,17 @@ func (f *ElectionForm) changes() (app.ElectionChanges, bool, error) {
 	}
 	if v := methodOf(f.Method.Selected); v != e.Method {
 		ch.Method, changed = &v, true
+	}
+	if t := strings.TrimSpace(f.Seats.Text); t != seatsOf(e) {
+		if n, err := strconv.Atoi(t); err != nil || n < 1 {
+			return ch, false, app.Errorf(app.CodeInvalid, "seats: %q is not a whole number of candidates to elect, 1 or more", t)
+		}
+		rules := maps.Clone(e.Rules)
+		if rules == nil {
+			rules = map[string]string{}
+		}
+		rules["numberOfWinners"] = t
+		ch.Rules, changed = &rules, true
 	}
 	if t := strings.TrimSpace(f.Retain.Text); t != strconv.Itoa(e.RetentionMonths()) {
 		n, err := strconv.Atoi(t)

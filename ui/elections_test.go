@@ -179,6 +179,31 @@ func TestEditElection(t *testing.T) {
 			t.Errorf("the dialog stays open: %s", h.dialogText())
 		}
 	})
+	t.Run("Seats", func(t *testing.T) {
+		test.Tap(es.Edit)
+		f := es.EditForm
+		if f.Seats.Text != "1" {
+			t.Errorf("seats of a new election: %q", f.Seats.Text)
+		}
+		f.Method.SetSelected(methodLabel(tally.STV))
+		f.Seats.SetText("3")
+		test.Tap(f.Save)
+		h.wait()
+		e, err := h.svc.Election(h.ctx, "Olivia", "Budget")
+		h.must(err)
+		if e.Rules["numberOfWinners"] != "3" || e.Method != string(tally.STV) {
+			t.Errorf("stored method %q, rules %v", e.Method, e.Rules)
+		}
+		test.Tap(es.Edit)
+		if got := es.EditForm.Seats.Text; got != "3" {
+			t.Errorf("the form shows %q seats", got)
+		}
+		es.EditForm.Seats.SetText("none")
+		test.Tap(es.EditForm.Save)
+		h.wait()
+		h.assertDialog("seats: \"none\" is not a whole number")
+		h.closeDialogs()
+	})
 	t.Run("ErrWindowBackwards", func(t *testing.T) {
 		test.Tap(es.Edit)
 		f := es.EditForm
