@@ -23,6 +23,8 @@ func keyboardHelp() [][2]string {
 		{"Tab / Shift+Tab", "Move to the next / previous field or button"},
 		{"Enter or Space", "Press the focused button; Enter confirms a dialog"},
 		{"Escape", "Close a dialog without doing anything"},
+		{"Enter or double click", "On the elections list: open the election"},
+		{"Arrows, then Space", "In a table: move, then select (a round's cell is read whole below)"},
 	}
 }
 
