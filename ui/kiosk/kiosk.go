@@ -278,13 +278,11 @@ func (k *Kiosk) setLook(look kioskTheme) {
 	k.bar.update()
 }
 
-// textSizeBy makes the text a size larger (+1) or smaller (-1), and keeps
-// the focus on the pressed button while it can still be pressed.
+// textSizeBy makes the text a size larger (+1) or smaller (-1).
 func (k *Kiosk) textSizeBy(by int) {
 	look := k.look
 	look.size = min(max(look.size+by, 0), TextSizes-1)
 	k.setLook(look)
-	k.noteInput()
 }
 
 // toggleContrast switches high contrast on or off.
@@ -292,7 +290,6 @@ func (k *Kiosk) toggleContrast() {
 	look := k.look
 	look.contrast = !look.contrast
 	k.setLook(look)
-	k.noteInput()
 }
 
 // typedRune takes characters no focused control used.

@@ -179,8 +179,10 @@ func TestFocusIsVisible(t *testing.T) {
 				first := c.Focused()
 				h.relayout()
 				for _, w := range st.order(h) {
-					c.Unfocus()
-					c.Focus(w.f) // scrolls it into view
+					if !st.tabWakes { // a focus move would end the idle warning
+						c.Unfocus()
+						c.Focus(w.f) // scrolls it into view
+					}
 					focused := c.Capture()
 					c.Unfocus()
 					plain := c.Capture()
@@ -192,7 +194,9 @@ func TestFocusIsVisible(t *testing.T) {
 						t.Errorf("%s: focusing %s (%v) changes %d pixels by 3:1, want at least %d", st.name, w.name, r, got, need)
 					}
 				}
-				c.Focus(first)
+				if !st.tabWakes { // the next step's key ends the warning
+					c.Focus(first)
+				}
 			}
 		})
 	}
@@ -262,7 +266,9 @@ func TestHighContrastTenToOne(t *testing.T) {
 					checkText(h, img, x, &checked)
 				}
 			})
-			h.win.Canvas().Focus(first)
+			if !st.tabWakes {
+				h.win.Canvas().Focus(first)
+			}
 		}
 		if checked < 40 {
 			t.Errorf("size %d: only %d texts measured", size+1, checked)

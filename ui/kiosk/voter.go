@@ -26,8 +26,8 @@ type checkInScreen struct {
 func newCheckInScreen(k *Kiosk) *checkInScreen {
 	s := &checkInScreen{k: k, msg: message(widget.DangerImportance)}
 	s.name = newEntry("Your name", func(string) { s.submit() })
+	s.name.onInput = k.noteInput
 	s.name.OnChanged = func(string) {
-		k.noteInput()
 		if s.msg.Text != "" && !s.checking {
 			s.msg.SetText("")
 		}

@@ -66,11 +66,21 @@ func (b *button) setLabel(text string) {
 	}
 }
 
-// MinSize is at least the target size in both directions.
+// MinSize is at least the target size in both directions, and wide enough
+// that the focus ring's bands clear the text.
 func (b *button) MinSize() fyne.Size {
 	s := b.Button.MinSize()
+	if b.wrap == nil {
+		s.Width += 2 * ringRoom(b.Theme())
+	}
 	t := targetSize(b.Theme())
 	return fyne.NewSize(max(s.Width, t), max(s.Height, t))
+}
+
+// ringRoom is how much wider than Fyne's padding a button must be on each
+// side for its text to clear the focus ring (with two units of air).
+func ringRoom(th fyne.Theme) float32 {
+	return max(ringOuter+ringInner+2-th.Size(theme.SizeNameInnerPadding), 0)
 }
 
 // TypedKey presses the button on Enter or Space and passes other keys on.
@@ -96,9 +106,7 @@ func (b *button) Tapped(ev *fyne.PointEvent) {
 }
 
 func (b *button) FocusGained() {
-	if b.k.idle == nil || b != b.k.idle.more { // the warning's own button takes the focus as it shows
-		b.k.noteInput()
-	}
+	b.k.noteInput()
 	b.focused = true
 	b.Button.FocusGained()
 	if b.onFocus != nil {
@@ -139,14 +147,17 @@ func (r *wrapRenderer) textLeft() float32 {
 func (r *wrapRenderer) Layout(s fyne.Size) {
 	r.WidgetRenderer.Layout(s)
 	x := r.textLeft()
-	w := max(s.Width-x-r.b.Theme().Size(theme.SizeNameInnerPadding)/2, 0)
+	w := max(s.Width-x-r.rightMargin(), 0)
 	r.b.wrap.Resize(fyne.NewSize(w, r.b.wrap.MinSize().Height))
 	r.b.wrap.Move(fyne.NewPos(x, (s.Height-r.b.wrap.Size().Height)/2))
 }
 
+// rightMargin keeps the text clear of the focus ring on the right.
+func (r *wrapRenderer) rightMargin() float32 { return ringOuter + ringInner + 2 }
+
 func (r *wrapRenderer) MinSize() fyne.Size {
 	l := r.b.wrap.MinSize()
-	return fyne.NewSize(r.textLeft()+l.Width+r.b.Theme().Size(theme.SizeNameInnerPadding)/2, l.Height)
+	return fyne.NewSize(r.textLeft()+l.Width+r.rightMargin(), l.Height)
 }
 
 func (r *wrapRenderer) Objects() []fyne.CanvasObject {
@@ -166,7 +177,7 @@ func (r *wrapRenderer) Refresh() {
 // more than a 2-unit perimeter).
 type ringRenderer struct {
 	fyne.WidgetRenderer
-	outer, inner, outline *canvas.Rectangle
+	outer, inner, outline band
 	focused, outlined     func() bool
 	th                    func() fyne.Theme
 }
@@ -177,29 +188,65 @@ const (
 	ringInner = 4
 )
 
+// band is a rectangular frame of four filled strips. Strips, unlike a
+// rectangle's stroke, sit where they are put with every painter (the GL
+// painter draws a stroke inside its rectangle, the software one centred on
+// its edge).
+type band [4]*canvas.Rectangle
+
+func newBand() band {
+	var b band
+	for i := range b {
+		b[i] = canvas.NewRectangle(color.Transparent)
+	}
+	return b
+}
+
+// layout places the frame inset from the edges of a widget of size s, width
+// wide.
+func (b band) layout(s fyne.Size, inset, width float32) {
+	w, h := max(s.Width-2*inset, 0), max(s.Height-2*inset, 0)
+	b[0].Move(fyne.NewPos(inset, inset))
+	b[0].Resize(fyne.NewSize(w, width))
+	b[1].Move(fyne.NewPos(inset, inset+h-width))
+	b[1].Resize(fyne.NewSize(w, width))
+	b[2].Move(fyne.NewPos(inset, inset))
+	b[2].Resize(fyne.NewSize(width, h))
+	b[3].Move(fyne.NewPos(inset+w-width, inset))
+	b[3].Resize(fyne.NewSize(width, h))
+}
+
+// show colours the frame, or hides it.
+func (b band) show(on bool, c color.Color) {
+	for _, r := range b {
+		r.FillColor = c
+		r.Hidden = !on
+		r.Refresh()
+	}
+}
+
 func newRingRenderer(r fyne.WidgetRenderer, focused, outlined func() bool, th func() fyne.Theme) *ringRenderer {
 	rr := &ringRenderer{WidgetRenderer: r, focused: focused, outlined: outlined, th: th,
-		outer: canvas.NewRectangle(color.Transparent), inner: canvas.NewRectangle(color.Transparent),
-		outline: canvas.NewRectangle(color.Transparent)}
+		outer: newBand(), inner: newBand(), outline: newBand()}
 	rr.style()
 	return rr
 }
 
-// Layout places each band inside the widget: a stroke is drawn centred on
-// its rectangle's edge, so each rectangle is inset by half its stroke.
 func (r *ringRenderer) Layout(s fyne.Size) {
 	r.WidgetRenderer.Layout(s)
-	inset := func(x *canvas.Rectangle, by float32) {
-		x.Move(fyne.NewPos(by, by))
-		x.Resize(fyne.NewSize(max(s.Width-2*by, 0), max(s.Height-2*by, 0)))
-	}
-	inset(r.outer, ringOuter/2)
-	inset(r.inner, ringOuter+ringInner/2)
-	inset(r.outline, r.th().Size(theme.SizeNameInputBorder)/2)
+	r.outline.layout(s, 0, r.th().Size(theme.SizeNameInputBorder))
+	r.outer.layout(s, 0, ringOuter)
+	r.inner.layout(s, ringOuter, ringInner)
 }
 
 func (r *ringRenderer) Objects() []fyne.CanvasObject {
-	return append(r.WidgetRenderer.Objects(), r.outline, r.outer, r.inner)
+	objs := r.WidgetRenderer.Objects()
+	for _, b := range []band{r.outline, r.outer, r.inner} {
+		for _, x := range b {
+			objs = append(objs, x)
+		}
+	}
+	return objs
 }
 
 func (r *ringRenderer) Refresh() {
@@ -207,25 +254,13 @@ func (r *ringRenderer) Refresh() {
 	r.style()
 }
 
-// style sets the bands' colours and widths for the theme and the widget's
-// state.
+// style colours the bands for the theme and shows those the widget's state
+// asks for.
 func (r *ringRenderer) style() {
 	th := r.th()
-	r.outer.StrokeColor = th.Color(theme.ColorNamePrimary, 0)
-	r.inner.StrokeColor = th.Color(theme.ColorNameForegroundOnPrimary, 0)
-	r.outline.StrokeColor = th.Color(colorNameOutline, 0)
-	r.outer.StrokeWidth, r.inner.StrokeWidth, r.outline.StrokeWidth = 0, 0, 0
-	if r.focused() {
-		r.outer.StrokeWidth, r.inner.StrokeWidth = ringOuter, ringInner
-	}
-	if r.outlined() {
-		r.outline.StrokeWidth = th.Size(theme.SizeNameInputBorder)
-	}
-	radius := th.Size(theme.SizeNameButtonRadius)
-	r.outer.CornerRadius, r.outline.CornerRadius, r.inner.CornerRadius = radius, radius, max(0, radius-ringOuter)
-	for _, x := range []*canvas.Rectangle{r.outer, r.inner, r.outline} {
-		x.Refresh()
-	}
+	r.outer.show(r.focused(), th.Color(theme.ColorNamePrimary, 0))
+	r.inner.show(r.focused(), th.Color(theme.ColorNameForegroundOnPrimary, 0))
+	r.outline.show(r.outlined(), th.Color(colorNameOutline, 0))
 }
 
 // targetSize is the smallest control size of th: the kiosk theme's, or 48
@@ -243,6 +278,17 @@ type entry struct {
 	widget.Entry
 	keys    map[fyne.KeyName]func()
 	focused bool
+	// onInput, when set, is told of every key typed into the field (not of
+	// changes the kiosk makes, such as emptying it).
+	onInput func()
+}
+
+// TypedRune notes the input and types the character.
+func (e *entry) TypedRune(r rune) {
+	if e.onInput != nil {
+		e.onInput()
+	}
+	e.Entry.TypedRune(r)
 }
 
 func (e *entry) FocusGained() {
@@ -283,6 +329,9 @@ func (e *entry) MinSize() fyne.Size {
 // TypedKey runs the handler of keys the kiosk uses and leaves the rest to
 // the text field.
 func (e *entry) TypedKey(ev *fyne.KeyEvent) {
+	if e.onInput != nil {
+		e.onInput()
+	}
 	if f := e.keys[ev.Name]; f != nil {
 		f()
 		return
