@@ -181,14 +181,14 @@ func (f *ElectionForm) changes() (app.ElectionChanges, bool, error) {
 		ch.Method, changed = &v, true
 	}
 	if t := strings.TrimSpace(f.Seats.Text); t != seatsOf(e) {
-		if n, err := strconv.Atoi(t); err != nil || n < 1 {
-			return ch, false, app.Errorf(app.CodeInvalid, "seats: %q is not a whole number of candidates to elect, 1 or more", t)
-		}
 		rules := maps.Clone(e.Rules)
 		if rules == nil {
 			rules = map[string]string{}
 		}
 		rules["numberOfWinners"] = t
+		if err := app.CheckRules(rules); err != nil { // the domain's rule, said before the save
+			return ch, false, app.Errorf(app.CodeInvalid, "seats: %s", app.ErrorMessage(err))
+		}
 		ch.Rules, changed = &rules, true
 	}
 	if t := strings.TrimSpace(f.Retain.Text); t != strconv.Itoa(e.RetentionMonths()) {

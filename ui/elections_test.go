@@ -201,7 +201,7 @@ func TestEditElection(t *testing.T) {
 		es.EditForm.Seats.SetText("none")
 		test.Tap(es.EditForm.Save)
 		h.wait()
-		h.assertDialog("seats: \"none\" is not a whole number")
+		h.assertDialog("seats: rule numberOfWinners: \"none\" is not an integer")
 		h.closeDialogs()
 	})
 	t.Run("ErrWindowBackwards", func(t *testing.T) {

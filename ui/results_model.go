@@ -146,6 +146,17 @@ const (
 	markEliminated
 )
 
+// markOf is what round rd decided about candidate cand.
+func markOf(cand int, rd tally.Round) roundMark {
+	switch {
+	case oneOfInts(cand, rd.Elected):
+		return markElected
+	case oneOfInts(cand, rd.Eliminated):
+		return markEliminated
+	}
+	return markNone
+}
+
 // mark is what round col (from 0) decided about row's candidate.
 func (t roundsTable) mark(row, col int) roundMark {
 	if row < 0 || row >= len(t.marks) || col < 0 || col >= len(t.marks[row]) {
@@ -183,21 +194,16 @@ func newRoundsTable(c app.Count) roundsTable {
 					}
 				}
 			}
-			if oneOfInts(cand, rd.Elected) {
+			switch markOf(cand, rd) {
+			case markElected:
 				s += " · elected"
-			}
-			if oneOfInts(cand, rd.Eliminated) {
+			case markEliminated:
 				s += " · eliminated"
 			}
 			return s
 		})
 		for i, rd := range p.Rounds {
-			switch marks := t.marks[len(t.marks)-1]; {
-			case oneOfInts(cand, rd.Elected):
-				marks[i] = markElected
-			case oneOfInts(cand, rd.Eliminated):
-				marks[i] = markEliminated
-			}
+			t.marks[len(t.marks)-1][i] = markOf(cand, rd)
 		}
 	}
 	inactive := []struct {
