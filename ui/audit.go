@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/ui/modal"
 )
 
 // maxDetail is how much of an event's data the audit table keeps: an import
@@ -35,7 +36,7 @@ type AuditScreen struct {
 	rows  []logRow
 	shown []int32
 
-	Search  *widget.Entry
+	Search  *modal.Entry
 	Table   *grid
 	Summary *widget.Label
 	// Detail shows the selected event's details in full.
@@ -44,7 +45,7 @@ type AuditScreen struct {
 }
 
 func newAuditScreen(s *session) *AuditScreen {
-	sc := &AuditScreen{s: s, Search: widget.NewEntry(), Summary: widget.NewLabel(""), Detail: widget.NewLabel("Select an event to read its details in full.")}
+	sc := &AuditScreen{s: s, Search: modal.NewEntry(), Summary: widget.NewLabel(""), Detail: widget.NewLabel("Select an event to read its details in full.")}
 	sc.Detail.Wrapping = fyne.TextWrapWord
 	sc.Search.SetPlaceHolder("Search the log: actor, type, election, anything in the details")
 	sc.Search.OnChanged = func(string) { sc.filter() }

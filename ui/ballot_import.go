@@ -14,6 +14,7 @@ import (
 
 	"votedesk/app/dataio"
 	"votedesk/tally/cvr"
+	"votedesk/ui/modal"
 )
 
 // BallotImport imports a cast vote record file into an election, as
@@ -44,17 +45,9 @@ func newBallotImport(s *session, election string, done func()) *BallotImport {
 
 // chooseFolder asks for a Dominion or Hart export folder.
 func (bi *BallotImport) chooseFolder() {
-	d := dialog.NewFolderOpen(func(dir fyne.ListableURI, err error) {
-		if err != nil {
-			bi.s.fail("Cannot open the folder", err)
-			return
-		}
-		if dir == nil {
-			return
-		}
-		bi.ReadFolder(dir.Path())
-	}, bi.s.win)
-	d.Show()
+	askOpenPath(bi.s, openSpec{Title: "Import ballots from a vendor's export folder",
+		Hint:    "Go into a Dominion CVR export (the folder with CvrExport*.json and its manifests) or a Hart export (a folder of XML ballot files), then Use this folder.",
+		Folders: true}, bi.ReadFolder)
 }
 
 // ReadFolder reads a vendor's export folder: the contest it holds, or the
@@ -109,24 +102,33 @@ func (bi *BallotImport) chooseContest(path string, contests []cvr.ContestInfo) {
 		widget.NewLabel(fmt.Sprintf("%s holds %d contests. Import the ballots of:", filepath.Base(path), len(contests))),
 		bi.ContestChoice), bi.s.win)
 	d.Resize(fyne.NewSize(520, 0))
-	d.Show()
+	modal.Show(bi.s.win, d, nil)
 }
 
-// choose asks for the file.
+// choose asks for the file (or a vendor's export folder).
 func (bi *BallotImport) choose() {
-	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
-		if err != nil {
-			bi.s.fail("Cannot open the file", err)
-			return
-		}
-		if rc == nil {
-			return
-		}
-		path := rc.URI().Path()
-		rc.Close()
-		bi.Read(path)
-	}, bi.s.win)
-	d.Show()
+	askOpenPath(bi.s, openSpec{Title: "Import ballots",
+		Hint:  "A cast vote record file (ES&S .xlsx, NIST CDF .json or .xml, Clear Ballot or RCTab CSV, BLT, PrefLib), or a Dominion or Hart export folder: go into it, then Use this folder.",
+		Kinds: cvrKinds(), Files: true, Folders: true}, bi.readPath)
+}
+
+// readPath reads the file or export folder chosen.
+func (bi *BallotImport) readPath(path string) {
+	if isDir(path) {
+		bi.ReadFolder(path)
+		return
+	}
+	bi.Read(path)
+}
+
+// cvrKinds are the cast vote record files offered, as the reader names
+// them.
+func cvrKinds() []fileKind {
+	out := make([]fileKind, len(cvr.FileKinds))
+	for i, k := range cvr.FileKinds {
+		out[i] = fileKind(k)
+	}
+	return out
 }
 
 // showProgress shows (or updates) the progress dialog.
@@ -173,7 +175,7 @@ func (bi *BallotImport) ReadContest(path, contest string) {
 			return
 		}
 		bi.Preview = im
-		dialog.ShowConfirm("Import ballots", bi.describe(im), func(ok bool) {
+		modal.ShowConfirm("Import ballots", bi.describe(im), func(ok bool) {
 			if ok {
 				bi.Record()
 			}
@@ -224,6 +226,6 @@ func (bi *BallotImport) Record() {
 		}
 		bi.Imported = true
 		bi.done()
-		dialog.ShowInformation("Ballots imported", fmt.Sprintf("%s imported into %q.", plural(im.Ballots, "ballot was", "ballots were"), bi.election), bi.s.win)
+		modal.ShowInformation("Ballots imported", fmt.Sprintf("%s imported into %q.", plural(im.Ballots, "ballot was", "ballots were"), bi.election), bi.s.win)
 	})
 }

@@ -7,11 +7,11 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/ui/modal"
 )
 
 // CandidatesScreen edits an election's candidates, in ballot order. They
@@ -24,7 +24,7 @@ type CandidatesScreen struct {
 	selected int
 
 	List   *widget.List
-	Name   *widget.Entry
+	Name   *modal.Entry
 	Add    *widget.Button
 	Remove *widget.Button
 	Note   *widget.Label
@@ -35,7 +35,7 @@ type CandidatesScreen struct {
 
 func newCandidatesScreen(s *session, election string, changed func()) *CandidatesScreen {
 	sc := &CandidatesScreen{s: s, name: election, changed: changed, selected: -1,
-		Name: widget.NewEntry(), Note: widget.NewLabel("")}
+		Name: modal.NewEntry(), Note: widget.NewLabel("")}
 	sc.Note.Wrapping = fyne.TextWrapWord
 	sc.Name.SetPlaceHolder("Candidate name (several: one per line or separated by ;)")
 	sc.Name.OnSubmitted = func(string) { sc.add() }
@@ -122,7 +122,7 @@ func (sc *CandidatesScreen) remove() {
 		return
 	}
 	c := sc.cands[sc.selected].Name
-	dialog.ShowConfirm("Remove candidate", fmt.Sprintf("Remove %q from %q?", c, sc.name), func(ok bool) {
+	modal.ShowConfirm("Remove candidate", fmt.Sprintf("Remove %q from %q?", c, sc.name), func(ok bool) {
 		if !ok {
 			return
 		}

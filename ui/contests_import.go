@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app/dataio"
+	"votedesk/ui/modal"
 )
 
 // ContestsImport imports many contests at once, as `votedesk import
@@ -32,18 +33,11 @@ func newContestsImport(s *session, done func()) *ContestsImport {
 	return &ContestsImport{s: s, done: done, Progress: newProgressDialog("Importing contests", 520)}
 }
 
-// choose asks for the folder of contest configs.
+// choose asks for the folder of contest configs (or one config).
 func (ci *ContestsImport) choose() {
-	d := dialog.NewFolderOpen(func(dir fyne.ListableURI, err error) {
-		if err != nil {
-			ci.s.fail("Cannot open the folder", err)
-			return
-		}
-		if dir != nil {
-			ci.Import(dir.Path())
-		}
-	}, ci.s.win)
-	d.Show()
+	askOpenPath(ci.s, openSpec{Title: "Import contests",
+		Hint:  "A folder of RCTab contest configs (every .json under it is read), or one config file.",
+		Kinds: []fileKind{{".json", "RCTab contest config"}}, Files: true, Folders: true}, func(path string) { ci.Import(path) })
 }
 
 // Import imports every contest config in the folders or files paths name,
@@ -128,7 +122,7 @@ func (ci *ContestsImport) showResults() {
 	}
 	d := dialog.NewCustom(title, "Close", container.NewBorder(summary, nil, nil, nil, ci.Table), ci.s.win)
 	d.Resize(fitTo(ci.s.win, fyne.NewSize(940, 480)))
-	d.Show()
+	modal.Show(ci.s.win, d, nil)
 }
 
 // fitTo returns size made no larger than the window's content, less a

@@ -15,18 +15,19 @@ import (
 
 	"votedesk/app"
 	"votedesk/tally"
+	"votedesk/ui/modal"
 )
 
 // CreateForm is the New election dialog.
 type CreateForm struct {
-	Name, Description *widget.Entry
+	Name, Description *modal.Entry
 	Secret            *widget.Check
 	Create, Cancel    *widget.Button
 	content           fyne.CanvasObject
 }
 
 func newCreateForm() *CreateForm {
-	f := &CreateForm{Name: widget.NewEntry(), Description: widget.NewMultiLineEntry(),
+	f := &CreateForm{Name: modal.NewEntry(), Description: modal.NewMultiLineEntry(),
 		Secret: widget.NewCheck("Secret ballot: nobody below AUDITOR sees who cast which ballot", nil),
 		Create: widget.NewButton("Create", nil), Cancel: widget.NewButton("Cancel", nil)}
 	f.Name.SetPlaceHolder("e.g. Board election 2026")
@@ -67,15 +68,15 @@ type ElectionForm struct {
 	s    *session
 	base app.Election
 
-	Description    *widget.Entry
+	Description    *modal.Entry
 	Secret, Recast *widget.Check
 	AllowEdit      *widget.Check
-	Retain         *widget.Entry
+	Retain         *modal.Entry
 	Opens, Closes  *windowField
 	Method         *widget.Select
 	// Seats is how many candidates the count elects (RCTab's
 	// numberOfWinners, one of the election's counting rules).
-	Seats        *widget.Entry
+	Seats        *modal.Entry
 	Note         *widget.Label
 	Save, Cancel *widget.Button
 
@@ -95,14 +96,14 @@ func seatsOf(e app.Election) string {
 // editElection opens the edit dialog for e; saved is called after a save.
 func editElection(s *session, e app.Election, saved func()) *ElectionForm {
 	f := &ElectionForm{s: s, saved: saved,
-		Description: widget.NewMultiLineEntry(),
+		Description: modal.NewMultiLineEntry(),
 		Secret:      widget.NewCheck("Secret ballot: nobody below AUDITOR sees who cast which ballot", nil),
 		Recast:      widget.NewCheck("Voters may re-cast (their confirmation code stays)", nil),
 		AllowEdit:   widget.NewCheck("Allow poll-book edits", nil),
-		Retain:      widget.NewEntry(),
+		Retain:      modal.NewEntry(),
 		Opens:       newWindowField(), Closes: newWindowField(),
 		Method: widget.NewSelect(methodOptions(), nil),
-		Seats:  widget.NewEntry(),
+		Seats:  modal.NewEntry(),
 		Note:   widget.NewLabel(""),
 		Save:   widget.NewButton("Save", nil), Cancel: widget.NewButton("Cancel", nil)}
 	f.Description.SetMinRowsVisible(3)
@@ -126,7 +127,7 @@ func editElection(s *session, e app.Election, saved func()) *ElectionForm {
 	f.dialog = dialog.NewCustomWithoutButtons("Edit "+e.Name, f.content, s.win)
 	f.dialog.SetButtons([]fyne.CanvasObject{f.Cancel, f.Save})
 	f.dialog.Resize(fyne.NewSize(620, 0))
-	f.dialog.Show()
+	modal.Show(s.win, f.dialog, func() { tapIfEnabled(f.Save) })
 	return f
 }
 
@@ -261,14 +262,14 @@ func (f *ElectionForm) stale(now app.Election) {
 		}
 	}, f.s.win)
 	d.SetConfirmText("Reload")
-	d.Show()
+	modal.Show(f.s.win, d, nil)
 }
 
 // launchElection asks for confirmation and launches e.
 func launchElection(s *session, e app.Election, done func()) {
 	msg := fmt.Sprintf("Launch %q? Voting opens (within its window) and its settings and candidates freeze. It has %s and %s.",
 		e.Name, plural(e.Candidates, "candidate", "candidates"), plural(e.Voters, "voter", "voters"))
-	dialog.ShowConfirm("Launch election", msg, func(ok bool) {
+	modal.ShowConfirm("Launch election", msg, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -282,7 +283,7 @@ func launchElection(s *session, e app.Election, done func()) {
 func closeElection(s *session, e app.Election, done func()) {
 	msg := fmt.Sprintf("Close the polls of %q? No more ballots are taken. Counting, conflicts and audits go on; finalize the election to certify it. It holds %s.",
 		e.Name, plural(e.Ballots, "ballot", "ballots"))
-	dialog.ShowConfirm("Close polls", msg, func(ok bool) {
+	modal.ShowConfirm("Close polls", msg, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -296,7 +297,7 @@ func closeElection(s *session, e app.Election, done func()) {
 func archiveElection(s *session, e app.Election, done func()) {
 	msg := fmt.Sprintf("Archive %q? It leaves the list of elections; its records stay in this database and the audit log, and it can be shown again. Its records may be deleted after %s.",
 		e.Name, e.RetainUntil().Local().Format("2 January 2006"))
-	dialog.ShowConfirm("Archive election", msg, func(ok bool) {
+	modal.ShowConfirm("Archive election", msg, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -309,7 +310,7 @@ func archiveElection(s *session, e app.Election, done func()) {
 // finalizeElection asks for confirmation and finalizes e.
 func finalizeElection(s *session, e app.Election, done func()) {
 	msg := fmt.Sprintf("Finalize %q? This certifies it: voting ends for good and nothing in it can change again. It holds %s.", e.Name, plural(e.Ballots, "ballot", "ballots"))
-	dialog.ShowConfirm("Finalize election", msg, func(ok bool) {
+	modal.ShowConfirm("Finalize election", msg, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -321,7 +322,7 @@ func finalizeElection(s *session, e app.Election, done func()) {
 
 // deleteElection asks the user to type the election's name, then deletes it.
 func deleteElection(s *session, e app.Election, done func()) {
-	confirm := widget.NewEntry()
+	confirm := modal.NewEntry()
 	confirm.SetPlaceHolder(e.Name)
 	msg := widget.NewLabel(fmt.Sprintf("This removes %q with its %s, %s and %s from this database (the audit log keeps its history). Type the election's name to confirm.",
 		e.Name, plural(e.Candidates, "candidate", "candidates"), plural(e.Voters, "voter", "voters"), plural(e.Ballots, "ballot", "ballots")))
@@ -348,11 +349,11 @@ func deleteElection(s *session, e app.Election, done func()) {
 			return s.svc.DeleteElection(ctx, s.actor(), e.Name)
 		}, func() {
 			if kept != "" {
-				dialog.ShowInformation("Deleted", fmt.Sprintf("%q was deleted. The database as it was is kept in %s.", e.Name, kept), s.win)
+				modal.ShowInformation("Deleted", fmt.Sprintf("%q was deleted. The database as it was is kept in %s.", e.Name, kept), s.win)
 			}
 			done()
 		})
 	}, s.win)
 	d.Resize(fyne.NewSize(480, 0))
-	d.Show()
+	modal.Show(s.win, d, nil)
 }

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/ui/modal"
 )
 
 // lifecycleHint explains the election lifecycle under a refused launch,
@@ -27,7 +28,7 @@ type ElectionsScreen struct {
 	shown    []app.Election
 	selected string
 
-	Search                                                             *widget.Entry
+	Search                                                             *modal.Entry
 	Table                                                              *openGrid
 	Summary                                                            *widget.Label
 	New, Open, Edit, Launch, Close, Finalize, Archive, Delete, Results *widget.Button
@@ -44,7 +45,7 @@ type ElectionsScreen struct {
 }
 
 func newElectionsScreen(s *session, open func(name, tab string)) *ElectionsScreen {
-	sc := &ElectionsScreen{s: s, open: open, Search: widget.NewEntry(), Summary: widget.NewLabel("")}
+	sc := &ElectionsScreen{s: s, open: open, Search: modal.NewEntry(), Summary: widget.NewLabel("")}
 	sc.Search.SetPlaceHolder("Search elections")
 	sc.Search.OnChanged = func(string) { sc.filter() }
 	sc.Table = newOpenGrid([]column{
@@ -221,7 +222,7 @@ func (sc *ElectionsScreen) NewElection() {
 	d.SetButtons([]fyne.CanvasObject{f.Cancel, f.Create})
 	d.Resize(fyne.NewSize(520, 0))
 	sc.CreateForm = f
-	d.Show()
+	modal.Show(sc.s.win, d, func() { tapIfEnabled(f.Create) })
 	sc.s.win.Canvas().Focus(f.Name)
 }
 
@@ -231,6 +232,13 @@ func enable(w fyne.Disableable, on bool) {
 		w.Enable()
 	} else {
 		w.Disable()
+	}
+}
+
+// tapIfEnabled taps b as a click would: not when it is disabled.
+func tapIfEnabled(b *widget.Button) {
+	if !b.Disabled() && b.OnTapped != nil {
+		b.OnTapped()
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
+
+	"votedesk/ui/modal"
 )
 
 // keyboardHelp is every keyboard shortcut of the officials' app with what it
@@ -50,7 +52,7 @@ func (sh *Shell) ShowShortcuts() {
 		grid.Add(widget.NewLabelWithStyle(r[0], fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		grid.Add(widget.NewLabel(r[1]))
 	}
-	dialog.ShowCustom("Keyboard shortcuts", "Close", grid, sh.win)
+	modal.ShowCustom("Keyboard shortcuts", "Close", grid, sh.win)
 }
 
 // guideText is the short guide of the Help menu: an election from set-up to
@@ -85,5 +87,5 @@ func (sh *Shell) ShowGuide() {
 	d := dialog.NewCustom("Getting started", "Close", scroll, sh.win)
 	size := sh.win.Canvas().Size()
 	d.Resize(fyne.NewSize(min(720, size.Width*0.9), min(560, size.Height*0.85)))
-	d.Show()
+	modal.Show(sh.win, d, nil)
 }

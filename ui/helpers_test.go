@@ -17,6 +17,7 @@ import (
 	"votedesk/app/apptest"
 	"votedesk/assets"
 	"votedesk/localstore"
+	"votedesk/ui/modal"
 	"votedesk/ui/uitest"
 )
 
@@ -162,7 +163,7 @@ func (h *harness) tapDialogButton(label string) {
 func (h *harness) typeInDialog(text string) {
 	h.t.Helper()
 	for _, o := range walk(h.win.Canvas().Overlays().Top()) {
-		if e, ok := o.(*widget.Entry); ok && e.Text == "" {
+		if e, ok := o.(*modal.Entry); ok && e.Text == "" {
 			test.Type(e, text)
 			return
 		}

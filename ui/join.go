@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/ui/modal"
 )
 
 // JoinCloud asks where the deployment's cloud tables are (endpoint, AWS
@@ -17,7 +18,7 @@ import (
 // with a progress bar, and shows sign-in for the users it brought.
 func (sh *Shell) JoinCloud() {
 	set := sh.cfg.Sync.Settings()
-	endpoint, profile, region := widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
+	endpoint, profile, region := modal.NewEntry(), modal.NewEntry(), modal.NewEntry()
 	endpoint.SetText(set.Endpoint)
 	endpoint.SetPlaceHolder("empty: the region's DynamoDB; http://127.0.0.1:8000 for DynamoDB Local")
 	profile.SetText(set.Profile)
@@ -34,7 +35,7 @@ func (sh *Shell) JoinCloud() {
 		}
 	}, sh.win)
 	sh.joinDialog.Resize(fyne.NewSize(620, 0))
-	sh.joinDialog.Show()
+	modal.Show(sh.win, sh.joinDialog, nil)
 }
 
 // Join syncs this empty database from the cloud with the given settings.
@@ -45,7 +46,7 @@ func (sh *Shell) Join(set SyncSettings) {
 	}
 	bar := widget.NewProgressBar()
 	progress := dialog.NewCustomWithoutButtons("Fetching from the cloud", container.NewVBox(widget.NewLabel("Syncing this device with the deployment's log…"), bar), sh.win)
-	progress.Show()
+	modal.ShowBusy(sh.win, progress)
 	run(&sh.tasks, func() (SyncReport, error) {
 		return sh.cfg.Sync.Sync(context.Background(), func(done, total int) {
 			if total > 0 {
@@ -63,6 +64,6 @@ func (sh *Shell) Join(set SyncSettings) {
 			return
 		}
 		sh.Show()
-		dialog.ShowInformation("Joined", "This device now holds the deployment's "+plural(rep.Pulled, "event", "events")+". Sign in with your VoteDesk account.", sh.win)
+		modal.ShowInformation("Joined", "This device now holds the deployment's "+plural(rep.Pulled, "event", "events")+". Sign in with your VoteDesk account.", sh.win)
 	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"votedesk/app"
 	"votedesk/ui/kiosk"
+	"votedesk/ui/modal"
 )
 
 // TestStartKioskFromElection starts a kiosk from an election's overview: the
@@ -43,12 +44,12 @@ func TestStartKioskFromElection(t *testing.T) {
 	var started *kiosk.Kiosk
 	es.KioskStarted = func(k *kiosk.Kiosk) { started = k }
 	test.Tap(es.StartKiosk)
-	var entries []*widget.Entry
+	var entries []*modal.Entry
 	var start *widget.Button
 	for _, o := range h.overlays() {
 		for _, w := range walk(o) {
 			switch x := w.(type) {
-			case *widget.Entry:
+			case *modal.Entry:
 				entries = append(entries, x)
 			case *widget.Button:
 				if x.Text == "Start kiosk" {

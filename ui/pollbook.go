@@ -4,17 +4,17 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
 	"votedesk/app/dataio"
+	"votedesk/ui/modal"
 )
 
 // PollBookScreen is an election's poll book: who may vote and who has. It
@@ -33,11 +33,11 @@ type PollBookScreen struct {
 	voted    int
 	selected int
 
-	Search           *widget.Entry
+	Search           *modal.Entry
 	Table            *grid
 	Summary          *widget.Label
 	Note             *widget.Label
-	Name, Email      *widget.Entry
+	Name, Email      *modal.Entry
 	Add, Remove      *widget.Button
 	Import           *widget.Button
 	Progress         *widget.ProgressBarInfinite
@@ -49,8 +49,8 @@ type PollBookScreen struct {
 
 func newPollBookScreen(s *session, election string, changed func()) *PollBookScreen {
 	sc := &PollBookScreen{s: s, name: election, changed: changed, selected: -1,
-		Search: widget.NewEntry(), Summary: widget.NewLabel(""), Note: widget.NewLabel(""),
-		Name: widget.NewEntry(), Email: widget.NewEntry(), Progress: widget.NewProgressBarInfinite()}
+		Search: modal.NewEntry(), Summary: widget.NewLabel(""), Note: widget.NewLabel(""),
+		Name: modal.NewEntry(), Email: modal.NewEntry(), Progress: widget.NewProgressBarInfinite()}
 	sc.Note.Wrapping = fyne.TextWrapWord
 	sc.Search.SetPlaceHolder("Search voters by name or email")
 	sc.Search.OnChanged = func(string) { sc.filter() }
@@ -186,7 +186,7 @@ func (sc *PollBookScreen) remove() {
 		return
 	}
 	v := sc.voters[sc.shown[sc.selected]].Name
-	dialog.ShowConfirm("Remove voter", fmt.Sprintf("Remove %q from the poll book of %q?", v, sc.name), func(ok bool) {
+	modal.ShowConfirm("Remove voter", fmt.Sprintf("Remove %q from the poll book of %q?", v, sc.name), func(ok bool) {
 		if !ok {
 			return
 		}
@@ -198,18 +198,15 @@ func (sc *PollBookScreen) remove() {
 
 // chooseFile asks for a poll-book file and imports it.
 func (sc *PollBookScreen) chooseFile() {
-	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
+	askOpenPath(sc.s, openSpec{Title: "Import a poll book", Hint: "A poll-book file: one voter's name per line, or CSV with name, email and id columns.",
+		Kinds: []fileKind{{".csv", "Poll book (CSV)"}, {".txt", "Poll book (one name per line)"}}, Files: true}, func(path string) {
+		f, err := os.Open(path)
 		if err != nil {
 			sc.s.fail("Cannot open the file", err)
 			return
 		}
-		if rc == nil {
-			return
-		}
-		sc.ImportFrom(rc)
-	}, sc.s.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".txt"}))
-	d.Show()
+		sc.ImportFrom(f)
+	})
 }
 
 // ImportFrom reads a poll-book file (one name per line, or CSV with name,
@@ -261,5 +258,5 @@ func (sc *PollBookScreen) showSummary(sum *dataio.PollBookImport) {
 		}
 		fmt.Fprintf(&b, "\nline %d: %s", r.Line, r.Reason)
 	}
-	dialog.ShowInformation("Poll book import", b.String(), sc.s.win)
+	modal.ShowInformation("Poll book import", b.String(), sc.s.win)
 }

@@ -5,6 +5,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+
+	"votedesk/ui/modal"
 )
 
 // progressDialog is a dialog without buttons that says what long work is
@@ -28,7 +30,7 @@ func (p *progressDialog) show(win fyne.Window, stage string, value float64) {
 	if p.d == nil {
 		p.d = dialog.NewCustomWithoutButtons(p.title, container.NewVBox(p.Stage, p.Bar), win)
 		p.d.Resize(fyne.NewSize(p.width, 0))
-		p.d.Show()
+		modal.ShowBusy(win, p.d)
 	}
 	p.Stage.SetText(stage)
 	if value >= 0 && value <= 1 {

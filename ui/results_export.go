@@ -6,11 +6,10 @@ import (
 	"io"
 	"strings"
 
-	"fyne.io/fyne/v2/dialog"
-
 	"votedesk/app"
 	"votedesk/app/dataio"
 	"votedesk/tally/rctab"
+	"votedesk/ui/modal"
 )
 
 // Export writes the result shown, as the command line's `export results`
@@ -53,7 +52,7 @@ func (sc *ResultsScreen) Save(path, format string) {
 	sc.s.do("Cannot export", func(context.Context) error {
 		return dataio.WriteFileAtomic(path, 0o644, func(w io.Writer) error { return sc.Export(w, format) })
 	}, func() {
-		dialog.ShowInformation("Exported", fmt.Sprintf("The results of %q were written to %s.", sc.name, path), sc.s.win)
+		modal.ShowInformation("Exported", fmt.Sprintf("The results of %q were written to %s.", sc.name, path), sc.s.win)
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/tally"
+	"votedesk/ui/modal"
 )
 
 // A tie the rules leave to a person (tiebreakMode stopCountingAndAsk, or
@@ -82,5 +83,5 @@ func (sc *ResultsScreen) askTie(t tally.Tie, names []string) {
 		}
 		sc.count1(false, true)
 	}, sc.s.win)
-	sc.tieDialog.Show()
+	modal.Show(sc.s.win, sc.tieDialog, nil)
 }

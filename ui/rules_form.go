@@ -11,6 +11,7 @@ import (
 
 	"votedesk/tally"
 	"votedesk/tally/rctab"
+	"votedesk/ui/modal"
 )
 
 // ruleField is one of RCTab's rules in the form: its config name, what it
@@ -26,7 +27,7 @@ type ruleField struct {
 // contest config), by their config names.
 type RulesForm struct {
 	fields  []ruleField
-	Seats   *widget.Entry
+	Seats   *modal.Entry
 	content fyne.CanvasObject
 }
 
@@ -40,7 +41,7 @@ func choiceField[T ~string](name, label string, options []T) ruleField {
 }
 
 func textField(name, label, hint string) ruleField {
-	e := widget.NewEntry()
+	e := modal.NewEntry()
 	e.SetPlaceHolder(hint)
 	return ruleField{name: name, label: label, obj: e, get: func() string { return e.Text }, set: e.SetText}
 }
@@ -55,7 +56,7 @@ func boolField(name, label string) ruleField {
 func newRulesForm() *RulesForm {
 	f := &RulesForm{}
 	seats := textField("numberOfWinners", "Seats (numberOfWinners)", "1")
-	f.Seats = seats.obj.(*widget.Entry)
+	f.Seats = seats.obj.(*modal.Entry)
 	f.fields = []ruleField{
 		seats,
 		choiceField("winnerElectionMode", "Winner election mode", tally.WinnerElectionModes),

@@ -5,7 +5,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
-	"fyne.io/fyne/v2/dialog"
+
+	"votedesk/ui/modal"
 )
 
 // Run opens the main window and returns when it is closed, or when the app
@@ -27,7 +28,7 @@ func Run(cfg Config) error {
 	sh.RestoreWindow()
 	sh.Show()
 	if cfg.Notice != "" {
-		dialog.ShowInformation("VoteDesk", cfg.Notice, w)
+		modal.ShowInformation("VoteDesk", cfg.Notice, w)
 	}
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()

@@ -8,11 +8,11 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/ui/modal"
 )
 
 // The app asks where to save a file with its own small dialog, a file name
@@ -23,12 +23,9 @@ import (
 // (dataio.WriteFileAtomic, or the store's backup), which refuses a database,
 // a folder or a link and changes nothing when it does.
 
-// prefSaveFolder remembers the folder of the last file saved.
-const prefSaveFolder = "saveFolder"
-
 // SavePath is the dialog that asks where to save a file.
 type SavePath struct {
-	Name   *widget.Entry
+	Name   *modal.Entry
 	Folder *widget.Label
 	Browse *widget.Button
 	dir    string
@@ -41,22 +38,16 @@ type SavePath struct {
 // (without, the writer refuses it); the writer still refuses what must
 // never be replaced.
 func askSavePath(s *session, title, name string, replace bool, chosen func(path string)) {
-	sp := &SavePath{Name: widget.NewEntry(), dir: startFolder(s)}
+	sp := &SavePath{Name: modal.NewEntry(), dir: startFolder(s)}
 	sp.Name.SetText(name)
 	sp.Folder = widget.NewLabel(sp.dir)
 	sp.Folder.Wrapping = fyne.TextWrapBreak
 	sp.Browse = widget.NewButtonWithIcon("Choose folder…", theme.FolderOpenIcon(), func() {
-		fd := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
-			if err != nil || l == nil {
-				return
-			}
-			sp.dir = l.Path()
-			sp.Folder.SetText(sp.dir)
-		}, s.win)
-		if u, err := storage.ListerForURI(storage.NewFileURI(sp.dir)); err == nil {
-			fd.SetLocation(u)
-		}
-		fd.Show()
+		op := askOpenPath(s, openSpec{Title: "Save in which folder?", Hint: "Go into the folder to save in (type or paste its path, or double-click it), then Use this folder.", Folders: true}, func(dir string) {
+			sp.dir = dir
+			sp.Folder.SetText(dir)
+		})
+		op.Navigate(sp.dir)
 	})
 	sp.Name.Validator = func(text string) error { _, err := sp.path(text); return err }
 	items := []*widget.FormItem{
@@ -72,9 +63,9 @@ func askSavePath(s *session, title, name string, replace bool, chosen func(path 
 			s.fail("Not saved", err)
 			return
 		}
-		s.prefs.SetString(prefSaveFolder, sp.dir)
+		s.prefs.SetString(prefLastFolder, sp.dir)
 		if fi, err := os.Lstat(path); replace && err == nil && fi.Mode().IsRegular() {
-			dialog.ShowConfirm("Replace file?", path+" exists. Replace it?", func(ok bool) {
+			modal.ShowConfirm("Replace file?", path+" exists. Replace it?", func(ok bool) {
 				if ok {
 					chosen(path)
 				}
@@ -85,7 +76,7 @@ func askSavePath(s *session, title, name string, replace bool, chosen func(path 
 	}, s.win)
 	sp.Name.OnSubmitted = func(string) { sp.d.Submit() }
 	sp.d.Resize(fyne.NewSize(560, 0))
-	sp.d.Show()
+	modal.Show(s.win, sp.d, nil)
 	s.win.Canvas().Focus(sp.Name)
 	s.saving = sp
 }
@@ -103,9 +94,10 @@ func (sp *SavePath) path(name string) (string, error) {
 	return filepath.Join(sp.dir, name), nil
 }
 
-// startFolder is the folder of the last save, else Documents, else home.
+// startFolder is the folder of the last file opened or saved, else
+// Documents, else home.
 func startFolder(s *session) string {
-	if dir := s.prefs.String(prefSaveFolder); dir != "" {
+	if dir := s.prefs.String(prefLastFolder); dir != "" {
 		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 			return dir
 		}

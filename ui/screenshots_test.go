@@ -91,4 +91,21 @@ func TestScreenshots(t *testing.T) {
 	h.wait()
 	h.sh.Sync.Conflicts.Select(widgetCell(0))
 	h.shot(dir, "14-sync")
+
+	// Import ballots: the open dialog, in Documents, a name being typed.
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	docs := filepath.Join(home, "Documents")
+	for _, d := range []string{"Dominion export 2026-11-03", "Hart export", "Precinct 12 scans"} {
+		h.must(os.MkdirAll(filepath.Join(docs, d), 0o755))
+	}
+	for _, f := range []string{"Mayor cvr.xlsx", "council-ballots.csv", "council-ballots-recount.csv", "cdf-export.json", "minutes.pdf", "2026 primary.blt"} {
+		h.must(os.WriteFile(filepath.Join(docs, f), make([]byte, 48213), 0o644))
+	}
+	h.sh.OpenElection(demoElection, tabOverview)
+	h.wait()
+	h.sh.Election.Import.choose()
+	test.Type(h.sh.sess.opening.Path, "co")
+	h.shot(dir, "15-open-file")
+	h.closeDialogs()
 }

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 
 	"votedesk/app"
+	"votedesk/ui/modal"
 )
 
 // session is what every screen of a signed-in user shares: the services, the
@@ -34,6 +35,8 @@ type session struct {
 	keep func(ctx context.Context, before string) (string, error)
 	// saving is the save dialog last opened (askSavePath).
 	saving *SavePath
+	// opening is the open dialog last opened (askOpenPath).
+	opening *OpenPath
 }
 
 // ctx is the context of the session's commands and queries.
@@ -75,7 +78,7 @@ func showError(w fyne.Window, what string, err error, hint string) {
 	if what != "" {
 		d = dialog.NewInformation(what, msg, w)
 	}
-	d.Show()
+	modal.Show(w, d, nil)
 }
 
 // do runs a command off the UI goroutine; a refusal is shown as a dialog

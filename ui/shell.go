@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/ui/modal"
 )
 
 // The preference keys the app remembers.
@@ -79,6 +80,7 @@ func NewShell(a fyne.App, w fyne.Window, cfg Config) *Shell {
 func (sh *Shell) Show() {
 	p := sh.app.Preferences()
 	sh.win.SetMainMenu(nil)
+	modal.Keys(sh.win.Canvas(), nil)
 	has, err := sh.cfg.Service.HasUsers(context.Background())
 	if err != nil {
 		sh.win.SetContent(widget.NewLabel(app.ErrorMessage(err)))
@@ -282,7 +284,7 @@ func (sh *Shell) Find() {
 	if sh.sess == nil {
 		return
 	}
-	var e *widget.Entry
+	var e *modal.Entry
 	switch {
 	case sh.Election != nil:
 		sh.Election.ShowTab(tabPollBook)
@@ -356,7 +358,7 @@ func (sh *Shell) roleMayHaveChanged() {
 		screen := sh.screen
 		sh.build()
 		sh.ShowScreen(screen)
-		dialog.ShowInformation("Your role changed", "You are now "+u.Role.String()+"; the screens show what that role may do.", sh.win)
+		modal.ShowInformation("Your role changed", "You are now "+u.Role.String()+"; the screens show what that role may do.", sh.win)
 	})
 }
 
@@ -389,25 +391,14 @@ func (sh *Shell) Backup(path string) {
 	load(s, "Cannot back up", func(ctx context.Context) (app.BackupInfo, error) {
 		return sh.cfg.Backup(ctx, path)
 	}, func(info app.BackupInfo) {
-		dialog.ShowInformation("Backed up", fmt.Sprintf("%s (%s bytes) written to %s.", plural(int64(info.Events), "event", "events"), fmtCount(info.Size), info.Path), sh.win)
+		modal.ShowInformation("Backed up", fmt.Sprintf("%s (%s bytes) written to %s.", plural(int64(info.Events), "event", "events"), fmtCount(info.Size), info.Path), sh.win)
 	})
 }
 
 // chooseRestore asks for the backup to restore.
 func (sh *Shell) chooseRestore() {
-	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
-		if err != nil {
-			sh.sess.fail("Cannot restore", err)
-			return
-		}
-		if rc == nil {
-			return
-		}
-		path := rc.URI().Path()
-		rc.Close()
-		sh.CheckRestore(path)
-	}, sh.win)
-	d.Show()
+	askOpenPath(sh.sess, openSpec{Title: "Restore a backup", Hint: "The backup to restore: a .db file written by File › Back up. It is checked before anything changes.",
+		Kinds: []fileKind{{".db", "VoteDesk database or backup"}}, Files: true}, sh.CheckRestore)
 }
 
 // CheckRestore verifies the backup at path off the UI goroutine and, when it
@@ -423,7 +414,7 @@ func (sh *Shell) CheckRestore(path string) {
 		return sh.cfg.CheckBackup(ctx, path)
 	}, func(r app.VerifyReport) {
 		if !r.OK() {
-			dialog.ShowInformation("This backup cannot be restored", fmt.Sprintf("%s fails its check:\n%s\n\nNothing was changed.", path, strings.Join(r.Problems, "\n")), sh.win)
+			modal.ShowInformation("This backup cannot be restored", fmt.Sprintf("%s fails its check:\n%s\n\nNothing was changed.", path, strings.Join(r.Problems, "\n")), sh.win)
 			return
 		}
 		msg := fmt.Sprintf("%s holds %s and checks out (hash chain whole, projection matches its log).\n\n"+
@@ -434,7 +425,7 @@ func (sh *Shell) CheckRestore(path string) {
 			sh.app.Quit()
 		}
 		if r.RestoreRefusal(s.user, "") == nil {
-			dialog.ShowConfirm("Restore from backup", msg, func(ok bool) {
+			modal.ShowConfirm("Restore from backup", msg, func(ok bool) {
 				if ok {
 					restore()
 				}
@@ -446,7 +437,7 @@ func (sh *Shell) CheckRestore(path string) {
 		warn := widget.NewLabel(fmt.Sprintf("%s\n\nThis backup is another installation's database: your account %s is not in it, and after the restore its OWNER (%s) owns this installation and you cannot sign in. Type the name of its OWNER to restore it anyway.",
 			msg, s.user.Name, strings.Join(owners, ", ")))
 		warn.Wrapping = fyne.TextWrapWord
-		confirm := widget.NewEntry()
+		confirm := modal.NewEntry()
 		d := dialog.NewCustomConfirm("Restore another installation's database", "Restore", "Cancel", container.NewVBox(warn, confirm), func(ok bool) {
 			if !ok {
 				return
@@ -458,7 +449,7 @@ func (sh *Shell) CheckRestore(path string) {
 			restore()
 		}, sh.win)
 		d.Resize(fyne.NewSize(520, 0))
-		d.Show()
+		modal.Show(sh.win, d, nil)
 	})
 }
 
@@ -495,7 +486,7 @@ func (sh *Shell) menu() *fyne.MainMenu {
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("Getting started", sh.ShowGuide),
 		fyne.NewMenuItem("Keyboard shortcuts", sh.ShowShortcuts), fyne.NewMenuItemSeparator(), fyne.NewMenuItem("About VoteDesk", func() {
 			md := sh.app.Metadata()
-			dialog.ShowInformation("About VoteDesk", "VoteDesk "+md.Version+"\nLocal-first election tool for election officials.\nDatabase: "+sh.cfg.DBPath, sh.win)
+			modal.ShowInformation("About VoteDesk", "VoteDesk "+md.Version+"\nLocal-first election tool for election officials.\nDatabase: "+sh.cfg.DBPath, sh.win)
 		}))
 	return fyne.NewMainMenu(file, edit, fyne.NewMenu("View", views...), help)
 }
@@ -508,7 +499,7 @@ func (sh *Shell) shortcuts() {
 	for _, sc := range []fyne.Shortcut{shortcutNew, shortcutFind, shortcutResults, shortcutSignOut} {
 		c.AddShortcut(sc, sh.TypedShortcut)
 	}
-	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
+	modal.Keys(c, func(k *fyne.KeyEvent) {
 		if k.Name == fyne.KeyF5 {
 			sh.Refresh()
 		}

@@ -11,12 +11,13 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/ui/modal"
 )
 
 // FirstRunScreen creates the OWNER account on an empty database.
 type FirstRunScreen struct {
-	Name, Email      *widget.Entry
-	Password, Repeat *widget.Entry
+	Name, Email      *modal.Entry
+	Password, Repeat *modal.Entry
 	Create           *widget.Button
 	// Join fetches an existing deployment's users and elections from the
 	// cloud instead (hidden when this build has no sync).
@@ -28,7 +29,7 @@ type FirstRunScreen struct {
 // already signed in; join, when set, joins an existing deployment.
 // Hashing the password (argon2id, about 0.1 s) runs off the UI goroutine.
 func newFirstRunScreen(svc *app.Service, w fyne.Window, t *tasks, icon fyne.Resource, done func(app.User), join func()) *FirstRunScreen {
-	s := &FirstRunScreen{Name: widget.NewEntry(), Email: widget.NewEntry(), Password: widget.NewPasswordEntry(), Repeat: widget.NewPasswordEntry()}
+	s := &FirstRunScreen{Name: modal.NewEntry(), Email: modal.NewEntry(), Password: modal.NewPasswordEntry(), Repeat: modal.NewPasswordEntry()}
 	s.Name.SetPlaceHolder("Your name")
 	s.Email.SetPlaceHolder("name@example.org")
 	s.Create = widget.NewButton("Create owner account", func() {
@@ -75,7 +76,7 @@ func newFirstRunScreen(svc *app.Service, w fyne.Window, t *tasks, icon fyne.Reso
 
 // SignInScreen asks for a name or email and a password.
 type SignInScreen struct {
-	Login, Password *widget.Entry
+	Login, Password *modal.Entry
 	SignIn          *widget.Button
 	content         fyne.CanvasObject
 }
@@ -83,7 +84,7 @@ type SignInScreen struct {
 // newSignInScreen builds the screen; done is called with the signed-in user.
 // Checking the password (argon2id, about 0.1 s) runs off the UI goroutine.
 func newSignInScreen(svc *app.Service, w fyne.Window, t *tasks, icon fyne.Resource, lastLogin string, done func(app.User)) *SignInScreen {
-	s := &SignInScreen{Login: widget.NewEntry(), Password: widget.NewPasswordEntry()}
+	s := &SignInScreen{Login: modal.NewEntry(), Password: modal.NewPasswordEntry()}
 	s.Login.SetPlaceHolder("Name or email")
 	s.Login.SetText(lastLogin)
 	s.SignIn = widget.NewButton("Sign in", func() {

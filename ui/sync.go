@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/ui/modal"
 )
 
 // Syncer is what the sync panel drives: the cloud sync of the event log.
@@ -66,7 +67,7 @@ type SyncScreen struct {
 	selected   int
 	elections  map[string]app.Election
 
-	Endpoint, Profile, Region *widget.Entry
+	Endpoint, Profile, Region *modal.Entry
 	Save, SyncNow             *widget.Button
 	Interval                  *widget.Select
 	Progress                  *widget.ProgressBar
@@ -83,7 +84,7 @@ type SyncScreen struct {
 
 func newSyncScreen(s *session) *SyncScreen {
 	sc := &SyncScreen{s: s, selected: -1,
-		Endpoint: widget.NewEntry(), Profile: widget.NewEntry(), Region: widget.NewEntry(),
+		Endpoint: modal.NewEntry(), Profile: modal.NewEntry(), Region: modal.NewEntry(),
 		Progress: widget.NewProgressBar(), LastSuccess: widget.NewLabel("—"), Pending: widget.NewLabel("—"), Report: widget.NewLabel("")}
 	sc.Endpoint.SetPlaceHolder("empty: the region's DynamoDB endpoint")
 	sc.Profile.SetPlaceHolder("default")

@@ -6,6 +6,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"votedesk/ui/modal"
 )
 
 // column is one column of a grid: its title, width, and how its text lines up.
@@ -33,9 +35,13 @@ type grid struct {
 	bold func(row, col int) bool
 }
 
-// TypedKey takes Enter (and the keypad's) for OnActivate; every other key
-// goes to the table (arrows move, Space selects).
+// TypedKey takes Enter (and the keypad's) for OnActivate and Escape for
+// the dialog the grid is in; every other key goes to the table (arrows
+// move, Space selects).
 func (g *grid) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape && modal.EscapeFrom(g) {
+		return
+	}
 	if (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && g.OnActivate != nil {
 		g.Table.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
 		g.OnActivate()

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/ui/modal"
 )
 
 // UsersScreen lists the users and their roles. Managers (ADMIN and up) add
@@ -209,7 +210,7 @@ func (sc *UsersScreen) transfer() {
 		}, sc.s.changed)
 	}, sc.s.win)
 	d.SetConfirmText("Transfer")
-	d.Show()
+	modal.Show(sc.s.win, d, nil)
 }
 
 // remove asks for confirmation and removes the selected user.
@@ -218,7 +219,7 @@ func (sc *UsersScreen) remove() {
 	if !ok {
 		return
 	}
-	dialog.ShowConfirm("Remove user", fmt.Sprintf("Remove %s (%s)? They can no longer sign in; the audit log keeps what they did.", u.Name, u.Role), func(yes bool) {
+	modal.ShowConfirm("Remove user", fmt.Sprintf("Remove %s (%s)? They can no longer sign in; the audit log keeps what they did.", u.Name, u.Role), func(yes bool) {
 		if !yes {
 			return
 		}
@@ -230,12 +231,12 @@ func (sc *UsersScreen) remove() {
 
 // AddUserForm is the Add user dialog.
 type AddUserForm struct {
-	Name, Email, Password *widget.Entry
+	Name, Email, Password *modal.Entry
 	Add, Cancel           *widget.Button
 }
 
 func (sc *UsersScreen) addUser() {
-	f := &AddUserForm{Name: widget.NewEntry(), Email: widget.NewEntry(), Password: widget.NewPasswordEntry(),
+	f := &AddUserForm{Name: modal.NewEntry(), Email: modal.NewEntry(), Password: modal.NewPasswordEntry(),
 		Add: widget.NewButton("Add user", nil), Cancel: widget.NewButton("Cancel", nil)}
 	f.Add.Importance = widget.HighImportance
 	note := widget.NewLabel("New users start as USER; change their role once added. Give them the password to sign in with; they can change it.")
@@ -255,14 +256,14 @@ func (sc *UsersScreen) addUser() {
 	d.SetButtons([]fyne.CanvasObject{f.Cancel, f.Add})
 	d.Resize(fyne.NewSize(460, 0))
 	sc.AddForm = f
-	d.Show()
+	modal.Show(sc.s.win, d, func() { tapIfEnabled(f.Add) })
 }
 
 // changePassword asks for a new password for the signed-in user.
 func (sc *UsersScreen) changePassword() {
-	pw, again := widget.NewPasswordEntry(), widget.NewPasswordEntry()
+	pw, again := modal.NewPasswordEntry(), modal.NewPasswordEntry()
 	form := []*widget.FormItem{widget.NewFormItem("New password", pw), widget.NewFormItem("Repeat", again)}
-	dialog.ShowForm("Change my password", "Change", "Cancel", form, func(ok bool) {
+	modal.ShowForm("Change my password", "Change", "Cancel", form, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -273,7 +274,7 @@ func (sc *UsersScreen) changePassword() {
 		sc.s.do("Cannot change the password", func(ctx context.Context) error {
 			return sc.s.svc.ChangePassword(ctx, sc.s.actor(), sc.s.actor(), pw.Text)
 		}, func() {
-			dialog.ShowInformation("Password changed", "Use the new password from your next sign-in.", sc.s.win)
+			modal.ShowInformation("Password changed", "Use the new password from your next sign-in.", sc.s.win)
 		})
 	}, sc.s.win)
 }

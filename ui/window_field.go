@@ -7,22 +7,22 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/ui/modal"
 )
 
 // windowField picks one bound of a voting window: a date (typed, or picked
 // from the calendar) and a time of day, in local time. Both empty means no
 // bound.
 type windowField struct {
-	Date    *widget.DateEntry
-	Time    *widget.Entry
+	Date    *modal.DateEntry
+	Time    *modal.Entry
 	content fyne.CanvasObject
 }
 
 func newWindowField() *windowField {
-	f := &windowField{Date: widget.NewDateEntry(), Time: widget.NewEntry()}
+	f := &windowField{Date: modal.NewDateEntry(), Time: modal.NewEntry()}
 	f.Time.SetPlaceHolder("HH:MM")
 	f.Date.SetPlaceHolder("date")
 	f.content = container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(90, f.Time.MinSize().Height), f.Time), f.Date)

@@ -16,6 +16,28 @@ var utf8BOM = []byte("\xEF\xBB\xBF")
 // whose format neither its name nor its content tells.
 var ErrUnknownFormat = errors.New("cvr: cannot tell the format")
 
+// FileKind is a file name ending DetectFormat reads, and what such a file
+// holds, for a person choosing a file.
+type FileKind struct {
+	Ext, Label string
+}
+
+// FileKinds are the endings of the cast vote record files DetectFormat
+// reads by name. (Dominion and Hart exports are folders; a file of any
+// other name is read when its content tells its format.)
+var FileKinds = []FileKind{
+	{".csv", "Cast vote records (CSV)"},
+	{".txt", "Cast vote records (CSV)"},
+	{".xlsx", "ES&S cast vote records (Excel)"},
+	{".json", "CDF cast vote records (JSON)"},
+	{".xml", "CDF cast vote records (XML)"},
+	{".blt", "BLT ballots"},
+	{".soi", "PrefLib ballots"},
+	{".toi", "PrefLib ballots"},
+	{".soc", "PrefLib ballots"},
+	{".toc", "PrefLib ballots"},
+}
+
 // DetectFormat guesses a file's format from its name and its first bytes
 // (512 are plenty). The extension decides where it is unambiguous (.blt,
 // .soi/.toi/.soc/.toc, .xlsx, .xml); JSON is taken for CDF; a CSV is told

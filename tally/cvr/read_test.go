@@ -219,3 +219,16 @@ func TestReadNeedsCandidatesAndSet(t *testing.T) {
 		t.Error("nil BallotSet accepted")
 	}
 }
+
+// TestFileKindsAreRead checks that every ending offered to a person choosing
+// a file is one DetectFormat reads by name, whatever the content.
+func TestFileKindsAreRead(t *testing.T) {
+	for _, k := range FileKinds {
+		if f, err := DetectFormat("ballots"+k.Ext, nil); err != nil || f == "" {
+			t.Errorf("%s is offered but not read by name: %q, %v", k.Ext, f, err)
+		}
+		if k.Label == "" {
+			t.Errorf("%s has no label", k.Ext)
+		}
+	}
+}

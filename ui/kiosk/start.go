@@ -2,14 +2,14 @@ package kiosk
 
 import (
 	"context"
-	"errors"
+	"fmt"
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/ui/modal"
 )
 
 // Run opens a kiosk in a window of its own and returns when an official
@@ -48,38 +48,38 @@ type StartRequest struct {
 }
 
 // ShowStartDialog asks an official for the election (name or join code) and
-// a new officer passcode, twice, then turns win into a kiosk. Checking the
-// election and hashing the passcode run off the UI goroutine; refusals are
-// shown in a dialog and start nothing.
-func ShowStartDialog(a fyne.App, win fyne.Window, req StartRequest) {
-	election := widget.NewEntry()
+// a new officer passcode, twice, then turns win into a kiosk. The passcode's
+// rule is in its hint before the first try. Checking the election and
+// hashing the passcode run off the UI goroutine; a refusal is shown in the
+// dialog, which stays open with the election and the passcodes typed, and
+// starts nothing.
+func ShowStartDialog(a fyne.App, win fyne.Window, req StartRequest) *modal.Form {
+	election := modal.NewEntry()
 	election.SetText(req.Election)
 	election.SetPlaceHolder("Election name or join code (ABC-DEF-12345)")
-	pass, again := widget.NewPasswordEntry(), widget.NewPasswordEntry()
+	pass, again := modal.NewPasswordEntry(), modal.NewPasswordEntry()
 	items := []*widget.FormItem{
 		widget.NewFormItem("Election", election),
 		widget.NewFormItem("Officer passcode", pass),
 		widget.NewFormItem("Passcode again", again),
 	}
-	items[1].HintText = "Needed to leave the kiosk or reach any other screen"
-	d := dialog.NewForm("Start a kiosk", "Start kiosk", "Cancel", items, func(ok bool) {
-		if !ok {
-			return
-		}
+	items[1].HintText = fmt.Sprintf("At least %d characters. Needed to leave the kiosk or reach any other screen", app.MinPasscodeLength)
+	background := startOffUI
+	if req.Background != nil {
+		background = req.Background
+	}
+	f := modal.NewForm(win, "Start a kiosk", "Start kiosk", "Cancel", items, func(done func(error)) {
 		nameOrCode, passcode, repeat := election.Text, pass.Text, again.Text
-		pass.SetText("")
-		again.SetText("")
-		background := startOffUI
-		if req.Background != nil {
-			background = req.Background
-		}
 		background(func() func() {
 			cfg, err := prepare(context.Background(), req, nameOrCode, passcode, repeat)
 			return func() {
 				if err != nil {
-					dialog.ShowError(errors.New(app.ErrorMessage(err)), win)
+					done(err)
 					return
 				}
+				pass.SetText("")
+				again.SetText("")
+				done(nil)
 				k := New(a, win, cfg)
 				if req.OnStart != nil {
 					req.OnStart(k)
@@ -90,9 +90,10 @@ func ShowStartDialog(a fyne.App, win fyne.Window, req StartRequest) {
 				}
 			}
 		})
-	}, win)
-	d.Resize(fyne.NewSize(560, 0))
-	d.Show()
+	})
+	f.Resize(fyne.NewSize(560, 0))
+	f.Show()
+	return f
 }
 
 // startOffUI runs work off the UI goroutine and what it returns on it; tests

@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/ui/modal"
+	"votedesk/ui/uitest"
 )
 
 func TestPrepare(t *testing.T) {
@@ -51,15 +53,15 @@ func TestStartDialog(t *testing.T) {
 	w.Resize(kioskSize)
 	var k *Kiosk
 	posted := &postQueue{}
-	ShowStartDialog(a, w, StartRequest{Service: f.svc, Official: official, Election: app.JoinCode(e),
+	form := ShowStartDialog(a, w, StartRequest{Service: f.svc, Official: official, Election: app.JoinCode(e),
 		OnStart: func(started *Kiosk) { k, started.post, started.after = started, posted.add, (&fakeTimers{}).after }})
 
-	var entries []*widget.Entry
+	var entries []*modal.Entry
 	var start *widget.Button
 	for _, o := range w.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
 			switch x := o.(type) {
-			case *widget.Entry:
+			case *modal.Entry:
 				entries = append(entries, x)
 			case *widget.Button:
 				if x.Text == "Start kiosk" {
@@ -70,6 +72,27 @@ func TestStartDialog(t *testing.T) {
 	}
 	if len(entries) != 3 || start == nil || entries[0].Text != app.JoinCode(e) {
 		t.Fatalf("dialog: %d entries, start button %v", len(entries), start)
+	}
+	// The rule is stated before the first try.
+	if hint := strings.Join(uitest.Texts(w.Canvas()), " "); !strings.Contains(hint, "At least 6 characters") {
+		t.Errorf("the passcode's rule is not stated before the first try: %q", hint)
+	}
+	// The focus starts in the first empty field, and Enter there tries.
+	if w.Canvas().Focused() != entries[1] {
+		t.Errorf("focus in %v, want the passcode field", w.Canvas().Focused())
+	}
+	// A refused passcode keeps the dialog, with its fields, and says why in it.
+	test.Type(entries[1], "short")
+	test.Type(entries[2], "short")
+	entries[2].TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if k != nil || w.Canvas().Overlays().Top() == nil {
+		t.Fatal("a 5-character passcode started the kiosk or closed the dialog")
+	}
+	if entries[0].Text != app.JoinCode(e) || entries[1].Text != "short" || entries[2].Text != "short" {
+		t.Errorf("the refused try emptied the fields: %q %q %q", entries[0].Text, entries[1].Text, entries[2].Text)
+	}
+	if !form.Error.Visible() || !strings.Contains(form.Error.Text, "at least 6 characters") {
+		t.Errorf("the refusal is not shown in the dialog: %q (shown %v)", form.Error.Text, form.Error.Visible())
 	}
 	entries[1].SetText("kiosk-pass")
 	entries[2].SetText("kiosk-pass")

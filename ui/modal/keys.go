@@ -1,0 +1,197 @@
+package modal
+
+import (
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+)
+
+// keys is what one canvas knows of the dialogs shown on it. It is used on
+// the UI goroutine only.
+type keys struct {
+	c     fyne.Canvas
+	other func(*fyne.KeyEvent)
+	open  []*shown
+}
+
+// shown is a dialog on screen: its overlay (the pop-up Fyne made for it)
+// and what Enter does.
+type shown struct {
+	overlay fyne.CanvasObject
+	d       dialog.Dialog
+	enter   func()
+	busy    bool
+}
+
+var canvases = map[fyne.Canvas]*keys{}
+
+// Keys takes the key handler of c: Escape and Enter go to the dialog or
+// pop-up on top, every other key (and Escape or Enter with nothing over the
+// window) to other, which may be nil.
+func Keys(c fyne.Canvas, other func(*fyne.KeyEvent)) {
+	k := keysOf(c)
+	k.other = other
+	c.SetOnTypedKey(k.typed)
+}
+
+func keysOf(c fyne.Canvas) *keys {
+	k := canvases[c]
+	if k == nil {
+		k = &keys{c: c}
+		canvases[c] = k
+	}
+	return k
+}
+
+// Forget drops what is known of c, when its window closes.
+func Forget(c fyne.Canvas) { delete(canvases, c) }
+
+func (k *keys) typed(ev *fyne.KeyEvent) {
+	if Key(k.c, ev) {
+		return
+	}
+	if k.other != nil {
+		k.other(ev)
+	}
+}
+
+// Show shows d on win. Escape closes it as its dismiss button does; Enter
+// runs enter, or when enter is nil confirms a confirm dialog, submits a
+// form dialog and closes any other (a message). The window's key handler is
+// taken if Keys has not been called for it.
+func Show(win fyne.Window, d dialog.Dialog, enter func()) {
+	if enter == nil {
+		switch x := d.(type) {
+		case *dialog.ConfirmDialog:
+			enter = x.Confirm
+		case *dialog.FormDialog:
+			enter = x.Submit
+		}
+	}
+	c := win.Canvas()
+	k, ok := canvases[c]
+	if !ok {
+		Keys(c, nil)
+		k = canvases[c]
+	}
+	k.show(d, &shown{d: d, enter: enter})
+}
+
+// ShowBusy shows d, a dialog of work under way (a progress bar), on win:
+// Escape and Enter leave it be, as closing it would not stop the work.
+func ShowBusy(win fyne.Window, d dialog.Dialog) {
+	c := win.Canvas()
+	if _, ok := canvases[c]; !ok {
+		Keys(c, nil)
+	}
+	canvases[c].show(d, &shown{d: d, busy: true})
+}
+
+// show shows d and remembers it by its overlay; a dialog shown again
+// replaces what was remembered of it, and one closed is forgotten when the
+// overlays are next looked at (find).
+func (k *keys) show(d dialog.Dialog, s *shown) {
+	d.Show()
+	s.overlay = k.c.Overlays().Top()
+	k.open = slices.DeleteFunc(k.open, func(o *shown) bool { return o.overlay == s.overlay })
+	k.open = append(k.open, s)
+}
+
+// Key handles Escape and Enter for what is on top of c, reporting whether
+// it did.
+func Key(c fyne.Canvas, ev *fyne.KeyEvent) bool {
+	switch ev.Name {
+	case fyne.KeyEscape:
+		return Escape(c)
+	case fyne.KeyReturn, fyne.KeyEnter:
+		return Enter(c)
+	}
+	return false
+}
+
+// Escape closes what is on top of c: a dialog shown with Show as its
+// dismiss button does, any other pop-up by hiding it. It reports whether
+// anything was open.
+func Escape(c fyne.Canvas) bool {
+	top := c.Overlays().Top()
+	if top == nil {
+		return false
+	}
+	if s := keysOf(c).find(top); s != nil {
+		if !s.busy {
+			s.d.Hide()
+		}
+		return true
+	}
+	top.Hide()
+	if slices.Contains(c.Overlays().List(), top) {
+		c.Overlays().Remove(top)
+	}
+	return true
+}
+
+// Enter confirms the dialog on top of c, reporting whether there was one.
+func Enter(c fyne.Canvas) bool {
+	top := c.Overlays().Top()
+	if top == nil {
+		return false
+	}
+	s := keysOf(c).find(top)
+	if s == nil {
+		return false
+	}
+	switch {
+	case s.busy:
+	case s.enter != nil:
+		s.enter()
+	default:
+		s.d.Hide()
+	}
+	return true
+}
+
+// find is the dialog shown as overlay, forgetting dialogs whose overlay was
+// taken away without closing them.
+func (k *keys) find(overlay fyne.CanvasObject) *shown {
+	on := k.c.Overlays().List()
+	k.open = slices.DeleteFunc(k.open, func(s *shown) bool { return !slices.Contains(on, s.overlay) })
+	for _, s := range k.open {
+		if s.overlay == overlay {
+			return s
+		}
+	}
+	return nil
+}
+
+// EscapeFrom is Escape for the canvas o is on, for widgets that take keys.
+func EscapeFrom(o fyne.CanvasObject) bool {
+	c := fyne.CurrentApp().Driver().CanvasForObject(o)
+	return c != nil && Escape(c)
+}
+
+// ShowInformation is dialog.ShowInformation, with the keys.
+func ShowInformation(title, message string, win fyne.Window) {
+	Show(win, dialog.NewInformation(title, message, win), nil)
+}
+
+// ShowError is dialog.ShowError, with the keys.
+func ShowError(err error, win fyne.Window) {
+	Show(win, dialog.NewError(err, win), nil)
+}
+
+// ShowConfirm is dialog.ShowConfirm, with the keys: Enter confirms.
+func ShowConfirm(title, message string, callback func(bool), win fyne.Window) {
+	Show(win, dialog.NewConfirm(title, message, callback, win), nil)
+}
+
+// ShowForm is dialog.ShowForm, with the keys: Enter submits.
+func ShowForm(title, confirm, dismiss string, items []*widget.FormItem, callback func(bool), win fyne.Window) {
+	Show(win, dialog.NewForm(title, confirm, dismiss, items, callback, win), nil)
+}
+
+// ShowCustom is dialog.ShowCustom, with the keys.
+func ShowCustom(title, dismiss string, content fyne.CanvasObject, win fyne.Window) {
+	Show(win, dialog.NewCustom(title, dismiss, content, win), nil)
+}

@@ -1,0 +1,184 @@
+package modal
+
+import (
+	"errors"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+func newWindow(t *testing.T) fyne.Window {
+	t.Helper()
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, widget.NewLabel("behind"))
+	w.Resize(fyne.NewSize(800, 600))
+	t.Cleanup(func() { Forget(w.Canvas()) })
+	return w
+}
+
+func press(c fyne.Canvas, key fyne.KeyName) {
+	ev := &fyne.KeyEvent{Name: key}
+	if f := c.Focused(); f != nil {
+		f.TypedKey(ev)
+		return
+	}
+	c.OnTypedKey()(ev)
+}
+
+// TestEscapeAndEnterWithNothingFocused: a message closes on either key, a
+// confirm dialog says no on Escape and yes on Enter, and keys with nothing
+// open go to the window's own handler.
+func TestEscapeAndEnterWithNothingFocused(t *testing.T) {
+	w := newWindow(t)
+	c := w.Canvas()
+	var other []fyne.KeyName
+	Keys(c, func(ev *fyne.KeyEvent) { other = append(other, ev.Name) })
+
+	for _, key := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter} {
+		ShowError(errors.New("the file is not a ballot file"), w)
+		if c.Overlays().Top() == nil {
+			t.Fatal("the message is not shown")
+		}
+		press(c, key)
+		if top := c.Overlays().Top(); top != nil {
+			t.Errorf("%s left the message open", key)
+		}
+	}
+	for key, want := range map[fyne.KeyName]bool{fyne.KeyEscape: false, fyne.KeyReturn: true} {
+		answered := []bool{}
+		ShowConfirm("Delete?", "Delete the election?", func(ok bool) { answered = append(answered, ok) }, w)
+		press(c, key)
+		if len(answered) != 1 || answered[0] != want || c.Overlays().Top() != nil {
+			t.Errorf("%s on a confirm: answered %v, open %v; want %v", key, answered, c.Overlays().Top() != nil, want)
+		}
+	}
+	press(c, fyne.KeyEscape)
+	press(c, fyne.KeyF5)
+	if len(other) != 2 || other[0] != fyne.KeyEscape || other[1] != fyne.KeyF5 {
+		t.Errorf("keys with nothing open reached the window's handler as %v", other)
+	}
+}
+
+// TestEscapeFromAField: a field that has the focus hands Escape to its
+// dialog (the dialog's callback runs, as for Cancel), and Enter in it
+// submits the form.
+func TestEscapeFromAField(t *testing.T) {
+	w := newWindow(t)
+	c := w.Canvas()
+	for _, tc := range []struct {
+		key  fyne.KeyName
+		want []bool
+	}{{fyne.KeyEscape, []bool{false}}, {fyne.KeyReturn, []bool{true}}} {
+		name := NewEntry()
+		var got []bool
+		d := dialog.NewForm("New election", "Create", "Cancel", []*widget.FormItem{widget.NewFormItem("Name", name)}, func(ok bool) { got = append(got, ok) }, w)
+		name.OnSubmitted = func(string) { d.Submit() }
+		Show(w, d, nil)
+		c.Focus(name)
+		test.Type(name, "Mayor")
+		press(c, tc.key)
+		if len(got) != len(tc.want) || got[0] != tc.want[0] || c.Overlays().Top() != nil {
+			t.Errorf("%s in the field: callback %v, open %v", tc.key, got, c.Overlays().Top() != nil)
+		}
+	}
+	// In a field with nothing open, Escape is the field's.
+	e := NewEntry()
+	w.SetContent(e)
+	c.Focus(e)
+	test.Type(e, "abc")
+	press(c, fyne.KeyEscape)
+	if e.Text != "abc" {
+		t.Errorf("Escape changed a field with nothing open: %q", e.Text)
+	}
+}
+
+// TestEscapeClosesTheCalendarFirst: with a date field's calendar open,
+// Escape closes the calendar and leaves the dialog; a second closes the
+// dialog.
+func TestEscapeClosesTheCalendarFirst(t *testing.T) {
+	w := newWindow(t)
+	c := w.Canvas()
+	date := NewDateEntry()
+	closed := 0
+	d := dialog.NewCustomConfirm("Voting window", "Save", "Cancel", date, func(bool) { closed++ }, w)
+	d.Resize(fyne.NewSize(400, 200))
+	Show(w, d, nil)
+	test.WidgetRenderer(date) // makes its calendar button
+	test.Tap(date.ActionItem.(*widget.Button))
+	if n := len(c.Overlays().List()); n != 2 {
+		t.Fatalf("%d overlays with the calendar open, want 2", n)
+	}
+	// The calendar is a pop-up of its own: the focus is in none of its
+	// fields, so Escape reaches the window's handler.
+	press(c, fyne.KeyEscape)
+	if n := len(c.Overlays().List()); n != 1 || closed != 0 {
+		t.Fatalf("after Escape with the calendar open: %d overlays, dialog closed %d times", n, closed)
+	}
+	press(c, fyne.KeyEscape)
+	if n := len(c.Overlays().List()); n != 0 || closed != 1 {
+		t.Errorf("after the second Escape: %d overlays, dialog closed %d times", n, closed)
+	}
+}
+
+// TestBusyDialogStays: Escape and Enter do not close a progress dialog (the
+// work goes on either way).
+func TestBusyDialogStays(t *testing.T) {
+	w := newWindow(t)
+	c := w.Canvas()
+	d := dialog.NewCustomWithoutButtons("Importing ballots", widget.NewProgressBar(), w)
+	ShowBusy(w, d)
+	press(c, fyne.KeyEscape)
+	press(c, fyne.KeyReturn)
+	if c.Overlays().Top() == nil {
+		t.Fatal("a key closed the progress dialog")
+	}
+	d.Hide()
+	if c.Overlays().Top() != nil {
+		t.Fatal("the progress dialog did not close")
+	}
+}
+
+// TestFormKeepsARefusedTry: a refused try leaves the dialog open with what
+// was typed and the reason shown in it; the next try that succeeds closes
+// it; a try under way is not started twice.
+func TestFormKeepsARefusedTry(t *testing.T) {
+	w := newWindow(t)
+	c := w.Canvas()
+	pass := NewPasswordEntry()
+	tries := 0
+	var pending func(error)
+	f := NewForm(w, "Start a kiosk", "Start", "Cancel", []*widget.FormItem{widget.NewFormItem("Passcode", pass)}, func(done func(error)) {
+		tries++
+		pending = done
+	})
+	f.Show()
+	if c.Focused() != pass {
+		t.Fatalf("focus on %v, want the empty field", c.Focused())
+	}
+	test.Type(pass, "short")
+	press(c, fyne.KeyReturn)
+	press(c, fyne.KeyReturn) // while the first try runs
+	if tries != 1 || !f.Confirm.Disabled() {
+		t.Fatalf("%d tries started, confirm disabled %v", tries, f.Confirm.Disabled())
+	}
+	pending(errors.New("the kiosk passcode must have at least 6 characters"))
+	if c.Overlays().Top() == nil || pass.Text != "short" || !f.Error.Visible() || f.Error.Text == "" || f.Confirm.Disabled() {
+		t.Fatalf("after a refusal: open %v, field %q, error %q shown %v", c.Overlays().Top() != nil, pass.Text, f.Error.Text, f.Error.Visible())
+	}
+	test.Type(pass, "-longer")
+	test.Tap(f.Confirm)
+	pending(nil)
+	if c.Overlays().Top() != nil || tries != 2 {
+		t.Errorf("a try that succeeded left the dialog open (tries %d)", tries)
+	}
+	// Escape in a field cancels.
+	f = NewForm(w, "Start a kiosk", "Start", "Cancel", []*widget.FormItem{widget.NewFormItem("Passcode", NewPasswordEntry())}, func(func(error)) { t.Error("Escape tried") })
+	f.Show()
+	press(c, fyne.KeyEscape)
+	if c.Overlays().Top() != nil {
+		t.Error("Escape left the form open")
+	}
+}
