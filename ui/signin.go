@@ -58,7 +58,7 @@ func newFirstRunScreen(svc *app.Service, w fyne.Window, t *tasks, icon fyne.Reso
 	form := widget.NewForm(
 		widget.NewFormItem("Name", s.Name),
 		widget.NewFormItem("Email", s.Email),
-		widget.NewFormItem("Password", s.Password),
+		&widget.FormItem{Text: "Password", Widget: s.Password, HintText: passwordHint()},
 		widget.NewFormItem("Repeat password", s.Repeat),
 	)
 	s.Repeat.OnSubmitted = func(string) { s.Create.OnTapped() }

@@ -29,10 +29,12 @@ type UsersScreen struct {
 	Password              *widget.Button
 	Role                  *widget.Select
 	// Roles says what each role may do, from app.Role.Description.
-	Roles       *widget.Label
-	AddForm     *AddUserForm
-	content     fyne.CanvasObject
-	settingRole bool
+	Roles   *widget.Label
+	AddForm *AddUserForm
+	// PasswordForm is the Change my password dialog last opened.
+	PasswordForm *modal.Form
+	content      fyne.CanvasObject
+	settingRole  bool
 }
 
 func newUsersScreen(s *session) *UsersScreen {
@@ -241,7 +243,9 @@ func (sc *UsersScreen) addUser() {
 	f.Add.Importance = widget.HighImportance
 	note := widget.NewLabel("New users start as USER; change their role once added. Give them the password to sign in with; they can change it.")
 	note.Wrapping = fyne.TextWrapWord
-	form := widget.NewForm(widget.NewFormItem("Name", f.Name), widget.NewFormItem("Email", f.Email), widget.NewFormItem("Password", f.Password))
+	pw := widget.NewFormItem("Password", f.Password)
+	pw.HintText = passwordHint()
+	form := widget.NewForm(widget.NewFormItem("Name", f.Name), widget.NewFormItem("Email", f.Email), pw)
 	d := dialog.NewCustomWithoutButtons("Add user", container.NewVBox(form, note), sc.s.win)
 	f.Cancel.OnTapped = d.Hide
 	f.Add.OnTapped = func() {
@@ -259,22 +263,32 @@ func (sc *UsersScreen) addUser() {
 	modal.Show(sc.s.win, d, func() { tapIfEnabled(f.Add) })
 }
 
-// changePassword asks for a new password for the signed-in user.
+// changePassword asks for a new password for the signed-in user; a refused
+// one keeps the dialog open with what was typed.
 func (sc *UsersScreen) changePassword() {
 	pw, again := modal.NewPasswordEntry(), modal.NewPasswordEntry()
-	form := []*widget.FormItem{widget.NewFormItem("New password", pw), widget.NewFormItem("Repeat", again)}
-	modal.ShowForm("Change my password", "Change", "Cancel", form, func(ok bool) {
-		if !ok {
-			return
-		}
+	items := []*widget.FormItem{widget.NewFormItem("New password", pw), widget.NewFormItem("Repeat", again)}
+	items[0].HintText = passwordHint()
+	sc.PasswordForm = modal.NewForm(sc.s.win, "Change my password", "Change", "Cancel", items, func(done func(error)) {
 		if pw.Text != again.Text {
-			sc.s.fail("Password not changed", app.Errorf(app.CodeInvalid, "the two passwords differ"))
+			done(app.Errorf(app.CodeInvalid, "the two passwords differ"))
 			return
 		}
-		sc.s.do("Cannot change the password", func(ctx context.Context) error {
-			return sc.s.svc.ChangePassword(ctx, sc.s.actor(), sc.s.actor(), pw.Text)
-		}, func() {
-			modal.ShowInformation("Password changed", "Use the new password from your next sign-in.", sc.s.win)
+		actor, password := sc.s.actor(), pw.Text
+		run(sc.s.tasks, func() (struct{}, error) {
+			return struct{}{}, sc.s.svc.ChangePassword(context.Background(), actor, actor, password)
+		}, func(_ struct{}, err error) {
+			done(err)
+			if err == nil {
+				modal.ShowInformation("Password changed", "Use the new password from your next sign-in.", sc.s.win)
+			}
 		})
-	}, sc.s.win)
+	})
+	sc.PasswordForm.Resize(fyne.NewSize(460, 0))
+	sc.PasswordForm.Show()
+}
+
+// passwordHint states the password rule before the first try.
+func passwordHint() string {
+	return fmt.Sprintf("At least %d characters", app.MinPasswordLength)
 }

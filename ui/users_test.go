@@ -7,6 +7,8 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"votedesk/app"
+	"votedesk/ui/modal"
+	"votedesk/ui/uitest"
 )
 
 func TestUsersAndRoles(t *testing.T) {
@@ -134,4 +136,52 @@ func TestRolesAreExplained(t *testing.T) {
 			t.Errorf("the users screen does not explain %s", r)
 		}
 	}
+}
+
+// TestChangePasswordKeepsARefusal: the rule is stated before the first try;
+// a short or mistyped password is refused inside the dialog, which keeps
+// what was typed; a good one changes it and closes the dialog.
+func TestChangePasswordKeepsARefusal(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	h.signIn("Olivia")
+	h.sh.ShowScreen(screenUsers)
+	h.wait()
+	u := h.sh.Users
+	test.Tap(u.Password)
+	f := u.PasswordForm
+	if got := strings.Join(uitest.Texts(h.win.Canvas()), " "); !strings.Contains(got, "At least 8 characters") {
+		t.Errorf("the rule is not stated before the first try")
+	}
+	entries := dialogEntries(h)
+	for _, tc := range []struct{ pw, again, says string }{
+		{"short", "short", "at least 8 characters"},
+		{"long-enough", "long-enuogh", "the two passwords differ"},
+	} {
+		entries[0].SetText(tc.pw)
+		entries[1].SetText(tc.again)
+		test.Tap(f.Confirm)
+		h.wait()
+		if len(h.overlays()) != 1 || !f.Error.Visible() || !strings.Contains(f.Error.Text, tc.says) || entries[0].Text != tc.pw {
+			t.Errorf("%q/%q: %d dialogs, error %q, field %q", tc.pw, tc.again, len(h.overlays()), f.Error.Text, entries[0].Text)
+		}
+	}
+	entries[1].SetText("long-enough")
+	test.Tap(f.Confirm)
+	h.wait()
+	if _, err := h.svc.SignIn(h.ctx, "Olivia", "long-enough"); err != nil {
+		t.Fatalf("the password was not changed: %v", err)
+	}
+	h.assertDialog("Password changed")
+}
+
+// dialogEntries lists the text fields of the top dialog.
+func dialogEntries(h *harness) []*modal.Entry {
+	var out []*modal.Entry
+	for _, o := range walk(h.win.Canvas().Overlays().Top()) {
+		if e, ok := o.(*modal.Entry); ok {
+			out = append(out, e)
+		}
+	}
+	return out
 }
