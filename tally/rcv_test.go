@@ -393,3 +393,29 @@ func TestParallelSameAsSequential(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleOptionsHaveWords: every option of every choice rule is said in
+// words of its own (a new option without them would show its config name
+// twice).
+func TestRuleOptionsHaveWords(t *testing.T) {
+	seen := map[string]string{}
+	check := func(name, words string) {
+		t.Helper()
+		if words == name || words == "" {
+			t.Errorf("%s has no words", name)
+		}
+		if other, ok := seen[words]; ok {
+			t.Errorf("%s and %s are said alike: %q", name, other, words)
+		}
+		seen[words] = name
+	}
+	for _, m := range WinnerElectionModes {
+		check(string(m), m.Words())
+	}
+	for _, r := range OvervoteRules {
+		check(string(r), r.Words())
+	}
+	for _, m := range TiebreakModes {
+		check(string(m), m.Words())
+	}
+}

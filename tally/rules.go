@@ -207,3 +207,56 @@ func oneOf[T comparable](v T, set []T) bool {
 	}
 	return false
 }
+
+// Words says what the mode does, in plain words, for people choosing it.
+func (m WinnerElectionMode) Words() string {
+	switch m {
+	case SingleWinnerMajority:
+		return "One winner, by a majority of the ballots still counting"
+	case MultiWinnerAllowOnlyOneWinnerPerRound:
+		return "Several winners (STV), one elected per round"
+	case MultiWinnerAllowMultipleWinnersPerRound:
+		return "Several winners (STV), all who reach the threshold in a round"
+	case BottomsUp:
+		return "Several winners: the last is eliminated until the seats are filled"
+	case BottomsUpUsingPercentageThreshold:
+		return "Several winners: the last is eliminated until all left reach a percentage"
+	case MultiPassIRV:
+		return "Several winners by repeated one-winner counts (sequential IRV)"
+	}
+	return string(m)
+}
+
+// Words says what the rule does with a rank that marks several candidates.
+func (r OvervoteRule) Words() string {
+	switch r {
+	case AlwaysSkipToNextRank:
+		return "The rank is skipped; the ballot goes on to its next rank"
+	case ExhaustImmediately:
+		return "The ballot is exhausted"
+	case ExhaustIfMultipleContinuing:
+		return "The ballot is exhausted if more than one of them is still in the count"
+	}
+	return string(r)
+}
+
+// Words says how the mode breaks a tie.
+func (m TiebreakMode) Words() string {
+	switch m {
+	case UseCandidateOrder:
+		return "By the order the candidates are listed in"
+	case UsePermutationInConfig:
+		return "By the order the candidates are listed in (older name)"
+	case Random:
+		return "At random, drawn from the random seed"
+	case PreviousRoundCountsThenRandom:
+		return "By the previous round's counts, then at random"
+	case GeneratePermutation:
+		return "By an order of candidates drawn once from the random seed"
+	case StopCountingAndAsk:
+		return "The count stops and asks an official"
+	case PreviousRoundCountsThenAsk:
+		return "By the previous round's counts, then the count asks an official"
+	}
+	return string(m)
+}

@@ -72,6 +72,7 @@ const (
 	resultPairwise
 	resultRanking
 	resultBallots
+	resultRules
 )
 
 // ResultsScreen counts an election with a chosen method and RCTab rules and
@@ -209,11 +210,14 @@ func newResultsScreen(s *session, name string) *ResultsScreen {
 		container.NewTabItem("Flow", container.NewBorder(note(resultFlow), nil, nil, nil, sc.Flow)),
 		container.NewTabItem("Pairwise", container.NewBorder(note(resultPairwise), nil, nil, nil, sc.pairwise)),
 		container.NewTabItem("Ranking", container.NewVScroll(container.NewVBox(note(resultRanking), sc.Places, sc.Sets))),
-		container.NewTabItem("Ballots", container.NewBorder(container.NewVBox(sc.BallotNote, container.NewHBox(sc.LoadBallots)), nil, nil, nil, sc.BallotList)))
-	rules := widget.NewAccordion(widget.NewAccordionItem("Counting rules (RCTab)", sc.Rules.content))
+		container.NewTabItem("Ballots", container.NewBorder(container.NewVBox(sc.BallotNote, container.NewHBox(sc.LoadBallots)), nil, nil, nil, sc.BallotList)),
+		// The rules are a tab of their own that scrolls: shown above the
+		// result they made the window taller than the screen.
+		container.NewTabItem("Counting rules", container.NewVScroll(sc.Rules.content)))
 	sc.controls = container.NewVBox(
-		container.NewBorder(nil, nil, widget.NewLabel("Method"), container.NewHBox(sc.Count, sc.Activity, sc.SaveRules, sc.ExportJSON, sc.ExportCSV, sc.ExportHTML), sc.Method),
-		rules, sc.Status, sc.bannerBox)
+		container.NewBorder(nil, nil, widget.NewLabel("Method"), nil, container.NewGridWrap(fyne.NewSize(320, sc.Method.MinSize().Height), sc.Method)),
+		toolbar(sc.Count, sc.Activity, sc.SaveRules, sc.ExportJSON, sc.ExportCSV, sc.ExportHTML),
+		sc.Status, sc.bannerBox)
 	sc.content = container.NewBorder(sc.controls, nil, nil, nil, sc.Tabs)
 	sc.updateButtons()
 	return sc

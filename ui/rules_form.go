@@ -14,8 +14,9 @@ import (
 	"votedesk/ui/modal"
 )
 
-// ruleField is one of RCTab's rules in the form: its config name, what it
-// is in words, and the widget that holds its value.
+// ruleField is one of RCTab's rules in the form: its config name (shown
+// under the field, and in the error that names a bad value), what it is in
+// words, and the widget that holds its value.
 type ruleField struct {
 	name, label string
 	get         func() string
@@ -24,20 +25,44 @@ type ruleField struct {
 }
 
 // RulesForm edits RCTab's counting rules (the "rules" section of an RCTab
-// contest config), by their config names.
+// contest config). Each rule and each choice is said in plain words, with
+// RCTab's name beside it for those who know RCTab.
 type RulesForm struct {
 	fields  []ruleField
 	Seats   *modal.Entry
 	content fyne.CanvasObject
 }
 
-func choiceField[T ~string](name, label string, options []T) ruleField {
-	opts := make([]string, len(options))
+// worded is a rule's option that says itself in words.
+type worded interface {
+	~string
+	Words() string
+}
+
+// choiceField is a rule with a fixed set of options, listed as "what it
+// does (configValue)".
+func choiceField[T worded](name, label string, options []T) ruleField {
+	labels := make([]string, len(options))
 	for i, o := range options {
-		opts[i] = string(o)
+		labels[i] = fmt.Sprintf("%s (%s)", o.Words(), string(o))
 	}
-	s := widget.NewSelect(opts, nil)
-	return ruleField{name: name, label: label, obj: s, get: func() string { return s.Selected }, set: s.SetSelected}
+	s := widget.NewSelect(labels, nil)
+	return ruleField{name: name, label: label, obj: s,
+		get: func() string {
+			if i := s.SelectedIndex(); i >= 0 {
+				return string(options[i])
+			}
+			return ""
+		},
+		set: func(v string) {
+			for i, o := range options {
+				if string(o) == v {
+					s.SetSelectedIndex(i)
+					return
+				}
+			}
+			s.ClearSelected()
+		}}
 }
 
 func textField(name, label, hint string) ruleField {
@@ -47,7 +72,7 @@ func textField(name, label, hint string) ruleField {
 }
 
 func boolField(name, label string) ruleField {
-	c := widget.NewCheck(label, nil)
+	c := widget.NewCheck(fmt.Sprintf("%s (%s)", label, name), nil)
 	return ruleField{name: name, label: "", obj: c,
 		get: func() string { return strconv.FormatBool(c.Checked) },
 		set: func(v string) { b, _ := strconv.ParseBool(v); c.SetChecked(b) }}
@@ -55,26 +80,26 @@ func boolField(name, label string) ruleField {
 
 func newRulesForm() *RulesForm {
 	f := &RulesForm{}
-	seats := textField("numberOfWinners", "Seats (numberOfWinners)", "1")
+	seats := textField("numberOfWinners", "Seats", "1")
 	f.Seats = seats.obj.(*modal.Entry)
 	f.fields = []ruleField{
 		seats,
-		choiceField("winnerElectionMode", "Winner election mode", tally.WinnerElectionModes),
-		textField("multiSeatBottomsUpPercentageThreshold", "Bottoms-up threshold %", "1–100, bottomsUpUsingPercentageThreshold only"),
-		choiceField("overvoteRule", "Overvote rule", tally.OvervoteRules),
-		choiceField("tiebreakMode", "Tie-break mode", tally.TiebreakModes),
-		textField("randomSeed", "Random seed", "for the random tie-breaks"),
-		textField("maxSkippedRanksAllowed", "Max skipped ranks", "a number, or unlimited"),
-		textField("maxRankingsAllowed", "Max rankings", "a number, or max"),
+		choiceField("winnerElectionMode", "Winners", tally.WinnerElectionModes),
+		textField("multiSeatBottomsUpPercentageThreshold", "Percentage to reach", "1–100, for the last-eliminated percentage mode"),
+		choiceField("overvoteRule", "A rank marking several candidates", tally.OvervoteRules),
+		choiceField("tiebreakMode", "Ties", tally.TiebreakModes),
+		textField("randomSeed", "Random seed", "a whole number, for the random tie-breaks"),
+		textField("maxSkippedRanksAllowed", "Skipped ranks allowed", "a number, or unlimited"),
+		textField("maxRankingsAllowed", "Rankings counted", "a number, or max"),
 		textField("decimalPlacesForVoteArithmetic", "Decimal places", "1–20"),
-		textField("minimumVoteThreshold", "Minimum vote threshold", "0"),
+		textField("minimumVoteThreshold", "Votes needed to stay in", "0"),
 		textField("stopTabulationEarlyAfterRound", "Stop after round", "empty: never"),
-		boolField("batchElimination", "Batch elimination (batchElimination)"),
-		boolField("continueUntilTwoCandidatesRemain", "Continue until two candidates remain"),
-		boolField("exhaustOnDuplicateCandidate", "Exhaust on duplicate candidate"),
-		boolField("nonIntegerWinningThreshold", "Non-integer winning threshold"),
-		boolField("hareQuota", "Hare quota"),
-		boolField("doesFirstRoundDetermineThreshold", "First round determines the threshold"),
+		boolField("batchElimination", "Eliminate together all who cannot catch up"),
+		boolField("continueUntilTwoCandidatesRemain", "Count on until two candidates remain"),
+		boolField("exhaustOnDuplicateCandidate", "A ballot ranking a candidate twice is exhausted there"),
+		boolField("nonIntegerWinningThreshold", "Threshold not rounded to a whole vote"),
+		boolField("hareQuota", "Hare quota instead of Droop"),
+		boolField("doesFirstRoundDetermineThreshold", "The first round fixes the threshold"),
 	}
 	form := widget.NewForm()
 	var checks []fyne.CanvasObject
@@ -87,7 +112,7 @@ func newRulesForm() *RulesForm {
 		item.HintText = fl.name
 		form.AppendItem(item)
 	}
-	f.content = container.NewVBox(form, container.NewGridWithColumns(2, checks...))
+	f.content = container.NewVBox(form, container.NewVBox(checks...))
 	f.Set(nil)
 	return f
 }

@@ -71,6 +71,8 @@ func TestScreenshots(t *testing.T) {
 	r.Recount()
 	h.wait()
 	h.shot(dir, "10-results-pairwise")
+	r.Tabs.SelectIndex(resultRules)
+	h.shot(dir, "10b-counting-rules")
 
 	h.sh.OpenElection("Library board", tabOverview)
 	h.wait()
