@@ -68,7 +68,22 @@ func (s *Service) CastBallot(ctx context.Context, actor string, c Cast) (Receipt
 					Rankings: rankings, Secret: e.Secret}}, nil
 			}
 		}
-		r.Confirmation = s.ids.NewID()
+		// A code the election already holds for an unlisted ballot is drawn
+		// again (a voter's ballot is keyed by the voter, so its code
+		// cannot collide in the store).
+		for try := 0; ; try++ {
+			r.Confirmation = confirmationFrom(s.ids.NewID())
+			_, taken, err := tx.Get(electionPK(e.Name), unlistedBallotSK(r.Confirmation))
+			if err != nil {
+				return decision{}, err
+			}
+			if !taken {
+				break
+			}
+			if try == 16 {
+				return decision{}, Errorf(CodeInternal, "no free confirmation code in %q after %d draws", e.Name, try+1)
+			}
+		}
 		return decision{typ: EvBallotCast, data: ballotCast{Election: e.Name, ElectionID: e.ID, Voter: c.Voter, Confirmation: r.Confirmation,
 			Rankings: rankings, Source: c.Source, Transcribed: c.Transcribed, Secret: e.Secret}}, nil
 	})

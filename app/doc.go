@@ -47,9 +47,9 @@
 // election allows it (the confirmation code stays) and is refused otherwise;
 // when two offline devices both accept a first ballot from one voter, the
 // first in log order counts and the other is kept as a CONFLICT for officials
-// to resolve. Confirmation codes are random UUIDs, so the published list of a
-// secret election, ordered by confirmation code, says nothing about who voted
-// when. In a secret election nobody below AUDITOR sees which voter cast which
+// to resolve. Confirmation codes are short random codes like K3QZ-8WPM-T2VD
+// (confirmation.go), so the published list of a secret election, ordered by
+// confirmation code, says nothing about who voted when. In a secret election nobody below AUDITOR sees which voter cast which
 // rankings: not in ballot lists, conflicts, or the log.
 //
 // Imported cast vote records (BallotsImported) belong to no voter; ballot i of

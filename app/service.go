@@ -39,9 +39,9 @@ func NewService(store Store, clock Clock, ids IDSource, opts ...Option) *Service
 	return s
 }
 
-// RandomIDs makes random (version 4) UUIDs. Confirmation codes are random, not
-// time-ordered, so a list sorted by confirmation code says nothing about who
-// voted when.
+// RandomIDs makes random (version 4) UUIDs, from which confirmation codes
+// are drawn: random, not time-ordered, so a list sorted by confirmation code
+// says nothing about who voted when.
 type RandomIDs struct{}
 
 // NewID returns a new random UUID.

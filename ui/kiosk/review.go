@@ -148,7 +148,7 @@ func (r *receiptScreen) tick(k *Kiosk) {
 
 func newReceiptScreen(k *Kiosk, code string) *receiptScreen {
 	r := &receiptScreen{code: widget.NewLabelWithStyle(code, fyne.TextAlignCenter, fyne.TextStyle{Monospace: true, Bold: true})}
-	r.code.SizeName = theme.SizeNameSubHeadingText
+	r.code.SizeName = theme.SizeNameHeadingText
 	r.code.Wrapping = fyne.TextWrapBreak
 	r.left = k.cfg.ReturnAfter
 	r.clears = widget.NewLabelWithStyle(clearsText(r.left), fyne.TextAlignCenter, fyne.TextStyle{})

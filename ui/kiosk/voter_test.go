@@ -11,7 +11,7 @@ import (
 	"votedesk/app"
 )
 
-var confirmationRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+var confirmationRE = regexp.MustCompile(`^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$`)
 
 // TestVoterSessionByKeyboard runs a whole voter session with keys only:
 // check-in, ranking with number keys and the move buttons, review, cast,
