@@ -15,6 +15,7 @@ import (
 
 	"votedesk/app"
 	"votedesk/tally"
+	"votedesk/ui/modal"
 )
 
 // methodChoices are the counting methods the results screen offers, with
@@ -124,10 +125,14 @@ type ResultsScreen struct {
 	BallotList  *grid
 	BallotNote  *widget.Label
 	LoadBallots *widget.Button
-	rounds      roundsTable
-	ballots     []app.Ballot
-	notes       map[int]*widget.Label
-	bannerBox   *fyne.Container
+	// FindCode finds a ballot of the list by its confirmation code, typed
+	// however a voter wrote it down; Found says what it found.
+	FindCode  *modal.Entry
+	Found     *widget.Label
+	rounds    roundsTable
+	ballots   []app.Ballot
+	notes     map[int]*widget.Label
+	bannerBox *fyne.Container
 	// pairwise holds the two matrices, hidden when the count has none.
 	pairwise *fyne.Container
 	controls *fyne.Container
@@ -184,6 +189,11 @@ func newResultsScreen(s *session, name string) *ResultsScreen {
 	sc.Paths = newGrid(nil, func() int { return sc.pairwiseRows() }, sc.pathCell, nil)
 	sc.PathsTitle.TextStyle.Bold = true
 	sc.LoadBallots = widget.NewButtonWithIcon("Show the ballots", theme.ListIcon(), sc.loadBallots)
+	sc.FindCode = modal.NewEntry()
+	sc.FindCode.SetPlaceHolder("Find a confirmation code")
+	sc.FindCode.OnSubmitted = sc.findCode
+	sc.Found = widget.NewLabel("")
+	sc.Found.Truncation = fyne.TextTruncateEllipsis
 	sc.BallotList = newGrid([]column{
 		{"Confirmation", 300, fyne.TextAlignLeading},
 		{"Voter", 180, fyne.TextAlignLeading},
@@ -210,7 +220,7 @@ func newResultsScreen(s *session, name string) *ResultsScreen {
 		container.NewTabItem("Flow", container.NewBorder(note(resultFlow), nil, nil, nil, sc.Flow)),
 		container.NewTabItem("Pairwise", container.NewBorder(note(resultPairwise), nil, nil, nil, sc.pairwise)),
 		container.NewTabItem("Ranking", container.NewVScroll(container.NewVBox(note(resultRanking), sc.Places, sc.Sets))),
-		container.NewTabItem("Ballots", container.NewBorder(container.NewVBox(sc.BallotNote, container.NewHBox(sc.LoadBallots)), nil, nil, nil, sc.BallotList)),
+		container.NewTabItem("Ballots", container.NewBorder(container.NewVBox(sc.BallotNote, container.NewBorder(nil, nil, container.NewHBox(sc.LoadBallots, container.NewGridWrap(fyne.NewSize(300, sc.FindCode.MinSize().Height), sc.FindCode)), nil, sc.Found)), nil, nil, nil, sc.BallotList)),
 		// The rules are a tab of their own that scrolls: shown above the
 		// result they made the window taller than the screen.
 		container.NewTabItem("Counting rules", container.NewVScroll(sc.Rules.content)))

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"fyne.io/fyne/v2/widget"
+
 	"votedesk/app"
 )
 
@@ -38,6 +40,31 @@ func (sc *ResultsScreen) loadBallots() {
 		sc.BallotList.Refresh()
 		sc.LoadBallots.Enable()
 	})
+}
+
+// findCode selects the listed ballot whose confirmation code is typed (in
+// any case, with or without dashes, O for 0 and I or L for 1), and says
+// whether there is one.
+func (sc *ResultsScreen) findCode(typed string) {
+	code, ok := app.ParseConfirmation(typed)
+	switch {
+	case !ok:
+		sc.Found.SetText(fmt.Sprintf("%q is not a confirmation code (like K3QZ-8WPM-T2VD)", strings.TrimSpace(typed)))
+		return
+	case sc.ballots == nil:
+		sc.Found.SetText("Show the ballots first")
+		return
+	}
+	for i, b := range sc.ballots {
+		if strings.EqualFold(b.Confirmation, code) {
+			sc.BallotList.Select(widget.TableCellID{Row: i, Col: 0})
+			sc.BallotList.ScrollTo(widget.TableCellID{Row: i, Col: 0})
+			sc.Found.SetText(fmt.Sprintf("%s is ballot %s of %s", code, fmtCount(i+1), fmtCount(len(sc.ballots))))
+			return
+		}
+	}
+	sc.BallotList.UnselectAll()
+	sc.Found.SetText(fmt.Sprintf("No ballot with the code %s", code))
 }
 
 func (sc *ResultsScreen) ballotCell(row, col int) string {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -313,6 +314,22 @@ func TestResultsSecretBallots(t *testing.T) {
 			}
 			if !strings.Contains(r.BallotNote.Text, c.noted) {
 				t.Errorf("note %q", r.BallotNote.Text)
+			}
+			// A voter's code, typed as a voter might copy it, finds its
+			// ballot.
+			last := len(r.ballots) - 1
+			typed := strings.ToLower(strings.ReplaceAll(r.ballots[last].Confirmation, "-", " "))
+			r.FindCode.SetText(typed)
+			r.FindCode.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+			if want := fmt.Sprintf("%s is ballot %d of %d", r.ballots[last].Confirmation, last+1, len(r.ballots)); r.Found.Text != want {
+				t.Errorf("found %q, want %q", r.Found.Text, want)
+			}
+			for typed, says := range map[string]string{"ZZZZ-ZZZZ-ZZZZ": "No ballot with the code ZZZZ-ZZZZ-ZZZZ", "hello": "not a confirmation code"} {
+				r.FindCode.SetText(typed)
+				r.FindCode.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+				if !strings.Contains(r.Found.Text, says) {
+					t.Errorf("%q: found %q", typed, r.Found.Text)
+				}
 			}
 		})
 	}
