@@ -74,7 +74,7 @@ func startCaster(t *testing.T, c *cliRun, next int) *caster {
 		defer close(k.done)
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			if code := strings.TrimSpace(sc.Text()); uuidRE.MatchString(code) {
+			if code := strings.TrimSpace(sc.Text()); codeRE.MatchString(code) {
 				k.mu.Lock()
 				k.confirmed = append(k.confirmed, code)
 				k.mu.Unlock()

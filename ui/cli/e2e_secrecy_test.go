@@ -89,6 +89,7 @@ func (c *cliRun) masked(s string) string {
 // confirmation codes and other UUIDs, hashes, commitments and nonces, event
 // ids (device key + sequence), keys and signatures, and times.
 var randomTokens = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}` +
+	`|\b[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}\b` +
 	`|[0-9a-f]{16}-[0-9]{10}` +
 	`|[0-9a-f]{32,}` +
 	`|[A-Za-z0-9_-]{40,}` +
