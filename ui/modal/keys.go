@@ -70,23 +70,21 @@ func Show(win fyne.Window, d dialog.Dialog, enter func()) {
 			enter = x.Submit
 		}
 	}
-	c := win.Canvas()
-	k, ok := canvases[c]
-	if !ok {
-		Keys(c, nil)
-		k = canvases[c]
-	}
-	k.show(d, &shown{d: d, enter: enter})
+	installed(win.Canvas()).show(d, &shown{d: d, enter: enter})
 }
 
 // ShowBusy shows d, a dialog of work under way (a progress bar), on win:
 // Escape and Enter leave it be, as closing it would not stop the work.
 func ShowBusy(win fyne.Window, d dialog.Dialog) {
-	c := win.Canvas()
+	installed(win.Canvas()).show(d, &shown{d: d, busy: true})
+}
+
+// installed is what c knows, taking its key handler if Keys has not.
+func installed(c fyne.Canvas) *keys {
 	if _, ok := canvases[c]; !ok {
 		Keys(c, nil)
 	}
-	canvases[c].show(d, &shown{d: d, busy: true})
+	return canvases[c]
 }
 
 // show shows d and remembers it by its overlay; a dialog shown again
