@@ -42,6 +42,9 @@ type openSpec struct {
 	Kinds []fileKind
 	// Files and Folders say what may be chosen.
 	Files, Folders bool
+	// Start is the folder listed first; empty starts in the last folder
+	// used (startFolder).
+	Start string
 }
 
 // dirItem is one row of the list.
@@ -78,6 +81,9 @@ type OpenPath struct {
 	shown   []dirItem // those matching the name typed
 	sel     int
 	setting bool
+	// listing counts the folders asked for: a listing that arrives after a
+	// later one was asked for is dropped.
+	listing int
 	d       *dialog.CustomDialog
 }
 
@@ -125,7 +131,7 @@ func askOpenPath(s *session, spec openSpec, chosen func(path string)) *OpenPath 
 	op.d = dialog.NewCustomWithoutButtons(spec.Title, container.NewBorder(top, bottom, nil, nil, op.List), s.win)
 	op.d.SetButtons(buttons)
 	cancel.OnTapped = op.d.Hide
-	op.Navigate(startFolder(s))
+	op.Navigate(cmp.Or(spec.Start, startFolder(s)))
 	// The dialog uses the whole window, less a margin.
 	size := s.win.Canvas().Size()
 	op.d.Resize(fyne.NewSize(size.Width-2*theme.Padding()*4, size.Height-2*theme.Padding()*4))
@@ -135,34 +141,49 @@ func askOpenPath(s *session, spec openSpec, chosen func(path string)) *OpenPath 
 	return op
 }
 
-// Navigate lists the folder dir; a folder that cannot be read is said and
-// the list stays.
+// Navigate lists the folder dir, read off the UI goroutine (a folder on a
+// slow disk or share must not freeze the window); a folder that cannot be
+// read is said and the list stays.
 func (op *OpenPath) Navigate(dir string) {
 	dir = filepath.Clean(dir)
+	op.listing++
+	n, all := op.listing, op.AllFiles.Checked
+	run(op.s.tasks, func() ([]dirItem, error) { return op.list(dir, all) }, func(items []dirItem, err error) {
+		if n != op.listing {
+			return
+		}
+		if err != nil {
+			op.say(fmt.Sprintf("Cannot list %s: %v", dir, pathError(err)))
+			return
+		}
+		op.show(dir, items)
+	})
+}
+
+// list reads the entries of dir the dialog offers, folders first, then by
+// name in any case; all offers files of every kind and hidden ones.
+func (op *OpenPath) list(dir string, all bool) ([]dirItem, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		op.say(fmt.Sprintf("Cannot list %s: %v", dir, pathError(err)))
-		return
+		return nil, err
 	}
-	op.say("")
-	op.items = op.items[:0]
+	var items []dirItem
 	for _, e := range entries {
 		name := e.Name()
-		if strings.HasPrefix(name, ".") && !op.AllFiles.Checked {
+		if strings.HasPrefix(name, ".") && !all {
 			continue
 		}
-		it := dirItem{Name: name}
 		fi, err := os.Stat(filepath.Join(dir, name)) // through links
 		if err != nil {
 			continue
 		}
-		it.Dir, it.Size, it.ModTime = fi.IsDir(), fi.Size(), fi.ModTime()
-		if !it.Dir && (!op.spec.Files || (!op.AllFiles.Checked && len(op.spec.Kinds) > 0 && op.kindOf(name) == "")) {
+		it := dirItem{Name: name, Dir: fi.IsDir(), Size: fi.Size(), ModTime: fi.ModTime()}
+		if !it.Dir && (!op.spec.Files || (!all && len(op.spec.Kinds) > 0 && op.kindOf(name) == "")) {
 			continue
 		}
-		op.items = append(op.items, it)
+		items = append(items, it)
 	}
-	slices.SortFunc(op.items, func(a, b dirItem) int {
+	slices.SortFunc(items, func(a, b dirItem) int {
 		if a.Dir != b.Dir {
 			if a.Dir {
 				return -1
@@ -171,17 +192,25 @@ func (op *OpenPath) Navigate(dir string) {
 		}
 		return cmp.Or(cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), cmp.Compare(a.Name, b.Name))
 	})
-	op.Dir = dir
-	op.setting = true
-	op.Path.SetText(withSeparator(dir))
-	op.Path.CursorColumn = len([]rune(op.Path.Text))
-	op.setting = false
-	op.narrow("")
-	if filepath.Dir(dir) == dir {
-		op.Up.Disable()
-	} else {
-		op.Up.Enable()
+	return items, nil
+}
+
+// show lists items, the entries of dir. What was typed after the folder's
+// path while it was read is kept, and narrows the list.
+func (op *OpenPath) show(dir string, items []dirItem) {
+	op.say("")
+	op.items, op.Dir = items, dir
+	prefix := withSeparator(dir)
+	typed, ok := strings.CutPrefix(op.Path.Text, prefix)
+	if !ok || strings.Contains(typed, string(os.PathSeparator)) {
+		op.setting = true
+		op.Path.SetText(prefix)
+		op.Path.CursorColumn = len([]rune(op.Path.Text))
+		op.setting = false
+		typed = ""
 	}
+	op.narrow(typed)
+	enable(op.Up, filepath.Dir(dir) != dir)
 }
 
 // narrow shows the items whose names start with prefix (any case),

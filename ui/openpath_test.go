@@ -63,6 +63,7 @@ func TestOpenDialog(t *testing.T) {
 	c := h.win.Canvas()
 	var chosen []string
 	op := askOpenPath(h.sh.sess, openSpec{Title: "Import ballots", Kinds: cvrKinds(), Files: true, Folders: true}, func(p string) { chosen = append(chosen, p) })
+	h.wait()
 
 	if op.Dir != docs || op.Path.Text != docs+"/" || c.Focused() != op.Path {
 		t.Fatalf("starts in %q (field %q, focus %v), want Documents with the focus in the path", op.Dir, op.Path.Text, c.Focused())
@@ -79,10 +80,12 @@ func TestOpenDialog(t *testing.T) {
 		t.Errorf("a list of %v in a window of %v", got, win)
 	}
 	op.AllFiles.SetChecked(true)
+	h.wait()
 	if got := shownNames(op); !slices.Contains(got, "notes.pdf") || !slices.Contains(got, ".hidden.csv") {
 		t.Errorf("every file: %q", got)
 	}
 	op.AllFiles.SetChecked(false)
+	h.wait()
 
 	// Typing a name narrows the list and selects the first match; Enter
 	// opens it.
@@ -94,16 +97,30 @@ func TestOpenDialog(t *testing.T) {
 	// step.
 	op.Path.SetText(docs + "/")
 	test.Type(op.Path, "busy/")
+	h.wait()
 	if op.Dir != filepath.Join(docs, "busy") || len(op.shown) != 450 {
 		t.Fatalf("after typing busy/: in %q with %d rows", op.Dir, len(op.shown))
 	}
-	test.Type(op.Path, "f449")
+	// Folders are read off the UI goroutine: a listing asked for first and
+	// arriving last is dropped, and what is typed while a folder is read is
+	// kept and narrows its list.
+	op.Navigate(docs)
+	op.Path.SetText(filepath.Join(docs, "busy") + "/f44")
+	op.Navigate(filepath.Join(docs, "busy"))
+	h.wait()
+	if op.Dir != filepath.Join(docs, "busy") || len(op.shown) != 10 || op.Path.Text != filepath.Join(docs, "busy")+"/f44" {
+		t.Fatalf("after two listings: in %q, %d rows, field %q", op.Dir, len(op.shown), op.Path.Text)
+	}
+	op.Path.SetText(op.Path.Text + "9")
 	op.Path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.wait()
 	if op.Dir != filepath.Join(docs, "busy", "f449") {
 		t.Fatalf("Enter on f449: in %q", op.Dir)
 	}
 	test.Tap(op.Up)
+	h.wait()
 	test.Tap(op.Up)
+	h.wait()
 	if op.Dir != docs {
 		t.Fatalf("Up twice: in %q", op.Dir)
 	}
@@ -127,6 +144,7 @@ func TestOpenDialog(t *testing.T) {
 	}
 	h.sh.sess.prefs.SetString(prefLastFolder, filepath.Join(docs, "exports"))
 	op = askOpenPath(h.sh.sess, openSpec{Title: "Import ballots", Kinds: cvrKinds(), Files: true, Folders: true}, func(p string) { chosen = append(chosen, p) })
+	h.wait()
 	if op.Dir != filepath.Join(docs, "exports") {
 		t.Errorf("second dialog starts in %q", op.Dir)
 	}
@@ -137,6 +155,7 @@ func TestOpenDialog(t *testing.T) {
 
 	// A folder is chosen by going into it, or selecting it, then Use.
 	op = askOpenPath(h.sh.sess, openSpec{Title: "Export folder", Folders: true}, func(p string) { chosen = append(chosen, p) })
+	h.wait()
 	if got := shownNames(op); !slices.Equal(got, []string{"Dominion/", "usb/"}) || !op.Open.Disabled() {
 		t.Errorf("folders only: %q, Go into enabled %v", got, !op.Open.Disabled())
 	}
@@ -164,10 +183,12 @@ func TestImportFolderThroughTheDialog(t *testing.T) {
 	h.wait()
 	es := h.sh.Election
 	test.Tap(es.ImportFolder)
+	h.wait()
 	op := h.sh.sess.opening
 	dir := filepath.Join(apptest.SharedTestdata(), "rctab-more", "dominion_multi_file", "dominion_multi_file_input_data")
 	op.Path.SetText(dir)
 	op.Path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.wait()
 	if op.Dir != dir {
 		t.Fatalf("Enter on the pasted folder: in %q", op.Dir)
 	}

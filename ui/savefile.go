@@ -43,11 +43,10 @@ func askSavePath(s *session, title, name string, replace bool, chosen func(path 
 	sp.Folder = widget.NewLabel(sp.dir)
 	sp.Folder.Wrapping = fyne.TextWrapBreak
 	sp.Browse = widget.NewButtonWithIcon("Choose folder…", theme.FolderOpenIcon(), func() {
-		op := askOpenPath(s, openSpec{Title: "Save in which folder?", Hint: "Go into the folder to save in (type or paste its path, or double-click it), then Use this folder.", Folders: true}, func(dir string) {
+		askOpenPath(s, openSpec{Title: "Save in which folder?", Hint: "Go into the folder to save in (type or paste its path, or double-click it), then Use this folder.", Folders: true, Start: sp.dir}, func(dir string) {
 			sp.dir = dir
 			sp.Folder.SetText(dir)
 		})
-		op.Navigate(sp.dir)
 	})
 	sp.Name.Validator = func(text string) error { _, err := sp.path(text); return err }
 	items := []*widget.FormItem{

@@ -107,6 +107,7 @@ func TestScreenshots(t *testing.T) {
 	h.sh.OpenElection(demoElection, tabOverview)
 	h.wait()
 	h.sh.Election.Import.choose()
+	h.wait()
 	test.Type(h.sh.sess.opening.Path, "co")
 	h.shot(dir, "15-open-file")
 	h.closeDialogs()
