@@ -36,7 +36,7 @@ type BallotImport struct {
 	Imported bool
 	// ContestChoice, while a folder with several contests is open, picks the
 	// contest to import.
-	ContestChoice *widget.Select
+	ContestChoice *modal.Select
 }
 
 func newBallotImport(s *session, election string, done func()) *BallotImport {
@@ -88,7 +88,7 @@ func (bi *BallotImport) chooseContest(path string, contests []cvr.ContestInfo) {
 		labels[i] = fmt.Sprintf("%s (contest %s)", c.Name, c.ID)
 	}
 	var d dialog.Dialog
-	bi.ContestChoice = widget.NewSelect(labels, func(label string) {
+	bi.ContestChoice = modal.NewSelect(labels, func(label string) {
 		i := slices.Index(labels, label)
 		if i < 0 {
 			return
@@ -98,7 +98,7 @@ func (bi *BallotImport) chooseContest(path string, contests []cvr.ContestInfo) {
 		bi.ReadContest(path, contests[i].ID)
 	})
 	bi.ContestChoice.PlaceHolder = "Choose the contest"
-	d = dialog.NewCustom("Which contest?", "Cancel", container.NewVBox(
+	d = modal.NewCustom("Which contest?", "Cancel", container.NewVBox(
 		widget.NewLabel(fmt.Sprintf("%s holds %d contests. Import the ballots of:", filepath.Base(path), len(contests))),
 		bi.ContestChoice), bi.s.win)
 	d.Resize(fyne.NewSize(520, 0))

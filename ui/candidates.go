@@ -25,8 +25,8 @@ type CandidatesScreen struct {
 
 	List   *widget.List
 	Name   *modal.Entry
-	Add    *widget.Button
-	Remove *widget.Button
+	Add    *modal.Button
+	Remove *modal.Button
 	Note   *widget.Label
 
 	changed func()
@@ -46,8 +46,8 @@ func newCandidatesScreen(s *session, election string, changed func()) *Candidate
 		})
 	sc.List.OnSelected = func(i widget.ListItemID) { sc.selected = i; sc.updateButtons() }
 	sc.List.OnUnselected = func(widget.ListItemID) { sc.selected = -1; sc.updateButtons() }
-	sc.Add = widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), sc.add)
-	sc.Remove = widget.NewButtonWithIcon("Remove", theme.ContentRemoveIcon(), sc.remove)
+	sc.Add = modal.NewButtonWithIcon("Add", theme.ContentAddIcon(), sc.add)
+	sc.Remove = modal.NewButtonWithIcon("Remove", theme.ContentRemoveIcon(), sc.remove)
 	top := container.NewVBox(sc.Note, container.NewBorder(nil, nil, nil, container.NewHBox(sc.Add, sc.Remove), sc.Name))
 	sc.content = container.NewBorder(top, nil, nil, nil, sc.List)
 	sc.updateButtons()

@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app/dataio"
@@ -120,7 +119,7 @@ func (ci *ContestsImport) showResults() {
 	if failed > 0 {
 		title = "Contests imported, some refused"
 	}
-	d := dialog.NewCustom(title, "Close", container.NewBorder(summary, nil, nil, nil, ci.Table), ci.s.win)
+	d := modal.NewCustom(title, "Close", container.NewBorder(summary, nil, nil, nil, ci.Table), ci.s.win)
 	d.Resize(fitTo(ci.s.win, fyne.NewSize(940, 480)))
 	modal.Show(ci.s.win, d, nil)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 )
 
@@ -29,6 +30,39 @@ func TestCreatePrompt(t *testing.T) {
 		test.Tap(b)
 		if got == nil || *got != tc.want {
 			t.Errorf("%s answered %v", tc.button, got)
+		}
+	}
+}
+
+// TestCreatePromptKeys: the focus starts on Quit; Escape quits from it,
+// Enter presses the focused button, and Tab then Enter creates.
+func TestCreatePromptKeys(t *testing.T) {
+	test.NewTempApp(t)
+	for _, tc := range []struct {
+		keys []fyne.KeyName
+		want bool
+	}{
+		{[]fyne.KeyName{fyne.KeyEscape}, false},
+		{[]fyne.KeyName{fyne.KeyReturn}, false},
+		{[]fyne.KeyName{fyne.KeyTab, fyne.KeyReturn}, true},
+	} {
+		var got []bool
+		p := NewCreatePrompt("/home/olga/votse.db", func(ok bool) { got = append(got, ok) })
+		w := test.NewTempWindow(t, nil)
+		p.Put(w)
+		c := w.Canvas()
+		if c.Focused() != p.Quit {
+			t.Fatalf("focus on %v, want Quit", c.Focused())
+		}
+		for _, k := range tc.keys {
+			if k == fyne.KeyTab {
+				c.FocusNext()
+				continue
+			}
+			c.Focused().TypedKey(&fyne.KeyEvent{Name: k})
+		}
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%v: answered %v, want [%v]", tc.keys, got, tc.want)
 		}
 	}
 }

@@ -13,13 +13,21 @@ import (
 	"fyne.io/fyne/v2/test"
 )
 
-// TestEveryDialogIsShownWithKeys reads the app's sources: no screen shows a
-// Fyne dialog itself (dialog.ShowX, or Show on a dialog it made), so every
-// dialog goes through package modal and Escape and Enter work in all of
-// them.
+// TestEveryDialogIsShownWithKeys reads the app's sources: no screen makes
+// or shows a Fyne dialog itself (dialog.NewX, dialog.ShowX), so every
+// dialog is modal's, shown with Escape and Enter; and the app's screens
+// make their buttons, check boxes and drop-downs with modal, whose controls
+// take Enter and hand Escape on while focused (Fyne's swallow both). The
+// run-time check of the same is in TestMain: every control in every dialog
+// the tests open is a modal.KeyPasser.
 func TestEveryDialogIsShownWithKeys(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
 	kiosk, _ := filepath.Glob("kiosk/*.go")
+	deafMakers := map[string]string{
+		"NewButton": "modal.NewButton", "NewButtonWithIcon": "modal.NewButtonWithIcon",
+		"NewCheck": "modal.NewCheck", "NewSelect": "modal.NewSelect",
+		"NewRadioGroup": "modal.NewSelect", "NewCheckGroup": "modal.NewCheck",
+	}
 	for _, path := range append(files, kiosk...) {
 		if strings.HasSuffix(path, "_test.go") {
 			continue
@@ -33,21 +41,17 @@ func TestEveryDialogIsShownWithKeys(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		made := map[string]bool{} // expressions a dialog.NewX was put in
 		ast.Inspect(f, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.AssignStmt:
-				for i, rhs := range x.Rhs {
-					if isDialogCall(rhs, "New") && i < len(x.Lhs) {
-						made[exprText(src, fset, x.Lhs[i])] = true
-					}
-				}
-			case *ast.CallExpr:
-				if isDialogCall(x, "Show") {
-					t.Errorf("%s: %s shows a dialog without modal's keys: use modal.%s", fset.Position(x.Pos()), exprText(src, fset, x.Fun), x.Fun.(*ast.SelectorExpr).Sel.Name)
-				}
-				if sel, ok := x.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Show" && made[exprText(src, fset, sel.X)] {
-					t.Errorf("%s: %s.Show() shows a dialog without modal's keys: use modal.Show", fset.Position(x.Pos()), exprText(src, fset, sel.X))
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if isPkgCall(call, "dialog", "New") || isPkgCall(call, "dialog", "Show") {
+				t.Errorf("%s: %s is Fyne's dialog, whose buttons swallow Escape and Enter: use modal's", fset.Position(call.Pos()), exprText(src, fset, call.Fun))
+			}
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && !strings.HasPrefix(path, "kiosk") && isPkgCall(call, "widget", "New") {
+				if use, deaf := deafMakers[sel.Sel.Name]; deaf {
+					t.Errorf("%s: widget.%s makes a control that swallows Escape and Enter: use %s", fset.Position(call.Pos()), sel.Sel.Name, use)
 				}
 			}
 			return true
@@ -55,19 +59,15 @@ func TestEveryDialogIsShownWithKeys(t *testing.T) {
 	}
 }
 
-// isDialogCall reports whether e calls a function of Fyne's dialog package
-// whose name starts with prefix.
-func isDialogCall(e ast.Expr, prefix string) bool {
-	call, ok := e.(*ast.CallExpr)
-	if !ok {
-		return false
-	}
+// isPkgCall reports whether call calls a function of package pkg whose name
+// starts with prefix.
+func isPkgCall(call *ast.CallExpr, pkg, prefix string) bool {
 	sel, ok := call.Fun.(*ast.SelectorExpr)
 	if !ok {
 		return false
 	}
-	pkg, ok := sel.X.(*ast.Ident)
-	return ok && pkg.Name == "dialog" && strings.HasPrefix(sel.Sel.Name, prefix)
+	id, ok := sel.X.(*ast.Ident)
+	return ok && id.Name == pkg && strings.HasPrefix(sel.Sel.Name, prefix)
 }
 
 func exprText(src []byte, fset *token.FileSet, e ast.Expr) string {

@@ -14,6 +14,7 @@ import (
 	"votedesk/app"
 	"votedesk/tally"
 	"votedesk/ui/kiosk"
+	"votedesk/ui/modal"
 )
 
 // The tabs of an open election, as remembered in preferences.
@@ -35,15 +36,15 @@ type ElectionScreen struct {
 	Heading                                              *widget.Label
 	Status                                               *widget.Label
 	Settings                                             *widget.Form
-	Back, Edit, Launch, Close, Finalize, Archive, Delete *widget.Button
+	Back, Edit, Launch, Close, Finalize, Archive, Delete *modal.Button
 	// StartKiosk turns this window into a kiosk for the election;
 	// KioskStarted, when set, is called once the kiosk has the window.
-	StartKiosk   *widget.Button
+	StartKiosk   *modal.Button
 	KioskStarted func(*kiosk.Kiosk)
 	// ImportBallots imports a cast vote record file.
-	ImportBallots *widget.Button
+	ImportBallots *modal.Button
 	// ImportFolder imports a Dominion or Hart export folder.
-	ImportFolder *widget.Button
+	ImportFolder *modal.Button
 	Import       *BallotImport
 	Tabs         *container.AppTabs
 	Candidates   *CandidatesScreen
@@ -61,19 +62,19 @@ func newElectionScreen(s *session, name string, back func(), onTab func(string))
 	sc := &ElectionScreen{s: s, name: name, back: back, onTab: onTab,
 		Heading: title(name), Status: widget.NewLabel(""), settingsBox: container.NewVBox()}
 	sc.Status.Wrapping = fyne.TextWrapWord
-	sc.Back = widget.NewButtonWithIcon("All elections", theme.NavigateBackIcon(), back)
-	sc.Edit = widget.NewButtonWithIcon("Edit settings", theme.DocumentCreateIcon(), func() {
+	sc.Back = modal.NewButtonWithIcon("All elections", theme.NavigateBackIcon(), back)
+	sc.Edit = modal.NewButtonWithIcon("Edit settings", theme.DocumentCreateIcon(), func() {
 		sc.EditForm = editElection(s, sc.election, sc.refresh)
 	})
-	sc.Launch = widget.NewButtonWithIcon("Launch", theme.MediaPlayIcon(), func() { launchElection(s, sc.election, sc.refresh) })
-	sc.Close = widget.NewButtonWithIcon("Close polls", theme.MediaStopIcon(), func() { closeElection(s, sc.election, sc.refresh) })
-	sc.Finalize = widget.NewButtonWithIcon("Finalize", theme.ConfirmIcon(), func() { finalizeElection(s, sc.election, sc.refresh) })
-	sc.Archive = widget.NewButtonWithIcon("Archive", theme.FolderIcon(), func() { archiveElection(s, sc.election, back) })
-	sc.Delete = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), func() { deleteElection(s, sc.election, back) })
-	sc.StartKiosk = widget.NewButtonWithIcon("Start kiosk", theme.ComputerIcon(), sc.startKiosk)
+	sc.Launch = modal.NewButtonWithIcon("Launch", theme.MediaPlayIcon(), func() { launchElection(s, sc.election, sc.refresh) })
+	sc.Close = modal.NewButtonWithIcon("Close polls", theme.MediaStopIcon(), func() { closeElection(s, sc.election, sc.refresh) })
+	sc.Finalize = modal.NewButtonWithIcon("Finalize", theme.ConfirmIcon(), func() { finalizeElection(s, sc.election, sc.refresh) })
+	sc.Archive = modal.NewButtonWithIcon("Archive", theme.FolderIcon(), func() { archiveElection(s, sc.election, back) })
+	sc.Delete = modal.NewButtonWithIcon("Delete", theme.DeleteIcon(), func() { deleteElection(s, sc.election, back) })
+	sc.StartKiosk = modal.NewButtonWithIcon("Start kiosk", theme.ComputerIcon(), sc.startKiosk)
 	sc.Import = newBallotImport(s, name, sc.refresh)
-	sc.ImportBallots = widget.NewButtonWithIcon("Import ballots…", theme.UploadIcon(), sc.Import.choose)
-	sc.ImportFolder = widget.NewButtonWithIcon("Import export folder…", theme.FolderOpenIcon(), sc.Import.chooseFolder)
+	sc.ImportBallots = modal.NewButtonWithIcon("Import ballots…", theme.UploadIcon(), sc.Import.choose)
+	sc.ImportFolder = modal.NewButtonWithIcon("Import export folder…", theme.FolderOpenIcon(), sc.Import.chooseFolder)
 	sc.Candidates = newCandidatesScreen(s, name, sc.refresh)
 	sc.PollBook = newPollBookScreen(s, name, sc.refresh)
 	sc.Results = newResultsScreen(s, name)

@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
@@ -21,15 +20,15 @@ import (
 // CreateForm is the New election dialog.
 type CreateForm struct {
 	Name, Description *modal.Entry
-	Secret            *widget.Check
-	Create, Cancel    *widget.Button
+	Secret            *modal.Check
+	Create, Cancel    *modal.Button
 	content           fyne.CanvasObject
 }
 
 func newCreateForm() *CreateForm {
 	f := &CreateForm{Name: modal.NewEntry(), Description: modal.NewMultiLineEntry(),
-		Secret: widget.NewCheck("Secret ballot: nobody below AUDITOR sees who cast which ballot", nil),
-		Create: widget.NewButton("Create", nil), Cancel: widget.NewButton("Cancel", nil)}
+		Secret: modal.NewCheck("Secret ballot: nobody below AUDITOR sees who cast which ballot", nil),
+		Create: modal.NewButton("Create", nil), Cancel: modal.NewButton("Cancel", nil)}
 	f.Name.SetPlaceHolder("e.g. Board election 2026")
 	f.Description.SetMinRowsVisible(3)
 	f.Create.Importance = widget.HighImportance
@@ -69,18 +68,18 @@ type ElectionForm struct {
 	base app.Election
 
 	Description    *modal.Entry
-	Secret, Recast *widget.Check
-	AllowEdit      *widget.Check
+	Secret, Recast *modal.Check
+	AllowEdit      *modal.Check
 	Retain         *modal.Entry
 	Opens, Closes  *windowField
-	Method         *widget.Select
+	Method         *modal.Select
 	// Seats is how many candidates the count elects (RCTab's
 	// numberOfWinners, one of the election's counting rules).
 	Seats        *modal.Entry
 	Note         *widget.Label
-	Save, Cancel *widget.Button
+	Save, Cancel *modal.Button
 
-	dialog  *dialog.CustomDialog
+	dialog  *modal.Dialog
 	saved   func()
 	content fyne.CanvasObject
 }
@@ -97,15 +96,15 @@ func seatsOf(e app.Election) string {
 func editElection(s *session, e app.Election, saved func()) *ElectionForm {
 	f := &ElectionForm{s: s, saved: saved,
 		Description: modal.NewMultiLineEntry(),
-		Secret:      widget.NewCheck("Secret ballot: nobody below AUDITOR sees who cast which ballot", nil),
-		Recast:      widget.NewCheck("Voters may re-cast (their confirmation code stays)", nil),
-		AllowEdit:   widget.NewCheck("Allow poll-book edits", nil),
+		Secret:      modal.NewCheck("Secret ballot: nobody below AUDITOR sees who cast which ballot", nil),
+		Recast:      modal.NewCheck("Voters may re-cast (their confirmation code stays)", nil),
+		AllowEdit:   modal.NewCheck("Allow poll-book edits", nil),
 		Retain:      modal.NewEntry(),
 		Opens:       newWindowField(), Closes: newWindowField(),
-		Method: widget.NewSelect(methodOptions(), nil),
+		Method: modal.NewSelect(methodOptions(), nil),
 		Seats:  modal.NewEntry(),
 		Note:   widget.NewLabel(""),
-		Save:   widget.NewButton("Save", nil), Cancel: widget.NewButton("Cancel", nil)}
+		Save:   modal.NewButton("Save", nil), Cancel: modal.NewButton("Cancel", nil)}
 	f.Description.SetMinRowsVisible(3)
 	f.Note.Wrapping = fyne.TextWrapWord
 	f.Save.Importance = widget.HighImportance
@@ -124,7 +123,7 @@ func editElection(s *session, e app.Election, saved func()) *ElectionForm {
 		widget.NewFormItem("Poll book", f.AllowEdit),
 		widget.NewFormItem("Records kept", container.NewBorder(nil, nil, nil, widget.NewLabel("months after finalizing"), f.Retain)))
 	f.content = container.NewVBox(form, f.Note)
-	f.dialog = dialog.NewCustomWithoutButtons("Edit "+e.Name, f.content, s.win)
+	f.dialog = modal.NewCustomWithoutButtons("Edit "+e.Name, f.content, s.win)
 	f.dialog.SetButtons([]fyne.CanvasObject{f.Cancel, f.Save})
 	f.dialog.Resize(fyne.NewSize(620, 0))
 	modal.Show(s.win, f.dialog, func() { tapIfEnabled(f.Save) })
@@ -256,7 +255,7 @@ func (f *ElectionForm) save() {
 func (f *ElectionForm) stale(now app.Election) {
 	msg := fmt.Sprintf("Someone changed %q while you were editing it: it is now at version %d, and you started from version %d (last change %s).\n\nYour changes were not saved, so nobody's edit is lost. Reload to see the current settings, then make your change again.",
 		now.Name, now.Version, f.base.Version, fmtTime(now.LastChanged))
-	d := dialog.NewConfirm("The election changed meanwhile", msg, func(reload bool) {
+	d := modal.NewConfirm("The election changed meanwhile", msg, func(reload bool) {
 		if reload {
 			f.fill(now)
 		}
@@ -327,7 +326,7 @@ func deleteElection(s *session, e app.Election, done func()) {
 	msg := widget.NewLabel(fmt.Sprintf("This removes %q with its %s, %s and %s from this database (the audit log keeps its history). Type the election's name to confirm.",
 		e.Name, plural(e.Candidates, "candidate", "candidates"), plural(e.Voters, "voter", "voters"), plural(e.Ballots, "ballot", "ballots")))
 	msg.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustomConfirm("Delete election", "Delete", "Cancel", container.NewVBox(msg, confirm), func(ok bool) {
+	d := modal.NewCustomConfirm("Delete election", "Delete", "Cancel", container.NewVBox(msg, confirm), func(ok bool) {
 		if !ok {
 			return
 		}

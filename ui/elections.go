@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -31,10 +30,10 @@ type ElectionsScreen struct {
 	Search                                                             *modal.Entry
 	Table                                                              *openGrid
 	Summary                                                            *widget.Label
-	New, Open, Edit, Launch, Close, Finalize, Archive, Delete, Results *widget.Button
+	New, Open, Edit, Launch, Close, Finalize, Archive, Delete, Results *modal.Button
 	// ImportContests makes an election per RCTab contest config of a
 	// folder, with its ballots; Contests is the import it runs.
-	ImportContests *widget.Button
+	ImportContests *modal.Button
 	Contests       *ContestsImport
 	// CreateForm and EditForm are the dialogs opened last.
 	CreateForm *CreateForm
@@ -68,42 +67,42 @@ func newElectionsScreen(s *session, open func(name, tab string)) *ElectionsScree
 			sc.updateButtons()
 		}
 	}
-	sc.New = widget.NewButtonWithIcon("New election", theme.ContentAddIcon(), sc.NewElection)
+	sc.New = modal.NewButtonWithIcon("New election", theme.ContentAddIcon(), sc.NewElection)
 	sc.New.Importance = widget.HighImportance
 	sc.Contests = newContestsImport(s, sc.refresh)
-	sc.ImportContests = widget.NewButtonWithIcon("Import contests…", theme.UploadIcon(), sc.Contests.choose)
-	sc.Open = widget.NewButtonWithIcon("Open", theme.FolderOpenIcon(), func() { sc.open(sc.selected, "") })
-	sc.Edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() {
+	sc.ImportContests = modal.NewButtonWithIcon("Import contests…", theme.UploadIcon(), sc.Contests.choose)
+	sc.Open = modal.NewButtonWithIcon("Open", theme.FolderOpenIcon(), func() { sc.open(sc.selected, "") })
+	sc.Edit = modal.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() {
 		if e, ok := sc.current(); ok {
 			sc.EditForm = editElection(sc.s, e, sc.refresh)
 		}
 	})
-	sc.Launch = widget.NewButtonWithIcon("Launch", theme.MediaPlayIcon(), func() {
+	sc.Launch = modal.NewButtonWithIcon("Launch", theme.MediaPlayIcon(), func() {
 		if e, ok := sc.current(); ok {
 			launchElection(sc.s, e, sc.refresh)
 		}
 	})
-	sc.Close = widget.NewButtonWithIcon("Close polls", theme.MediaStopIcon(), func() {
+	sc.Close = modal.NewButtonWithIcon("Close polls", theme.MediaStopIcon(), func() {
 		if e, ok := sc.current(); ok {
 			closeElection(sc.s, e, sc.refresh)
 		}
 	})
-	sc.Finalize = widget.NewButtonWithIcon("Finalize", theme.ConfirmIcon(), func() {
+	sc.Finalize = modal.NewButtonWithIcon("Finalize", theme.ConfirmIcon(), func() {
 		if e, ok := sc.current(); ok {
 			finalizeElection(sc.s, e, sc.refresh)
 		}
 	})
-	sc.Archive = widget.NewButtonWithIcon("Archive", theme.FolderIcon(), func() {
+	sc.Archive = modal.NewButtonWithIcon("Archive", theme.FolderIcon(), func() {
 		if e, ok := sc.current(); ok {
 			archiveElection(sc.s, e, sc.refresh)
 		}
 	})
-	sc.Delete = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), func() {
+	sc.Delete = modal.NewButtonWithIcon("Delete", theme.DeleteIcon(), func() {
 		if e, ok := sc.current(); ok {
 			deleteElection(sc.s, e, sc.refresh)
 		}
 	})
-	sc.Results = widget.NewButtonWithIcon("Results", theme.ListIcon(), func() { sc.open(sc.selected, tabResults) })
+	sc.Results = modal.NewButtonWithIcon("Results", theme.ListIcon(), func() { sc.open(sc.selected, tabResults) })
 	bar := toolbar(sc.New, widget.NewSeparator(), sc.Open, sc.Edit, sc.Launch, sc.Close, sc.Finalize, sc.Archive, sc.Results, sc.Delete)
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, sc.ImportContests, title("Elections")), container.NewBorder(nil, nil, nil, sc.Summary, sc.Search), bar)
 	sc.content = container.NewBorder(top, nil, nil, nil, sc.Table)
@@ -205,7 +204,7 @@ func (sc *ElectionsScreen) NewElection() {
 		return
 	}
 	f := newCreateForm()
-	var d *dialog.CustomDialog
+	var d *modal.Dialog
 	f.Create.OnTapped = func() {
 		name := strings.TrimSpace(f.Name.Text)
 		sc.s.do("Cannot create the election", func(ctx context.Context) error {
@@ -218,7 +217,7 @@ func (sc *ElectionsScreen) NewElection() {
 		})
 	}
 	f.Cancel.OnTapped = func() { d.Hide() }
-	d = dialog.NewCustomWithoutButtons("New election", f.content, sc.s.win)
+	d = modal.NewCustomWithoutButtons("New election", f.content, sc.s.win)
 	d.SetButtons([]fyne.CanvasObject{f.Cancel, f.Create})
 	d.Resize(fyne.NewSize(520, 0))
 	sc.CreateForm = f
@@ -236,7 +235,7 @@ func enable(w fyne.Disableable, on bool) {
 }
 
 // tapIfEnabled taps b as a click would: not when it is disabled.
-func tapIfEnabled(b *widget.Button) {
+func tapIfEnabled(b *modal.Button) {
 	if !b.Disabled() && b.OnTapped != nil {
 		b.OnTapped()
 	}

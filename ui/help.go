@@ -5,7 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
@@ -84,7 +83,7 @@ func (sh *Shell) ShowGuide() {
 	text := widget.NewRichTextFromMarkdown(guideText)
 	text.Wrapping = fyne.TextWrapWord
 	scroll := container.NewVScroll(text)
-	d := dialog.NewCustom("Getting started", "Close", scroll, sh.win)
+	d := modal.NewCustom("Getting started", "Close", scroll, sh.win)
 	size := sh.win.Canvas().Size()
 	d.Resize(fyne.NewSize(min(720, size.Width*0.9), min(560, size.Height*0.85)))
 	modal.Show(sh.win, d, nil)

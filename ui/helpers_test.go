@@ -3,8 +3,11 @@ package ui
 import (
 	"context"
 	"flag"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +28,71 @@ var update = flag.Bool("update", false, "rewrite the golden markup files under t
 
 func TestMain(m *testing.M) {
 	time.Local = time.UTC
-	os.Exit(m.Run())
+	deaf := map[string]bool{}
+	modal.Observe(func(overlay fyne.CanvasObject) {
+		for _, d := range deafControls(overlay) {
+			deaf[d] = true
+		}
+	})
+	code := m.Run()
+	if len(deaf) > 0 {
+		fmt.Fprintln(os.Stderr, "FAIL: controls in a dialog that swallow Escape and Enter while focused (use modal's):")
+		for _, d := range slices.Sorted(maps.Keys(deaf)) {
+			fmt.Fprintln(os.Stderr, "\t"+d)
+		}
+		code = 1
+	}
+	os.Exit(code)
+}
+
+// deafControls lists the focusable controls shown inside o that are not
+// modal.KeyPassers, by type, text and dialog title: with the focus on one of
+// them, Escape and Enter would do nothing in the dialog. (Hidden controls,
+// such as a form's unused buttons, cannot take the focus.)
+func deafControls(o fyne.CanvasObject) []string {
+	var shown []fyne.CanvasObject
+	var walkShown func(o fyne.CanvasObject)
+	walkShown = func(o fyne.CanvasObject) {
+		if !o.Visible() {
+			return
+		}
+		shown = append(shown, o)
+		switch x := o.(type) {
+		case *fyne.Container:
+			for _, c := range x.Objects {
+				walkShown(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(x).Objects() {
+				walkShown(c)
+			}
+		}
+	}
+	walkShown(o)
+	title := ""
+	for _, o := range shown {
+		if l, ok := o.(*widget.Label); ok && title == "" && l.TextStyle.Bold {
+			title = l.Text
+		}
+	}
+	var deaf []string
+	for _, o := range shown {
+		if _, ok := o.(fyne.Focusable); !ok {
+			continue
+		}
+		if _, passes := o.(modal.KeyPasser); passes {
+			continue
+		}
+		label := ""
+		switch w := o.(type) {
+		case *widget.Button:
+			label = w.Text
+		case *widget.Check:
+			label = w.Text
+		}
+		deaf = append(deaf, fmt.Sprintf("%T %q in %q", o, label, title))
+	}
+	return deaf
 }
 
 var testStart = time.Date(2026, 11, 3, 7, 0, 0, 0, time.UTC)
@@ -150,7 +217,18 @@ func (h *harness) tapDialogButton(label string) {
 		h.t.Fatalf("no dialog open to tap %q in", label)
 	}
 	for _, o := range walk(top) {
-		if b, ok := o.(*widget.Button); ok && b.Text == label {
+		var b fyne.Tappable
+		switch x := o.(type) {
+		case *widget.Button:
+			if x.Text == label {
+				b = x
+			}
+		case *modal.Button:
+			if x.Text == label {
+				b = x
+			}
+		}
+		if b != nil {
 			test.Tap(b)
 			h.wait()
 			return

@@ -5,7 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
@@ -28,7 +27,7 @@ func (sh *Shell) JoinCloud() {
 		widget.NewFormItem("AWS profile", profile),
 		widget.NewFormItem("Region", region),
 	}
-	sh.joinDialog = dialog.NewForm("Join from the cloud", "Join", "Cancel", items, func(ok bool) {
+	sh.joinDialog = modal.NewFormDialog("Join from the cloud", "Join", "Cancel", items, func(ok bool) {
 		sh.joinDialog = nil
 		if ok {
 			sh.Join(SyncSettings{Endpoint: endpoint.Text, Profile: profile.Text, Region: region.Text})
@@ -45,7 +44,7 @@ func (sh *Shell) Join(set SyncSettings) {
 		return
 	}
 	bar := widget.NewProgressBar()
-	progress := dialog.NewCustomWithoutButtons("Fetching from the cloud", container.NewVBox(widget.NewLabel("Syncing this device with the deployment's log…"), bar), sh.win)
+	progress := modal.NewCustomWithoutButtons("Fetching from the cloud", container.NewVBox(widget.NewLabel("Syncing this device with the deployment's log…"), bar), sh.win)
 	modal.ShowBusy(sh.win, progress)
 	run(&sh.tasks, func() (SyncReport, error) {
 		return sh.cfg.Sync.Sync(context.Background(), func(done, total int) {

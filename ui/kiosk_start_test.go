@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
 	"votedesk/ui/kiosk"
@@ -45,13 +44,13 @@ func TestStartKioskFromElection(t *testing.T) {
 	es.KioskStarted = func(k *kiosk.Kiosk) { started = k }
 	test.Tap(es.StartKiosk)
 	var entries []*modal.Entry
-	var start *widget.Button
+	var start *modal.Button
 	for _, o := range h.overlays() {
 		for _, w := range walk(o) {
 			switch x := w.(type) {
 			case *modal.Entry:
 				entries = append(entries, x)
-			case *widget.Button:
+			case *modal.Button:
 				if x.Text == "Start kiosk" {
 					start = x
 				}

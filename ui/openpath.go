@@ -11,7 +11,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -61,16 +60,16 @@ type OpenPath struct {
 	// or opened with Enter, and a name typed after the folder narrows the
 	// list.
 	Path *modal.Entry
-	Up   *widget.Button
+	Up   *modal.Button
 	List *openGrid
 	// AllFiles lists files of every kind.
-	AllFiles *widget.Check
+	AllFiles *modal.Check
 	// Message says why what was typed cannot be opened.
 	Message *widget.Label
 	// Open opens the selected file (goes into a selected folder); UseFolder,
 	// where a folder may be chosen, chooses the selected folder or the one
 	// listed.
-	Open, UseFolder *widget.Button
+	Open, UseFolder *modal.Button
 	// Dir is the folder listed.
 	Dir string
 
@@ -84,7 +83,7 @@ type OpenPath struct {
 	// listing counts the folders asked for: a listing that arrives after a
 	// later one was asked for is dropped.
 	listing int
-	d       *dialog.CustomDialog
+	d       *modal.Dialog
 }
 
 // askOpenPath shows the dialog; chosen gets the path of the file or folder
@@ -94,7 +93,7 @@ func askOpenPath(s *session, spec openSpec, chosen func(path string)) *OpenPath 
 	op.Path = modal.NewEntry()
 	op.Path.OnChanged = op.typed
 	op.Path.OnSubmitted = func(string) { op.Submit() }
-	op.Up = widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { op.Navigate(filepath.Dir(op.Dir)) })
+	op.Up = modal.NewButtonWithIcon("", theme.MoveUpIcon(), func() { op.Navigate(filepath.Dir(op.Dir)) })
 	op.List = newOpenGrid([]column{{Title: "Name", Width: 380}, {Title: "Kind", Width: 300}, {Title: "Size", Width: 100, Align: fyne.TextAlignTrailing}, {Title: "Modified", Width: 150}},
 		func() int { return len(op.shown) }, op.cell, func(row, col int) bool { return col == 0 && op.shown[row].Dir }, func() {
 			if op.sel >= 0 {
@@ -103,7 +102,7 @@ func askOpenPath(s *session, spec openSpec, chosen func(path string)) *OpenPath 
 		})
 	op.List.OnSelected = func(id widget.TableCellID) { op.sel = id.Row; op.buttons() }
 	op.List.OnUnselected = func(widget.TableCellID) { op.sel = -1; op.buttons() }
-	op.AllFiles = widget.NewCheck("Show every file", func(bool) { op.Navigate(op.Dir) })
+	op.AllFiles = modal.NewCheck("Show every file", func(bool) { op.Navigate(op.Dir) })
 	if len(spec.Kinds) == 0 {
 		op.AllFiles.Hide()
 	}
@@ -111,10 +110,10 @@ func askOpenPath(s *session, spec openSpec, chosen func(path string)) *OpenPath 
 	op.Message.Importance = widget.DangerImportance
 	op.Message.Wrapping = fyne.TextWrapWord
 	op.Message.Hide()
-	op.Open = widget.NewButtonWithIcon("Open", theme.FolderOpenIcon(), op.Submit)
+	op.Open = modal.NewButtonWithIcon("Open", theme.FolderOpenIcon(), op.Submit)
 	op.Open.Importance = widget.HighImportance
-	op.UseFolder = widget.NewButtonWithIcon("Use this folder", theme.ConfirmIcon(), op.useFolder)
-	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), nil)
+	op.UseFolder = modal.NewButtonWithIcon("Use this folder", theme.ConfirmIcon(), op.useFolder)
+	cancel := modal.NewButtonWithIcon("Cancel", theme.CancelIcon(), nil)
 	buttons := []fyne.CanvasObject{cancel, op.Open}
 	if spec.Folders {
 		buttons = []fyne.CanvasObject{cancel, op.UseFolder, op.Open}
@@ -128,7 +127,7 @@ func askOpenPath(s *session, spec openSpec, chosen func(path string)) *OpenPath 
 	hint.Wrapping = fyne.TextWrapWord
 	top := container.NewVBox(hint, container.NewBorder(nil, nil, op.Up, nil, op.Path))
 	bottom := container.NewVBox(op.Message, op.AllFiles)
-	op.d = dialog.NewCustomWithoutButtons(spec.Title, container.NewBorder(top, bottom, nil, nil, op.List), s.win)
+	op.d = modal.NewCustomWithoutButtons(spec.Title, container.NewBorder(top, bottom, nil, nil, op.List), s.win)
 	op.d.SetButtons(buttons)
 	cancel.OnTapped = op.d.Hide
 	op.Navigate(cmp.Or(spec.Start, startFolder(s)))

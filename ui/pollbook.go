@@ -38,8 +38,8 @@ type PollBookScreen struct {
 	Summary          *widget.Label
 	Note             *widget.Label
 	Name, Email      *modal.Entry
-	Add, Remove      *widget.Button
-	Import           *widget.Button
+	Add, Remove      *modal.Button
+	Import           *modal.Button
 	Progress         *widget.ProgressBarInfinite
 	LastImport       *dataio.PollBookImport
 	changed          func()
@@ -76,9 +76,9 @@ func newPollBookScreen(s *session, election string, changed func()) *PollBookScr
 		return ""
 	}, nil)
 	sc.Table.OnSelected = func(id widget.TableCellID) { sc.selected = id.Row; sc.updateButtons() }
-	sc.Add = widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), sc.add)
-	sc.Remove = widget.NewButtonWithIcon("Remove", theme.ContentRemoveIcon(), sc.remove)
-	sc.Import = widget.NewButtonWithIcon("Import CSV…", theme.UploadIcon(), sc.chooseFile)
+	sc.Add = modal.NewButtonWithIcon("Add", theme.ContentAddIcon(), sc.add)
+	sc.Remove = modal.NewButtonWithIcon("Remove", theme.ContentRemoveIcon(), sc.remove)
+	sc.Import = modal.NewButtonWithIcon("Import CSV…", theme.UploadIcon(), sc.chooseFile)
 	sc.Progress.Hide()
 	adder := container.NewBorder(nil, nil, nil, container.NewHBox(sc.Add, sc.Remove, sc.Import),
 		container.NewGridWithColumns(2, sc.Name, sc.Email))

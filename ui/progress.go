@@ -28,7 +28,7 @@ func newProgressDialog(title string, width float32) *progressDialog {
 // value is 0 to 1, the bar at value.
 func (p *progressDialog) show(win fyne.Window, stage string, value float64) {
 	if p.d == nil {
-		p.d = dialog.NewCustomWithoutButtons(p.title, container.NewVBox(p.Stage, p.Bar), win)
+		p.d = modal.NewCustomWithoutButtons(p.title, container.NewVBox(p.Stage, p.Bar), win)
 		p.d.Resize(fyne.NewSize(p.width, 0))
 		modal.ShowBusy(win, p.d)
 	}

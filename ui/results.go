@@ -91,19 +91,19 @@ type ResultsScreen struct {
 
 	// TieChoice is the open tie dialog's choice of candidate; tieChoices
 	// the ties decided so far for the count going on (see results_ties.go).
-	TieChoice  *widget.RadioGroup
+	TieChoice  *modal.Select
 	tieDialog  dialog.Dialog
 	tieChoices []int
 	opened     bool
 	round      int // the chart's round (index)
 
-	Method     *widget.Select
+	Method     *modal.Select
 	Rules      *RulesForm
-	Count      *widget.Button
-	SaveRules  *widget.Button
-	ExportJSON *widget.Button
-	ExportCSV  *widget.Button
-	ExportHTML *widget.Button
+	Count      *modal.Button
+	SaveRules  *modal.Button
+	ExportJSON *modal.Button
+	ExportCSV  *modal.Button
+	ExportHTML *modal.Button
 	Activity   *widget.Activity
 	Status     *widget.Label
 	Banner     *widget.Label
@@ -115,7 +115,7 @@ type ResultsScreen struct {
 	// RoundDetail shows the selected cell of Rounds whole.
 	RoundDetail *widget.Label
 	Chart       *BarChart
-	ChartRound  *widget.Select
+	ChartRound  *modal.Select
 	Flow        *FlowView
 	Preferences *grid
 	Paths       *grid
@@ -124,7 +124,7 @@ type ResultsScreen struct {
 	Sets        *widget.Label
 	BallotList  *grid
 	BallotNote  *widget.Label
-	LoadBallots *widget.Button
+	LoadBallots *modal.Button
 	// FindCode finds a ballot of the list by its confirmation code, typed
 	// however a voter wrote it down; Found says what it found.
 	FindCode  *modal.Entry
@@ -146,14 +146,14 @@ func newResultsScreen(s *session, name string) *ResultsScreen {
 	sc.Status.Wrapping = fyne.TextWrapWord
 	sc.Sets.Wrapping = fyne.TextWrapWord
 	sc.BallotNote.Wrapping = fyne.TextWrapWord
-	sc.Method = widget.NewSelect(methodChoiceLabels(), func(string) { sc.methodChanged() })
-	sc.Count = widget.NewButtonWithIcon("Count", theme.MediaPlayIcon(), sc.Recount)
+	sc.Method = modal.NewSelect(methodChoiceLabels(), func(string) { sc.methodChanged() })
+	sc.Count = modal.NewButtonWithIcon("Count", theme.MediaPlayIcon(), sc.Recount)
 	sc.Count.Importance = widget.HighImportance
-	sc.SaveRules = widget.NewButtonWithIcon("Save as the election's method", theme.DocumentSaveIcon(), sc.saveRules)
+	sc.SaveRules = modal.NewButtonWithIcon("Save as the election's method", theme.DocumentSaveIcon(), sc.saveRules)
 	// Export: RCTab's JSON and CSV reports, and the HTML report for people.
-	sc.ExportJSON = widget.NewButtonWithIcon("JSON…", theme.DownloadIcon(), func() { sc.export("json") })
-	sc.ExportCSV = widget.NewButtonWithIcon("CSV…", theme.DownloadIcon(), func() { sc.export("csv") })
-	sc.ExportHTML = widget.NewButtonWithIcon("HTML…", theme.DownloadIcon(), func() { sc.export("html") })
+	sc.ExportJSON = modal.NewButtonWithIcon("JSON…", theme.DownloadIcon(), func() { sc.export("json") })
+	sc.ExportCSV = modal.NewButtonWithIcon("CSV…", theme.DownloadIcon(), func() { sc.export("csv") })
+	sc.ExportHTML = modal.NewButtonWithIcon("HTML…", theme.DownloadIcon(), func() { sc.export("html") })
 	sc.Banner = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	sc.Banner.SizeName = theme.SizeNameSubHeadingText
 	sc.Banner.Wrapping = fyne.TextWrapWord
@@ -183,12 +183,12 @@ func newResultsScreen(s *session, name string) *ResultsScreen {
 	sc.RoundDetail.Wrapping = fyne.TextWrapWord
 	sc.Rounds.OnSelected = sc.showRoundCell
 	sc.Chart = NewBarChart()
-	sc.ChartRound = widget.NewSelect(nil, func(v string) { sc.showRound(v) })
+	sc.ChartRound = modal.NewSelect(nil, func(v string) { sc.showRound(v) })
 	sc.Flow = NewFlowView()
 	sc.Preferences = newGrid(nil, func() int { return sc.pairwiseRows() }, sc.prefCell, sc.prefBold)
 	sc.Paths = newGrid(nil, func() int { return sc.pairwiseRows() }, sc.pathCell, nil)
 	sc.PathsTitle.TextStyle.Bold = true
-	sc.LoadBallots = widget.NewButtonWithIcon("Show the ballots", theme.ListIcon(), sc.loadBallots)
+	sc.LoadBallots = modal.NewButtonWithIcon("Show the ballots", theme.ListIcon(), sc.loadBallots)
 	sc.FindCode = modal.NewEntry()
 	sc.FindCode.SetPlaceHolder("Find a confirmation code")
 	sc.FindCode.OnSubmitted = sc.findCode
@@ -209,8 +209,8 @@ func newResultsScreen(s *session, name string) *ResultsScreen {
 		return l
 	}
 	chartTop := container.NewHBox(widget.NewLabel("Round"), sc.ChartRound,
-		widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { sc.stepRound(-1) }),
-		widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { sc.stepRound(1) }))
+		modal.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { sc.stepRound(-1) }),
+		modal.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { sc.stepRound(1) }))
 	sc.pairwise = container.NewBorder(nil, nil, nil, nil, container.NewGridWithRows(2,
 		container.NewBorder(boldLabel("Head to head: row's votes over column's (bold: row wins)"), nil, nil, nil, sc.Preferences),
 		container.NewBorder(sc.PathsTitle, nil, nil, nil, sc.Paths)))

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/tally"
@@ -54,7 +53,8 @@ func askedTie(err error) (tally.Tie, bool) {
 // askTie shows the tie and, once the official has chosen, counts again with
 // that decision; cancelling leaves the count undone.
 func (sc *ResultsScreen) askTie(t tally.Tie, names []string) {
-	sc.TieChoice = widget.NewRadioGroup(nil, nil)
+	sc.TieChoice = modal.NewSelect(nil, nil)
+	sc.TieChoice.PlaceHolder = "(choose the candidate)"
 	for _, c := range t.Tied {
 		sc.TieChoice.Options = append(sc.TieChoice.Options, names[c])
 	}
@@ -70,7 +70,7 @@ func (sc *ResultsScreen) askTie(t tally.Tie, names []string) {
 		t.Round, strings.Join(tied, ", "), t.Votes, what))
 	msg.Wrapping = fyne.TextWrapWord
 	items := []*widget.FormItem{widget.NewFormItem("", msg), widget.NewFormItem("Candidate", sc.TieChoice)}
-	sc.tieDialog = dialog.NewForm("A tie to decide", "Count on", "Cancel", items, func(ok bool) {
+	sc.tieDialog = modal.NewFormDialog("A tie to decide", "Count on", "Cancel", items, func(ok bool) {
 		sc.tieDialog = nil
 		if !ok || sc.TieChoice.Selected == "" {
 			sc.Status.SetText("The count stopped at a tie in round " + fmt.Sprint(t.Round) + " that needs an official's decision.")

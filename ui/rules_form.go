@@ -46,7 +46,7 @@ func choiceField[T worded](name, label string, options []T) ruleField {
 	for i, o := range options {
 		labels[i] = fmt.Sprintf("%s (%s)", o.Words(), string(o))
 	}
-	s := widget.NewSelect(labels, nil)
+	s := modal.NewSelect(labels, nil)
 	return ruleField{name: name, label: label, obj: s,
 		get: func() string {
 			if i := s.SelectedIndex(); i >= 0 {
@@ -72,7 +72,7 @@ func textField(name, label, hint string) ruleField {
 }
 
 func boolField(name, label string) ruleField {
-	c := widget.NewCheck(fmt.Sprintf("%s (%s)", label, name), nil)
+	c := modal.NewCheck(fmt.Sprintf("%s (%s)", label, name), nil)
 	return ruleField{name: name, label: "", obj: c,
 		get: func() string { return strconv.FormatBool(c.Checked) },
 		set: func(v string) { b, _ := strconv.ParseBool(v); c.SetChecked(b) }}

@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -27,9 +26,9 @@ import (
 type SavePath struct {
 	Name   *modal.Entry
 	Folder *widget.Label
-	Browse *widget.Button
+	Browse *modal.Button
 	dir    string
-	d      *dialog.FormDialog
+	d      *modal.Dialog
 }
 
 // askSavePath asks for a file name and folder, starting from name and the
@@ -42,7 +41,7 @@ func askSavePath(s *session, title, name string, replace bool, chosen func(path 
 	sp.Name.SetText(name)
 	sp.Folder = widget.NewLabel(sp.dir)
 	sp.Folder.Wrapping = fyne.TextWrapBreak
-	sp.Browse = widget.NewButtonWithIcon("Choose folder…", theme.FolderOpenIcon(), func() {
+	sp.Browse = modal.NewButtonWithIcon("Choose folder…", theme.FolderOpenIcon(), func() {
 		askOpenPath(s, openSpec{Title: "Save in which folder?", Hint: "Go into the folder to save in (type or paste its path, or double-click it), then Use this folder.", Folders: true, Start: sp.dir}, func(dir string) {
 			sp.dir = dir
 			sp.Folder.SetText(dir)
@@ -53,7 +52,7 @@ func askSavePath(s *session, title, name string, replace bool, chosen func(path 
 		widget.NewFormItem("File name", sp.Name),
 		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, sp.Browse, sp.Folder)),
 	}
-	sp.d = dialog.NewForm(title, "Save", "Cancel", items, func(ok bool) {
+	sp.d = modal.NewFormDialog(title, "Save", "Cancel", items, func(ok bool) {
 		if !ok {
 			return
 		}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 
 	"votedesk/app"
 	"votedesk/ui/modal"
@@ -74,9 +73,9 @@ func showError(w fyne.Window, what string, err error, hint string) {
 	if hint != "" {
 		msg += "\n\n" + hint
 	}
-	d := dialog.NewError(errors.New(msg), w)
+	d := modal.NewError(errors.New(msg), w)
 	if what != "" {
-		d = dialog.NewInformation(what, msg, w)
+		d = modal.NewInformation(what, msg, w)
 	}
 	modal.Show(w, d, nil)
 }

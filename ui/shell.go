@@ -172,7 +172,7 @@ func (sh *Shell) build() {
 		}
 	}
 	sh.UserLabel = widget.NewLabel(s.user.Name + " · " + s.user.Role.String())
-	signOut := widget.NewButtonWithIcon("Sign out", theme.LogoutIcon(), sh.SignOut)
+	signOut := modal.NewButtonWithIcon("Sign out", theme.LogoutIcon(), sh.SignOut)
 	signOut.Importance = widget.LowImportance
 	brand := widget.NewLabelWithStyle("VoteDesk", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	side := container.NewBorder(brand, container.NewVBox(widget.NewSeparator(), sh.UserLabel, signOut), nil, nil, sh.Nav)
@@ -438,7 +438,7 @@ func (sh *Shell) CheckRestore(path string) {
 			msg, s.user.Name, strings.Join(owners, ", ")))
 		warn.Wrapping = fyne.TextWrapWord
 		confirm := modal.NewEntry()
-		d := dialog.NewCustomConfirm("Restore another installation's database", "Restore", "Cancel", container.NewVBox(warn, confirm), func(ok bool) {
+		d := modal.NewCustomConfirm("Restore another installation's database", "Restore", "Cancel", container.NewVBox(warn, confirm), func(ok bool) {
 			if !ok {
 				return
 			}

@@ -18,10 +18,10 @@ import (
 type FirstRunScreen struct {
 	Name, Email      *modal.Entry
 	Password, Repeat *modal.Entry
-	Create           *widget.Button
+	Create           *modal.Button
 	// Join fetches an existing deployment's users and elections from the
 	// cloud instead (hidden when this build has no sync).
-	Join    *widget.Button
+	Join    *modal.Button
 	content fyne.CanvasObject
 }
 
@@ -32,7 +32,7 @@ func newFirstRunScreen(svc *app.Service, w fyne.Window, t *tasks, icon fyne.Reso
 	s := &FirstRunScreen{Name: modal.NewEntry(), Email: modal.NewEntry(), Password: modal.NewPasswordEntry(), Repeat: modal.NewPasswordEntry()}
 	s.Name.SetPlaceHolder("Your name")
 	s.Email.SetPlaceHolder("name@example.org")
-	s.Create = widget.NewButton("Create owner account", func() {
+	s.Create = modal.NewButton("Create owner account", func() {
 		if s.Password.Text != s.Repeat.Text {
 			showError(w, "Cannot create the account", app.Errorf(app.CodeInvalid, "the two passwords differ"), "")
 			return
@@ -67,7 +67,7 @@ func newFirstRunScreen(svc *app.Service, w fyne.Window, t *tasks, icon fyne.Reso
 		widget.NewLabelWithStyle("This database is new. Create the owner account: the owner manages users\nand hands ownership over; every later user is added by an administrator.", fyne.TextAlignCenter, fyne.TextStyle{}),
 		form, s.Create}
 	if join != nil {
-		s.Join = widget.NewButton("Join an existing deployment from the cloud…", join)
+		s.Join = modal.NewButton("Join an existing deployment from the cloud…", join)
 		parts = append(parts, widget.NewLabelWithStyle("A laptop or kiosk of an office that already uses VoteDesk fetches its users and elections instead.", fyne.TextAlignCenter, fyne.TextStyle{}), s.Join)
 	}
 	s.content = centered(parts...)
@@ -77,7 +77,7 @@ func newFirstRunScreen(svc *app.Service, w fyne.Window, t *tasks, icon fyne.Reso
 // SignInScreen asks for a name or email and a password.
 type SignInScreen struct {
 	Login, Password *modal.Entry
-	SignIn          *widget.Button
+	SignIn          *modal.Button
 	content         fyne.CanvasObject
 }
 
@@ -87,7 +87,7 @@ func newSignInScreen(svc *app.Service, w fyne.Window, t *tasks, icon fyne.Resour
 	s := &SignInScreen{Login: modal.NewEntry(), Password: modal.NewPasswordEntry()}
 	s.Login.SetPlaceHolder("Name or email")
 	s.Login.SetText(lastLogin)
-	s.SignIn = widget.NewButton("Sign in", func() {
+	s.SignIn = modal.NewButton("Sign in", func() {
 		login, password := s.Login.Text, s.Password.Text
 		s.SignIn.Disable()
 		run(t, func() (app.User, error) {

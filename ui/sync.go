@@ -68,14 +68,14 @@ type SyncScreen struct {
 	elections  map[string]app.Election
 
 	Endpoint, Profile, Region *modal.Entry
-	Save, SyncNow             *widget.Button
-	Interval                  *widget.Select
+	Save, SyncNow             *modal.Button
+	Interval                  *modal.Select
 	Progress                  *widget.ProgressBar
 	LastSuccess, Pending      *widget.Label
 	Report                    *widget.Label
 	Conflicts                 *grid
 	Rejections                *grid
-	Accept, Dismiss           *widget.Button
+	Accept, Dismiss           *modal.Button
 
 	timer   *time.Timer
 	syncing bool
@@ -89,14 +89,14 @@ func newSyncScreen(s *session) *SyncScreen {
 	sc.Endpoint.SetPlaceHolder("empty: the region's DynamoDB endpoint")
 	sc.Profile.SetPlaceHolder("default")
 	sc.Region.SetPlaceHolder("not set: type one, e.g. eu-west-1 (or set AWS_REGION)")
-	sc.Save = widget.NewButtonWithIcon("Save connection", theme.DocumentSaveIcon(), sc.saveSettings)
-	sc.SyncNow = widget.NewButtonWithIcon("Sync now", theme.ViewRefreshIcon(), sc.Sync)
+	sc.Save = modal.NewButtonWithIcon("Save connection", theme.DocumentSaveIcon(), sc.saveSettings)
+	sc.SyncNow = modal.NewButtonWithIcon("Sync now", theme.ViewRefreshIcon(), sc.Sync)
 	sc.SyncNow.Importance = widget.HighImportance
 	labels := make([]string, len(syncIntervals))
 	for i, iv := range syncIntervals {
 		labels[i] = iv.label
 	}
-	sc.Interval = widget.NewSelect(labels, func(string) { sc.schedule(true) })
+	sc.Interval = modal.NewSelect(labels, func(string) { sc.schedule(true) })
 	sc.Report.Wrapping = fyne.TextWrapWord
 	sc.Conflicts = newGrid([]column{
 		{"Election", 170, fyne.TextAlignLeading},
@@ -117,8 +117,8 @@ func newSyncScreen(s *session) *SyncScreen {
 		r := sc.rejections[row]
 		return [...]string{strconv.FormatUint(r.Seq, 10), string(r.Type), r.Actor, string(r.Code), r.Reason}[col]
 	}, nil)
-	sc.Accept = widget.NewButtonWithIcon("Count this ballot instead", theme.ConfirmIcon(), func() { sc.resolve(true) })
-	sc.Dismiss = widget.NewButtonWithIcon("Keep the first ballot", theme.CancelIcon(), func() { sc.resolve(false) })
+	sc.Accept = modal.NewButtonWithIcon("Count this ballot instead", theme.ConfirmIcon(), func() { sc.resolve(true) })
+	sc.Dismiss = modal.NewButtonWithIcon("Keep the first ballot", theme.CancelIcon(), func() { sc.resolve(false) })
 
 	if s.sync != nil {
 		set := s.sync.Settings()

@@ -47,8 +47,14 @@ func (g *grid) TypedKey(ev *fyne.KeyEvent) {
 		g.OnActivate()
 		return
 	}
+	if (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && modal.PassOn(g, ev) {
+		return
+	}
 	g.Table.TypedKey(ev)
 }
+
+// PassesKeys marks a grid as handing Escape and Enter on to its dialog.
+func (g *grid) PassesKeys() {}
 
 // openGrid is a grid whose rows open something: Enter, or a double click on
 // a row, selects it and runs OnActivate. (Only such grids take double

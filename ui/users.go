@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -25,9 +24,9 @@ type UsersScreen struct {
 
 	Table                 *grid
 	Note                  *widget.Label
-	Add, Transfer, Remove *widget.Button
-	Password              *widget.Button
-	Role                  *widget.Select
+	Add, Transfer, Remove *modal.Button
+	Password              *modal.Button
+	Role                  *modal.Select
 	// Roles says what each role may do, from app.Role.Description.
 	Roles   *widget.Label
 	AddForm *AddUserForm
@@ -61,12 +60,12 @@ func newUsersScreen(s *session) *UsersScreen {
 		return fmtTime(u.Created)
 	}, func(row, col int) bool { return col == 0 && sc.users[row].Name == s.user.Name })
 	sc.Table.OnSelected = func(id widget.TableCellID) { sc.selected = id.Row; sc.updateButtons() }
-	sc.Role = widget.NewSelect(nil, sc.setRole)
+	sc.Role = modal.NewSelect(nil, sc.setRole)
 	sc.Role.PlaceHolder = "Change role to…"
-	sc.Add = widget.NewButtonWithIcon("Add user", theme.ContentAddIcon(), sc.addUser)
-	sc.Transfer = widget.NewButtonWithIcon("Transfer ownership", theme.AccountIcon(), sc.transfer)
-	sc.Remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), sc.remove)
-	sc.Password = widget.NewButtonWithIcon("Change my password", theme.SettingsIcon(), sc.changePassword)
+	sc.Add = modal.NewButtonWithIcon("Add user", theme.ContentAddIcon(), sc.addUser)
+	sc.Transfer = modal.NewButtonWithIcon("Transfer ownership", theme.AccountIcon(), sc.transfer)
+	sc.Remove = modal.NewButtonWithIcon("Remove", theme.DeleteIcon(), sc.remove)
+	sc.Password = modal.NewButtonWithIcon("Change my password", theme.SettingsIcon(), sc.changePassword)
 	bar := container.NewHBox(sc.Add, container.NewGridWrap(fyne.NewSize(200, sc.Role.MinSize().Height), sc.Role), sc.Transfer, sc.Remove, widget.NewSeparator(), sc.Password)
 	sc.Roles = widget.NewLabel(rolesLegend())
 	sc.Roles.Wrapping = fyne.TextWrapWord
@@ -203,7 +202,7 @@ func (sc *UsersScreen) transfer() {
 		return
 	}
 	msg := fmt.Sprintf("Make %s the owner of this database? You become an AUDITOR and can no longer hand ownership over or manage the users above ADMIN.", u.Name)
-	d := dialog.NewConfirm("Transfer ownership", msg, func(yes bool) {
+	d := modal.NewConfirm("Transfer ownership", msg, func(yes bool) {
 		if !yes {
 			return
 		}
@@ -234,19 +233,19 @@ func (sc *UsersScreen) remove() {
 // AddUserForm is the Add user dialog.
 type AddUserForm struct {
 	Name, Email, Password *modal.Entry
-	Add, Cancel           *widget.Button
+	Add, Cancel           *modal.Button
 }
 
 func (sc *UsersScreen) addUser() {
 	f := &AddUserForm{Name: modal.NewEntry(), Email: modal.NewEntry(), Password: modal.NewPasswordEntry(),
-		Add: widget.NewButton("Add user", nil), Cancel: widget.NewButton("Cancel", nil)}
+		Add: modal.NewButton("Add user", nil), Cancel: modal.NewButton("Cancel", nil)}
 	f.Add.Importance = widget.HighImportance
 	note := widget.NewLabel("New users start as USER; change their role once added. Give them the password to sign in with; they can change it.")
 	note.Wrapping = fyne.TextWrapWord
 	pw := widget.NewFormItem("Password", f.Password)
 	pw.HintText = passwordHint()
 	form := widget.NewForm(widget.NewFormItem("Name", f.Name), widget.NewFormItem("Email", f.Email), pw)
-	d := dialog.NewCustomWithoutButtons("Add user", container.NewVBox(form, note), sc.s.win)
+	d := modal.NewCustomWithoutButtons("Add user", container.NewVBox(form, note), sc.s.win)
 	f.Cancel.OnTapped = d.Hide
 	f.Add.OnTapped = func() {
 		name := f.Name.Text

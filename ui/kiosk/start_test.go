@@ -57,13 +57,13 @@ func TestStartDialog(t *testing.T) {
 		OnStart: func(started *Kiosk) { k, started.post, started.after = started, posted.add, (&fakeTimers{}).after }})
 
 	var entries []*modal.Entry
-	var start *widget.Button
+	var start *modal.Button
 	for _, o := range w.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
 			switch x := o.(type) {
 			case *modal.Entry:
 				entries = append(entries, x)
-			case *widget.Button:
+			case *modal.Button:
 				if x.Text == "Start kiosk" {
 					start = x
 				}

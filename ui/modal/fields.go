@@ -1,6 +1,8 @@
 package modal
 
 import (
+	"time"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -25,8 +27,8 @@ func NewPasswordEntry() *Entry {
 	e.Password = true
 	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip)
 	e.ExtendBaseWidget(e)
-	var eye *widget.Button
-	eye = widget.NewButtonWithIcon("", theme.VisibilityOffIcon(), func() {
+	var eye *Button
+	eye = NewButtonWithIcon("", theme.VisibilityOffIcon(), func() {
 		e.Password = !e.Password
 		if e.Password {
 			eye.SetIcon(theme.VisibilityOffIcon())
@@ -40,10 +42,19 @@ func NewPasswordEntry() *Entry {
 	return e
 }
 
-// TypedKey closes the dialog on Escape, and is the entry's otherwise.
+// TypedKey closes the dialog on Escape and, in a one-line field that does
+// nothing with it, confirms the dialog on Enter; it is the entry's
+// otherwise.
 func (e *Entry) TypedKey(ev *fyne.KeyEvent) {
-	if ev.Name == fyne.KeyEscape && EscapeFrom(e) {
-		return
+	switch ev.Name {
+	case fyne.KeyEscape:
+		if EscapeFrom(e) {
+			return
+		}
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if !e.MultiLine && e.OnSubmitted == nil && passOn(e, ev) {
+			return
+		}
 	}
 	e.Entry.TypedKey(ev)
 }
@@ -52,18 +63,47 @@ func (e *Entry) TypedKey(ev *fyne.KeyEvent) {
 // Escape on: it closes the calendar when it is open, else the dialog.
 type DateEntry struct{ widget.DateEntry }
 
-// NewDateEntry makes a date field.
+// NewDateEntry makes a date field. Its calendar button is a Button (Fyne's
+// own would swallow Escape and Enter), opening the calendar at the date
+// typed, or today's month.
 func NewDateEntry() *DateEntry {
 	e := &DateEntry{}
 	e.ExtendBaseWidget(e)
 	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip)
+	open := NewButtonWithIcon("", theme.CalendarIcon(), e.openCalendar)
+	open.Importance = widget.LowImportance
+	e.ActionItem = open
 	return e
+}
+
+// openCalendar shows the calendar under the field; a day picked is set and
+// the calendar closed.
+func (e *DateEntry) openCalendar() {
+	c := fyne.CurrentApp().Driver().CanvasForObject(e)
+	if c == nil {
+		return
+	}
+	month := time.Now()
+	if e.Date != nil {
+		month = *e.Date
+	}
+	var pop *widget.PopUp
+	pop = widget.NewPopUp(widget.NewCalendar(month, func(d time.Time) {
+		pop.Hide()
+		e.SetDate(&d)
+	}), c)
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(e)
+	pop.ShowAtPosition(at.Add(fyne.NewPos(0, e.Size().Height)))
+	pop.Resize(fyne.NewSize(e.Size().Width, pop.MinSize().Height))
 }
 
 // TypedKey closes the calendar or the dialog on Escape, and is the entry's
 // otherwise.
 func (e *DateEntry) TypedKey(ev *fyne.KeyEvent) {
 	if ev.Name == fyne.KeyEscape && EscapeFrom(e) {
+		return
+	}
+	if (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && e.OnSubmitted == nil && passOn(e, ev) {
 		return
 	}
 	e.DateEntry.TypedKey(ev)

@@ -3,7 +3,6 @@ package modal
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -18,11 +17,11 @@ type Form struct {
 	// Error says why the last try was refused; hidden until one is.
 	Error *widget.Label
 	// Confirm tries; Cancel closes the dialog.
-	Confirm, Cancel *widget.Button
+	Confirm, Cancel *Button
 
 	win   fyne.Window
 	items []*widget.FormItem
-	d     *dialog.CustomDialog
+	d     *Dialog
 	try   func(done func(err error))
 	busy  bool
 }
@@ -36,15 +35,15 @@ func NewForm(win fyne.Window, title, confirm, dismiss string, items []*widget.Fo
 	f.Error.Importance = widget.DangerImportance
 	f.Error.Wrapping = fyne.TextWrapWord
 	f.Error.Hide()
-	f.Confirm = widget.NewButtonWithIcon(confirm, theme.ConfirmIcon(), f.Submit)
+	f.Confirm = NewButtonWithIcon(confirm, theme.ConfirmIcon(), f.Submit)
 	f.Confirm.Importance = widget.HighImportance
-	f.Cancel = widget.NewButtonWithIcon(dismiss, theme.CancelIcon(), nil)
+	f.Cancel = NewButtonWithIcon(dismiss, theme.CancelIcon(), nil)
 	for _, it := range items {
 		if e, ok := it.Widget.(*Entry); ok && e.OnSubmitted == nil && !e.MultiLine {
 			e.OnSubmitted = func(string) { f.Submit() }
 		}
 	}
-	f.d = dialog.NewCustomWithoutButtons(title, container.NewVBox(widget.NewForm(items...), f.Error), win)
+	f.d = NewCustomWithoutButtons(title, container.NewVBox(widget.NewForm(items...), f.Error), win)
 	f.d.SetButtons([]fyne.CanvasObject{f.Cancel, f.Confirm})
 	f.Cancel.OnTapped = f.d.Hide
 	return f

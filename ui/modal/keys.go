@@ -5,7 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/widget"
 )
 
 // keys is what one canvas knows of the dialogs shown on it. It is used on
@@ -68,6 +67,8 @@ func Show(win fyne.Window, d dialog.Dialog, enter func()) {
 			enter = x.Confirm
 		case *dialog.FormDialog:
 			enter = x.Submit
+		case *Dialog:
+			enter = x.enter
 		}
 	}
 	installed(win.Canvas()).show(d, &shown{d: d, enter: enter})
@@ -91,10 +92,17 @@ func installed(c fyne.Canvas) *keys {
 // replaces what was remembered of it, and one closed is forgotten when the
 // overlays are next looked at (find).
 func (k *keys) show(d dialog.Dialog, s *shown) {
-	d.Show()
+	if x, ok := d.(*Dialog); ok {
+		x.show()
+	} else {
+		d.Show()
+	}
 	s.overlay = k.c.Overlays().Top()
 	k.open = slices.DeleteFunc(k.open, func(o *shown) bool { return o.overlay == s.overlay })
 	k.open = append(k.open, s)
+	if observe != nil {
+		observe(s.overlay)
+	}
 }
 
 // Key handles Escape and Enter for what is on top of c, reporting whether
@@ -167,29 +175,4 @@ func (k *keys) find(overlay fyne.CanvasObject) *shown {
 func EscapeFrom(o fyne.CanvasObject) bool {
 	c := fyne.CurrentApp().Driver().CanvasForObject(o)
 	return c != nil && Escape(c)
-}
-
-// ShowInformation is dialog.ShowInformation, with the keys.
-func ShowInformation(title, message string, win fyne.Window) {
-	Show(win, dialog.NewInformation(title, message, win), nil)
-}
-
-// ShowError is dialog.ShowError, with the keys.
-func ShowError(err error, win fyne.Window) {
-	Show(win, dialog.NewError(err, win), nil)
-}
-
-// ShowConfirm is dialog.ShowConfirm, with the keys: Enter confirms.
-func ShowConfirm(title, message string, callback func(bool), win fyne.Window) {
-	Show(win, dialog.NewConfirm(title, message, callback, win), nil)
-}
-
-// ShowForm is dialog.ShowForm, with the keys: Enter submits.
-func ShowForm(title, confirm, dismiss string, items []*widget.FormItem, callback func(bool), win fyne.Window) {
-	Show(win, dialog.NewForm(title, confirm, dismiss, items, callback, win), nil)
-}
-
-// ShowCustom is dialog.ShowCustom, with the keys.
-func ShowCustom(title, dismiss string, content fyne.CanvasObject, win fyne.Window) {
-	Show(win, dialog.NewCustom(title, dismiss, content, win), nil)
 }

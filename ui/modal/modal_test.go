@@ -2,10 +2,10 @@ package modal
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -74,7 +74,7 @@ func TestEscapeFromAField(t *testing.T) {
 	}{{fyne.KeyEscape, []bool{false}}, {fyne.KeyReturn, []bool{true}}} {
 		name := NewEntry()
 		var got []bool
-		d := dialog.NewForm("New election", "Create", "Cancel", []*widget.FormItem{widget.NewFormItem("Name", name)}, func(ok bool) { got = append(got, ok) }, w)
+		d := NewFormDialog("New election", "Create", "Cancel", []*widget.FormItem{widget.NewFormItem("Name", name)}, func(ok bool) { got = append(got, ok) }, w)
 		name.OnSubmitted = func(string) { d.Submit() }
 		Show(w, d, nil)
 		c.Focus(name)
@@ -103,11 +103,11 @@ func TestEscapeClosesTheCalendarFirst(t *testing.T) {
 	c := w.Canvas()
 	date := NewDateEntry()
 	closed := 0
-	d := dialog.NewCustomConfirm("Voting window", "Save", "Cancel", date, func(bool) { closed++ }, w)
+	d := NewCustomConfirm("Voting window", "Save", "Cancel", date, func(bool) { closed++ }, w)
 	d.Resize(fyne.NewSize(400, 200))
 	Show(w, d, nil)
 	test.WidgetRenderer(date) // makes its calendar button
-	test.Tap(date.ActionItem.(*widget.Button))
+	test.Tap(date.ActionItem.(*Button))
 	if n := len(c.Overlays().List()); n != 2 {
 		t.Fatalf("%d overlays with the calendar open, want 2", n)
 	}
@@ -128,7 +128,7 @@ func TestEscapeClosesTheCalendarFirst(t *testing.T) {
 func TestBusyDialogStays(t *testing.T) {
 	w := newWindow(t)
 	c := w.Canvas()
-	d := dialog.NewCustomWithoutButtons("Importing ballots", widget.NewProgressBar(), w)
+	d := NewCustomWithoutButtons("Importing ballots", widget.NewProgressBar(), w)
 	ShowBusy(w, d)
 	press(c, fyne.KeyEscape)
 	press(c, fyne.KeyReturn)
@@ -181,4 +181,93 @@ func TestFormKeepsARefusedTry(t *testing.T) {
 	if c.Overlays().Top() != nil {
 		t.Error("Escape left the form open")
 	}
+}
+
+// TestKeysWithAControlFocused: with the focus on any control of a dialog
+// (reached with Tab, as a keyboard user does), Escape closes it as its
+// dismiss button does; Enter presses a focused button, and over any other
+// control confirms the dialog; a disabled confirm is not pressed.
+func TestKeysWithAControlFocused(t *testing.T) {
+	w := newWindow(t)
+	c := w.Canvas()
+	type made struct {
+		d       *Dialog
+		answers *[]bool
+	}
+	kinds := map[string]func() made{
+		"confirm": func() made {
+			var got []bool
+			return made{NewConfirm("Delete?", "Delete the election?", func(ok bool) { got = append(got, ok) }, w), &got}
+		},
+		"custom confirm": func() made {
+			var got []bool
+			box := NewCheck("Also delete its ballots", nil)
+			pick := NewSelect([]string{"a", "b"}, nil)
+			return made{NewCustomConfirm("Delete", "Delete", "Cancel", widget.NewForm(widget.NewFormItem("", box), widget.NewFormItem("Which", pick)), func(ok bool) { got = append(got, ok) }, w), &got}
+		},
+		"form": func() made {
+			var got []bool
+			name := NewEntry()
+			name.SetText("Mayor")
+			return made{NewFormDialog("New election", "Create", "Cancel", []*widget.FormItem{widget.NewFormItem("Name", name), widget.NewFormItem("", NewCheck("Secret", nil))}, func(ok bool) { got = append(got, ok) }, w), &got}
+		},
+		"message": func() made {
+			return made{NewError(errors.New("the file is not a ballot file"), w), nil}
+		},
+	}
+	for name, mk := range kinds {
+		// How many controls the dialog has, reached by Tab.
+		m := mk()
+		m.d.Show()
+		var controls []fyne.Focusable
+		for c.FocusNext(); c.Focused() != nil && !slices.Contains(controls, c.Focused()); c.FocusNext() {
+			controls = append(controls, c.Focused())
+		}
+		m.d.Hide()
+		if len(controls) == 0 {
+			t.Fatalf("%s: no control reached by Tab", name)
+		}
+		for i := range controls {
+			for _, key := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
+				m := mk()
+				m.d.Show()
+				for range i + 1 {
+					c.FocusNext()
+				}
+				focused := c.Focused()
+				if _, ok := focused.(KeyPasser); !ok {
+					t.Errorf("%s: control %d is a %T, which swallows the keys", name, i, focused)
+					continue
+				}
+				press(c, key)
+				want := key == fyne.KeyReturn && focused != fyne.Focusable(m.d.DismissButton)
+				if top := c.Overlays().Top(); top != nil {
+					t.Errorf("%s: %s on the focused %T left the dialog open", name, key, focused)
+					m.d.Hide()
+					continue
+				}
+				if m.answers != nil && (len(*m.answers) != 1 || (*m.answers)[0] != want) {
+					t.Errorf("%s: %s on the focused %T answered %v, want [%v]", name, key, focused, *m.answers, want)
+				}
+			}
+		}
+	}
+
+	// A form with an invalid field: Enter over it does not confirm.
+	name := NewEntry()
+	name.Validator = func(s string) error {
+		if s == "" {
+			return errors.New("a name is needed")
+		}
+		return nil
+	}
+	var got []bool
+	d := NewFormDialog("New election", "Create", "Cancel", []*widget.FormItem{widget.NewFormItem("Name", name)}, func(ok bool) { got = append(got, ok) }, w)
+	d.Show()
+	c.Focus(d.ConfirmButton)
+	press(c, fyne.KeyReturn)
+	if len(got) != 0 || c.Overlays().Top() == nil {
+		t.Errorf("Enter on a disabled confirm: answered %v, open %v", got, c.Overlays().Top() != nil)
+	}
+	d.Hide()
 }
