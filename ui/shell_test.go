@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -297,5 +298,41 @@ func TestDoubleClickOpensAnElection(t *testing.T) {
 	h.wait()
 	if h.sh.Election == nil || h.sh.screen != "election:School board" {
 		t.Errorf("double click on row %d: screen %q", row, h.sh.screen)
+	}
+}
+
+// TestClickThenEnterOpensAnElection: a click on a row gives the list the
+// focus, shown by its ring, so Enter then opens the row; the ring goes when
+// the focus leaves.
+func TestClickThenEnterOpensAnElection(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	h.must(h.svc.CreateElection(h.ctx, "Olivia", "Mayor", "", false))
+	h.signIn("Olivia")
+	h.sh.ShowScreen(screenElections)
+	h.wait()
+	sc := h.sh.Elections
+	c := h.win.Canvas()
+	ring := func() bool {
+		r := test.WidgetRenderer(sc.Table).(*gridRenderer)
+		return r.ring.Visible()
+	}
+	if ring() {
+		t.Fatal("the focus ring shows before the list has the focus")
+	}
+	cellH := widget.NewLabel("x").MinSize().Height + theme.SeparatorThicknessSize()
+	sc.Table.Tapped(&fyne.PointEvent{Position: fyne.NewPos(20, cellH*1.5)})
+	h.wait()
+	if c.Focused() != fyne.Focusable(sc.Table) || !ring() {
+		t.Fatalf("after a click: focus on %T, ring %v", c.Focused(), ring())
+	}
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.wait()
+	if h.sh.screen != "election:Mayor" {
+		t.Errorf("click then Enter: screen %q", h.sh.screen)
+	}
+	c.Unfocus()
+	if ring() {
+		t.Error("the ring stayed after the focus left")
 	}
 }

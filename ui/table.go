@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"image/color"
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -33,6 +35,8 @@ type grid struct {
 
 	cell func(row, col int) string
 	bold func(row, col int) bool
+	// focused is whether the grid has the focus (its ring shows).
+	focused bool
 }
 
 // TypedKey takes Enter (and the keypad's) for OnActivate and Escape for
@@ -53,6 +57,52 @@ func (g *grid) TypedKey(ev *fyne.KeyEvent) {
 	g.Table.TypedKey(ev)
 }
 
+// FocusGained shows the focus ring (the table marks its focused cell only
+// faintly, and not at all over the selected one).
+func (g *grid) FocusGained() {
+	g.focused = true
+	g.Table.FocusGained()
+	g.Refresh()
+}
+
+// FocusLost hides the focus ring.
+func (g *grid) FocusLost() {
+	g.focused = false
+	g.Table.FocusLost()
+}
+
+// CreateRenderer is the table's, with a ring around it while it has the
+// focus, so a keyboard user sees where Tab went.
+func (g *grid) CreateRenderer() fyne.WidgetRenderer {
+	ring := canvas.NewRectangle(color.Transparent)
+	ring.StrokeWidth = 2
+	ring.StrokeColor = theme.Color(theme.ColorNameFocus)
+	ring.Hide()
+	return &gridRenderer{WidgetRenderer: g.Table.CreateRenderer(), g: g, ring: ring}
+}
+
+type gridRenderer struct {
+	fyne.WidgetRenderer
+	g    *grid
+	ring *canvas.Rectangle
+}
+
+func (r *gridRenderer) Objects() []fyne.CanvasObject {
+	return append(r.WidgetRenderer.Objects(), r.ring)
+}
+
+func (r *gridRenderer) Layout(size fyne.Size) {
+	r.WidgetRenderer.Layout(size)
+	r.ring.Resize(size)
+}
+
+func (r *gridRenderer) Refresh() {
+	r.WidgetRenderer.Refresh()
+	r.ring.StrokeColor = theme.Color(theme.ColorNameFocus)
+	r.ring.Hidden = !r.g.focused
+	r.ring.Refresh()
+}
+
 // PassesKeys marks a grid as handing Escape and Enter on to its dialog.
 func (g *grid) PassesKeys() {}
 
@@ -67,8 +117,10 @@ type openGrid struct {
 // newOpenGrid is newGrid for a list whose rows open, with activate run on
 // Enter or a double click.
 func newOpenGrid(cols []column, rows func() int, cell func(row, col int) string, bold func(row, col int) bool, activate func()) *openGrid {
-	g := &openGrid{newGrid(cols, rows, cell, bold)}
+	g := &openGrid{makeGrid(cols, rows, cell, bold)}
 	g.OnActivate = activate
+	// The open grid is the widget: a click focuses it (the table focuses
+	// the widget it was extended by), so Enter then opens the row.
 	g.ExtendBaseWidget(g)
 	return g
 }
@@ -83,6 +135,16 @@ func (g *openGrid) DoubleTapped(e *fyne.PointEvent) {
 // newGrid builds a grid over rows rows whose cell (row, col) text is given by
 // cell. bold, when set, tells which cells to show in bold.
 func newGrid(cols []column, rows func() int, cell func(row, col int) string, bold func(row, col int) bool) *grid {
+	g := makeGrid(cols, rows, cell, bold)
+	// The grid is the widget (its keys come here first), the table its
+	// base.
+	g.ExtendBaseWidget(g)
+	return g
+}
+
+// makeGrid is newGrid for a widget that embeds the grid, which extends the
+// base widget itself.
+func makeGrid(cols []column, rows func() int, cell func(row, col int) string, bold func(row, col int) bool) *grid {
 	g := &grid{cell: cell, bold: bold}
 	g.Table = &widget.Table{
 		Length: func() (int, int) { return rows(), len(g.cols) },
@@ -103,9 +165,6 @@ func newGrid(cols []column, rows func() int, cell func(row, col int) string, bol
 		},
 		ShowHeaderRow: true,
 	}
-	// The grid is the widget (its keys come here first), the table its
-	// base.
-	g.ExtendBaseWidget(g)
 	g.CreateHeader = func() fyne.CanvasObject {
 		l := widget.NewLabel("")
 		l.TextStyle.Bold = true

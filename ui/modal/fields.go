@@ -110,7 +110,7 @@ func (e *DateEntry) TypedKey(ev *fyne.KeyEvent) {
 }
 
 // NewMultiLineEntry makes a text field of several lines (Enter makes a new
-// line; Escape still closes the dialog).
+// line; Escape still closes the dialog; Tab moves on, see AcceptsTab).
 func NewMultiLineEntry() *Entry {
 	e := &Entry{}
 	e.MultiLine = true
@@ -118,3 +118,8 @@ func NewMultiLineEntry() *Entry {
 	e.ExtendBaseWidget(e)
 	return e
 }
+
+// AcceptsTab is false, also for a field of several lines: Tab moves the
+// focus on, as everywhere else, rather than typing a tab character (which
+// no field here needs) and trapping a keyboard user in the field.
+func (e *Entry) AcceptsTab() bool { return false }

@@ -271,3 +271,13 @@ func TestKeysWithAControlFocused(t *testing.T) {
 	}
 	d.Hide()
 }
+
+// TestTabLeavesEveryField: no field keeps Tab (a description of several
+// lines included), so the keyboard never gets stuck in one.
+func TestTabLeavesEveryField(t *testing.T) {
+	for name, e := range map[string]*Entry{"one line": NewEntry(), "several lines": NewMultiLineEntry(), "password": NewPasswordEntry()} {
+		if e.AcceptsTab() {
+			t.Errorf("a %s field takes Tab", name)
+		}
+	}
+}
