@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"votedesk/app"
@@ -215,5 +216,39 @@ func TestElectionOwnerManagesOwnElection(t *testing.T) {
 				t.Errorf("owner %s: %v", gc.name, err)
 			}
 		})
+	}
+}
+
+// TestRolePredicatesMatchTheCommands: the predicates the screens ask
+// (RolesFor, MayRemoveUser) give, for every pair of roles, exactly what the
+// commands then allow: a role is offered iff SetRole accepts it, Remove is
+// offered iff RemoveUser succeeds.
+func TestRolePredicatesMatchTheCommands(t *testing.T) {
+	for _, actorRole := range app.Roles() {
+		for _, targetRole := range app.Roles() {
+			t.Run(fmt.Sprintf("%s/%s", actorRole, targetRole), func(t *testing.T) {
+				t.Parallel()
+				e := newEnv(t)
+				actor, target := roleUsers[actorRole], roleUsers[targetRole]
+				me, err := e.svc.User(e.ctx, "owner", actor)
+				e.must(err)
+				them, err := e.svc.User(e.ctx, "owner", target)
+				e.must(err)
+				offered := app.RolesFor(me, them)
+				for _, r := range app.Roles() {
+					err := e.svc.SetRole(e.ctx, actor, target, r)
+					if want := slices.Contains(offered, r); (err == nil) != want {
+						t.Errorf("%s giving %s the role %s: offered %v, command said %v", actorRole, targetRole, r, want, err)
+					}
+					if err == nil && r != targetRole {
+						e.must(e.svc.SetRole(e.ctx, "owner", target, targetRole))
+					}
+				}
+				err = e.svc.RemoveUser(e.ctx, actor, target)
+				if want := app.MayRemoveUser(me, them); (err == nil) != want {
+					t.Errorf("%s removing %s: offered %v, command said %v", actorRole, targetRole, want, err)
+				}
+			})
+		}
 	}
 }

@@ -134,6 +134,32 @@ func Grantable(actor Role) []Role {
 	return out
 }
 
+// RolesFor lists the roles actor may give target, lowest first: none for
+// themself (nobody changes their own role) or for anyone they do not
+// manage; otherwise the roles below their own.
+func RolesFor(actor, target User) []Role {
+	if sameUser(actor, target) || !Manages(actor.Role, target.Role) {
+		return nil
+	}
+	return Grantable(actor.Role)
+}
+
+// MayRemoveUser reports whether actor may remove target's account: their
+// own, or one they manage; never the OWNER's (ownership is handed over
+// first).
+func MayRemoveUser(actor, target User) bool {
+	return target.Role != RoleOwner && (sameUser(actor, target) || Manages(actor.Role, target.Role))
+}
+
+// sameUser reports whether a and b are one account: by id where both have
+// one, else by name.
+func sameUser(a, b User) bool {
+	if a.ID != "" && b.ID != "" {
+		return a.ID == b.ID
+	}
+	return a.Name == b.Name
+}
+
 // MayManage reports whether u may manage election e (change its settings,
 // candidates and poll book, run its lifecycle): its owning account, or an
 // ADMIN or higher, with USE_APPLICATION.

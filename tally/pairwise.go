@@ -31,6 +31,27 @@ type Pairwise struct {
 // beats reports whether i beats j head to head.
 func (p *Pairwise) beats(i, j int) bool { return p.Preferences[i][j] > p.Preferences[j][i] }
 
+// CondorcetWinner reports whether candidate c (an index into the contest's
+// candidates) beats every other counted candidate head to head; a candidate
+// not counted (excluded) is no Condorcet winner.
+func (p *Pairwise) CondorcetWinner(c int) bool {
+	i := -1
+	for pos, x := range p.Candidates {
+		if x == c {
+			i = pos
+		}
+	}
+	if i < 0 {
+		return false
+	}
+	for j := range p.Candidates {
+		if j != i && !p.beats(i, j) {
+			return false
+		}
+	}
+	return true
+}
+
 // newPairwise counts the preference matrix of the contest's counted
 // candidates. Big ballot sets are split between two goroutines whose
 // integer matrices are then added, so the result does not depend on timing.

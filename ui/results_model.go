@@ -100,31 +100,12 @@ func banner(c app.Count) string {
 		return "Tied for first place: " + names(c.Contest, res.Winners)
 	}
 	w := res.Winners[0]
-	if p := res.Pairwise; p != nil && condorcetWinner(p, w) {
+	if p := res.Pairwise; p != nil && p.CondorcetWinner(w) {
 		return fmt.Sprintf("Winner: %s — beats every other candidate head to head", c.Contest.Candidates[w].Name)
 	}
 	return "Winner: " + c.Contest.Candidates[w].Name
 }
 
-// condorcetWinner reports whether candidate c beats everyone else head to
-// head.
-func condorcetWinner(p *tally.Pairwise, c int) bool {
-	i := -1
-	for pos, x := range p.Candidates {
-		if x == c {
-			i = pos
-		}
-	}
-	if i < 0 {
-		return false
-	}
-	for j := range p.Candidates {
-		if j != i && p.Preferences[i][j] <= p.Preferences[j][i] {
-			return false
-		}
-	}
-	return true
-}
 
 // roundsTable is the round-by-round table: one row per candidate (in the
 // order of the final places), then the inactive ballots by reason, the

@@ -121,26 +121,12 @@ func (sc *UsersScreen) Select(name string) {
 	}
 }
 
-// grantable lists the roles the signed-in user may give target: none for
-// themself or anyone not below them; otherwise the roles below their own.
-func grantable(me, target app.User) []app.Role {
-	if !me.Role.Has(app.PermManageUsers) || target.Name == me.Name || target.Role >= me.Role {
-		return nil
-	}
-	var out []app.Role
-	for _, r := range app.Roles() {
-		if r < me.Role {
-			out = append(out, r)
-		}
-	}
-	return out
-}
 
 func (sc *UsersScreen) updateButtons() {
 	me := sc.s.user
 	manage := sc.s.can(app.PermManageUsers)
 	u, ok := sc.current()
-	roles := grantable(me, u)
+	roles := app.RolesFor(me, u)
 	opts := make([]string, len(roles))
 	for i, r := range roles {
 		opts[i] = r.String()
@@ -152,7 +138,9 @@ func (sc *UsersScreen) updateButtons() {
 	enable(sc.Role, ok && len(roles) > 0)
 	enable(sc.Add, manage)
 	enable(sc.Transfer, ok && sc.s.can(app.PermTransferOwner) && u.Name != me.Name)
-	enable(sc.Remove, ok && manage && u.Name != me.Name && u.Role < me.Role)
+	// Removing oneself is left to the CLI: here it would end the session
+	// under the user's feet.
+	enable(sc.Remove, ok && u.Name != me.Name && app.MayRemoveUser(me, u))
 	switch {
 	case sc.s.can(app.PermTransferOwner):
 		sc.Note.SetText("You are the owner: you may add users, give anyone below you a role below OWNER, and hand ownership over (you then become AUDITOR).")
