@@ -106,7 +106,6 @@ func banner(c app.Count) string {
 	return "Winner: " + c.Contest.Candidates[w].Name
 }
 
-
 // roundsTable is the round-by-round table: one row per candidate (in the
 // order of the final places), then the inactive ballots by reason, the
 // active total and threshold, and what each round decided.

@@ -121,7 +121,6 @@ func (sc *UsersScreen) Select(name string) {
 	}
 }
 
-
 func (sc *UsersScreen) updateButtons() {
 	me := sc.s.user
 	manage := sc.s.can(app.PermManageUsers)
