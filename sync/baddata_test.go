@@ -3,6 +3,7 @@ package cloudsync_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -123,5 +124,21 @@ func TestBadCloudData(t *testing.T) {
 				t.Errorf("status last error = %q", st.LastError)
 			}
 		})
+	}
+}
+
+// TestNoCredentials: with no AWS credentials to be found, a sync says so
+// (the SDK's signing error, recognised by its type) and changes nothing.
+func TestNoCredentials(t *testing.T) {
+	cfg := cloudConfig(newPrefix(t), nil)
+	cfg.Credentials = aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+		return aws.Credentials{}, errors.New("no credentials in the environment, the shared files or the instance")
+	})
+	c, err := cloudsync.Connect(context.Background(), cfg)
+	if err == nil {
+		_, err = c.InitTables(context.Background())
+	}
+	if app.ErrorCode(err) != app.CodeUnavailable || !strings.Contains(app.ErrorMessage(err), "no AWS credentials found") {
+		t.Errorf("without credentials: %v (%s)", err, app.ErrorMessage(err))
 	}
 }

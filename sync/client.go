@@ -108,6 +108,9 @@ func Connect(ctx context.Context, cfg Config) (*Cloud, error) {
 		// DynamoDB Local ignores the region, but the signer needs one.
 		awsCfg.Region = "us-east-1"
 	}
+	if awsCfg.Credentials != nil {
+		awsCfg.Credentials = markedCredentials{awsCfg.Credentials}
+	}
 	client := dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
 		// Errors reach the caller; the SDK's own warnings (an unread
 		// error body's checksum) would only clutter the command line.

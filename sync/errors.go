@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/smithy-go"
 
@@ -35,6 +35,7 @@ func (c *Cloud) classify(ctx context.Context, op string, err error) error {
 	var ae smithy.APIError
 	var netErr net.Error
 	var opErr *net.OpError
+	var credErr *credentialsError
 	switch {
 	case errors.As(err, &ae) && credentialCodes[ae.ErrorCode()]:
 		msg = fmt.Sprintf("%s rejected the AWS credentials (%s); check AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or AWS_PROFILE, and that they may use the tables %s and %s",
@@ -42,7 +43,7 @@ func (c *Cloud) classify(ctx context.Context, op string, err error) error {
 	case errors.As(err, &ae) && ae.ErrorCode() == "ResourceNotFoundException":
 		msg = fmt.Sprintf("the tables %s and %s do not exist at %s; run `votedesk cloud init` (with the same --endpoint and --table-prefix) first",
 			c.tables.Data, c.tables.Log, c.endpoint)
-	case strings.Contains(err.Error(), "failed to retrieve credentials") || strings.Contains(err.Error(), "no EC2 IMDS role found"):
+	case errors.As(err, &credErr):
 		msg = "no AWS credentials found; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE for a profile in ~/.aws"
 	case errors.As(err, &opErr) && opErr.Op == "dial", errors.As(err, &netErr):
 		msg = fmt.Sprintf("cannot reach DynamoDB at %s; check the network, and --endpoint or AWS_ENDPOINT_URL_DYNAMODB", c.endpoint)
@@ -59,6 +60,27 @@ var credentialCodes = map[string]bool{
 	"UnrecognizedClientException": true, "InvalidSignatureException": true, "AccessDeniedException": true,
 	"ExpiredTokenException": true, "MissingAuthenticationToken": true, "MissingAuthenticationTokenException": true,
 	"IncompleteSignatureException": true, "InvalidClientTokenId": true, "SignatureDoesNotMatch": true,
+}
+
+// markedCredentials is the credential chain the client uses, its failures
+// marked with their own type: the SDK wraps them in plain text on their way
+// up ("get identity: get credentials: ..."), so only a type put on them at
+// the source tells a sync without credentials from any other failure.
+type markedCredentials struct{ aws.CredentialsProvider }
+
+// credentialsError is a failure to find AWS credentials.
+type credentialsError struct{ err error }
+
+func (e *credentialsError) Error() string { return "no AWS credentials: " + e.err.Error() }
+func (e *credentialsError) Unwrap() error { return e.err }
+
+// Retrieve is the chain's, its failure marked.
+func (m markedCredentials) Retrieve(ctx context.Context) (aws.Credentials, error) {
+	c, err := m.CredentialsProvider.Retrieve(ctx)
+	if err != nil {
+		return c, &credentialsError{err}
+	}
+	return c, nil
 }
 
 func isRetryExhausted(err error) bool {
