@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"strings"
 
 	"votedesk/tally"
 )
@@ -38,7 +37,7 @@ func (s *Service) Count(ctx context.Context, actor, election string, method tall
 		HeadSeq: in.HeadSeq, HeadHash: in.HeadHash, Standing: in.Election.ResultsStanding(s.Now())}
 	c.Result, err = tally.Tabulate(c.Contest, c.Ballots, method, rules, opts...)
 	if err != nil {
-		msg := strings.ReplaceAll(err.Error(), "tally: ", "")
+		msg := tally.Message(err)
 		return Count{}, &Error{Code: CodeInvalid, Message: "cannot count " + election + ": " + msg, Err: err}
 	}
 	return c, nil

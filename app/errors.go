@@ -3,6 +3,8 @@ package app
 import (
 	"errors"
 	"fmt"
+
+	"votedesk/tally"
 )
 
 // Code classifies a domain error so callers (GUI, CLI, sync) can react
@@ -54,16 +56,14 @@ func ErrorCode(err error) Code {
 }
 
 // ErrorMessage returns the message to show a user: the domain error's message
-// when there is one, otherwise the whole error text.
+// when there is one, a counting or file error's without its package's name
+// (tally.Message), otherwise the whole error text.
 func ErrorMessage(err error) string {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Message
 	}
-	if err == nil {
-		return ""
-	}
-	return err.Error()
+	return tally.Message(err)
 }
 
 // IsCode reports whether err carries the given code.

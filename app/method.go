@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"votedesk/tally"
-	"votedesk/tally/rctab"
 )
 
 // DefaultMethod is how an election is counted when it names no method.
@@ -61,9 +60,9 @@ func buildRules(rules map[string]string) (tally.Rules, error) {
 			}
 			continue
 		}
-		s, err := rctab.ParseRule(k, rules[k])
+		s, err := tally.ParseRule(k, rules[k])
 		if err != nil {
-			return tally.Rules{}, &Error{Code: CodeInvalid, Message: strings.TrimPrefix(err.Error(), "rctab: "), Err: err}
+			return tally.Rules{}, &Error{Code: CodeInvalid, Message: tally.Message(err), Err: err}
 		}
 		s.Apply(&r)
 	}

@@ -1,7 +1,5 @@
 package tally
 
-import "fmt"
-
 // Mark is one candidate marked at one rank on a ballot. Rank counts from 1.
 // Two marks with the same rank are an overvote (or, for pairwise methods, a
 // tie); a rank with no mark is a skipped ranking.
@@ -63,7 +61,7 @@ func (s *BallotSet) ID(i int) string {
 // other than 1, ids and precincts switch on the matching optional columns.
 func (s *BallotSet) Add(id string, count uint32, marks []Mark) error {
 	if count == 0 {
-		return fmt.Errorf("tally: ballot %q has count 0", id)
+		return errorf("ballot %q has count 0", id)
 	}
 	n := len(s.Ends)
 	start := len(s.Marks)

@@ -1,10 +1,5 @@
 package tally
 
-import (
-	"errors"
-	"fmt"
-)
-
 // Candidate is one choice in a contest. Its index in Contest.Candidates is
 // the Candidate number used in ballot marks.
 type Candidate struct {
@@ -29,19 +24,19 @@ type Contest struct {
 // and unique, at most one undeclared write-in entry and MaxCandidates.
 func (c Contest) Validate() error {
 	if len(c.Candidates) == 0 {
-		return errors.New("tally: contest has no candidates")
+		return errorf("contest has no candidates")
 	}
 	if len(c.Candidates) > MaxCandidates {
-		return fmt.Errorf("tally: contest has %d candidates, at most %d allowed", len(c.Candidates), MaxCandidates)
+		return errorf("contest has %d candidates, at most %d allowed", len(c.Candidates), MaxCandidates)
 	}
 	seen := make(map[string]int, len(c.Candidates))
 	uwi, live := 0, 0
 	for i, cand := range c.Candidates {
 		if cand.Name == "" {
-			return fmt.Errorf("tally: candidate %d has no name", i+1)
+			return errorf("candidate %d has no name", i+1)
 		}
 		if j, dup := seen[cand.Name]; dup {
-			return fmt.Errorf("tally: candidates %d and %d are both named %q", j+1, i+1, cand.Name)
+			return errorf("candidates %d and %d are both named %q", j+1, i+1, cand.Name)
 		}
 		seen[cand.Name] = i
 		if cand.UndeclaredWriteIn {
@@ -52,10 +47,10 @@ func (c Contest) Validate() error {
 		}
 	}
 	if uwi > 1 {
-		return errors.New("tally: more than one undeclared write-in candidate")
+		return errorf("more than one undeclared write-in candidate")
 	}
 	if live == 0 {
-		return errors.New("tally: every declared candidate is excluded")
+		return errorf("every declared candidate is excluded")
 	}
 	return nil
 }

@@ -53,7 +53,7 @@ func ParseDecimal(s string) (Decimal, error) {
 	intPart, frac, _ := strings.Cut(t, ".")
 	digits := intPart + frac
 	if digits == "" || strings.Trim(digits, "0123456789") != "" {
-		return Decimal{}, fmt.Errorf("tally: %q is not a decimal number", s)
+		return Decimal{}, errorf("%q is not a decimal number", s)
 	}
 	if neg {
 		digits = "-" + digits

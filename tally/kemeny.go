@@ -1,7 +1,5 @@
 package tally
 
-import "fmt"
-
 // KemenyMaxCandidates is the most candidates Kemeny-Young counts exactly.
 const KemenyMaxCandidates = 10
 
@@ -13,7 +11,7 @@ const KemenyMaxCandidates = 10
 func kemeny(p *Pairwise) ([][]int, error) {
 	k := len(p.Candidates)
 	if k > KemenyMaxCandidates {
-		return nil, fmt.Errorf("tally: Kemeny-Young counts at most %d candidates exactly, this contest has %d", KemenyMaxCandidates, k)
+		return nil, errorf("Kemeny-Young counts at most %d candidates exactly, this contest has %d", KemenyMaxCandidates, k)
 	}
 	full := 1<<k - 1
 	// gain[c][S]: what candidate c earns placed directly above the set S.

@@ -2,7 +2,6 @@ package tally
 
 import (
 	"errors"
-	"fmt"
 	"sort"
 )
 
@@ -296,5 +295,5 @@ func (k *counter) groupLedger(gi, b int) *ledger {
 var errAbort = errors.New("tabulation cannot proceed")
 
 func abortf(format string, a ...any) error {
-	return fmt.Errorf("tally: %w: "+format, append([]any{errAbort}, a...)...)
+	return errorf("%w: "+format, append([]any{errAbort}, a...)...)
 }

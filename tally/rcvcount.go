@@ -1,7 +1,6 @@
 package tally
 
 import (
-	"fmt"
 	"runtime"
 	"sync"
 )
@@ -118,7 +117,7 @@ func (k *counter) countRound(round int, released []int) error {
 	}
 	if k.opts.auditSink != nil {
 		if err := k.opts.auditSink(k.pass, k.audit, k.auditValues); err != nil {
-			return fmt.Errorf("tally: audit trail: %w", err)
+			return errorf("audit trail: %w", err)
 		}
 		k.audit, k.auditValues = k.audit[:0], k.auditValues[:0]
 	}

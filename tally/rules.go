@@ -2,7 +2,6 @@ package tally
 
 import (
 	"errors"
-	"fmt"
 )
 
 // WinnerElectionMode is RCTab's winnerElectionMode.
@@ -124,7 +123,7 @@ func (r Rules) usesSurpluses() bool {
 // the given number of declared candidates.
 func (r Rules) Validate(declared int) error {
 	var errs []error
-	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("tally: "+format, a...)) }
+	bad := func(format string, a ...any) { errs = append(errs, errorf(""+format, a...)) }
 	if !oneOf(r.WinnerElectionMode, WinnerElectionModes) {
 		bad("winnerElectionMode %q is not one of %v", r.WinnerElectionMode, WinnerElectionModes)
 	}
@@ -160,7 +159,7 @@ func (r Rules) Validate(declared int) error {
 // RCTab refuses.
 func (r Rules) validateModes() []error {
 	var errs []error
-	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("tally: "+format, a...)) }
+	bad := func(format string, a ...any) { errs = append(errs, errorf(""+format, a...)) }
 	mode := r.WinnerElectionMode
 	pct := mode == BottomsUpUsingPercentageThreshold
 	switch {

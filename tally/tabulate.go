@@ -1,7 +1,6 @@
 package tally
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -36,7 +35,7 @@ var Methods = []Method{IRV, STV, Schulze, RankedPairs, RankedPairsMargin, Copela
 func ParseMethod(name string) (Method, error) {
 	m := Method(strings.ToLower(strings.TrimSpace(name)))
 	if !oneOf(m, Methods) {
-		return "", fmt.Errorf("tally: unknown method %q; valid methods are %v", name, Methods)
+		return "", errorf("unknown method %q; valid methods are %v", name, Methods)
 	}
 	return m, nil
 }
@@ -94,12 +93,12 @@ func WithGroups(g ...Grouping) Option {
 }
 
 // ErrNoBallots is the answer to a count of no ballots: nobody is elected.
-var ErrNoBallots = errors.New("tally: there are no ballots to count, so nobody is elected")
+var ErrNoBallots = errorf("there are no ballots to count, so nobody is elected")
 
 // ErrNoVotes is the answer to a count whose ballots give no candidate a
 // vote (each is blank, overvoted, or marks only excluded candidates):
 // nobody is elected, rather than a tie-break among candidates with none.
-var ErrNoVotes = errors.New("tally: no ballot gives a vote to a candidate in the count (every ballot is blank, overvoted or marks only excluded candidates), so nobody is elected")
+var ErrNoVotes = errorf("no ballot gives a vote to a candidate in the count (every ballot is blank, overvoted or marks only excluded candidates), so nobody is elected")
 
 // Tabulate counts ballots for a contest with a method. For IRV and STV the
 // rules are RCTab's; the other methods use only the ballots' rank order.
@@ -123,11 +122,11 @@ func Tabulate(c Contest, b *BallotSet, m Method, r Rules, opts ...Option) (Resul
 	o.check = &chk
 	for _, g := range o.groupings {
 		if len(g.Of) != b.Len() {
-			return Result{}, fmt.Errorf("tally: grouping %q has %d entries for %d ballots", g.Name, len(g.Of), b.Len())
+			return Result{}, errorf("grouping %q has %d entries for %d ballots", g.Name, len(g.Of), b.Len())
 		}
 		for i, gi := range g.Of {
 			if int(gi) >= len(g.Names) {
-				return Result{}, fmt.Errorf("tally: grouping %q: ballot %d is in group %d of %d", g.Name, i+1, gi, len(g.Names))
+				return Result{}, errorf("grouping %q: ballot %d is in group %d of %d", g.Name, i+1, gi, len(g.Names))
 			}
 		}
 	}
@@ -149,7 +148,7 @@ func Tabulate(c Contest, b *BallotSet, m Method, r Rules, opts ...Option) (Resul
 		return borda(c, b, m), nil
 	}
 	if !oneOf(m, Methods) {
-		return Result{}, fmt.Errorf("tally: unknown method %q; valid methods are %v", m, Methods)
+		return Result{}, errorf("unknown method %q; valid methods are %v", m, Methods)
 	}
 	return pairwiseMethod(c, b, m, o)
 }
@@ -178,7 +177,7 @@ func rankedChoice(c Contest, b *BallotSet, m Method, r Rules, o options) (Result
 	for pass := 1; pass <= seats; pass++ {
 		p, ties, err := countPass(c, b, r, o, pass, res.Winners)
 		if err != nil {
-			return Result{}, fmt.Errorf("tally: pass %d: %w", pass, err)
+			return Result{}, errorf("pass %d: %w", pass, err)
 		}
 		if len(p.Winners) != 1 {
 			return Result{}, abortf("pass %d elected %d candidates instead of one", pass, len(p.Winners))
@@ -200,14 +199,14 @@ func rankedChoice(c Contest, b *BallotSet, m Method, r Rules, o options) (Result
 // halves at once, reporting the earliest ballot's error).
 func checkBallots(c Contest, b *BallotSet, r Rules, rcv bool) (ballotCheck, error) {
 	if b == nil {
-		return ballotCheck{}, fmt.Errorf("tally: no ballot set")
+		return ballotCheck{}, errorf("no ballot set")
 	}
 	n := b.Len()
 	if b.Counts != nil && len(b.Counts) != n {
-		return ballotCheck{}, fmt.Errorf("tally: ballot set has %d counts for %d ballots", len(b.Counts), n)
+		return ballotCheck{}, errorf("ballot set has %d counts for %d ballots", len(b.Counts), n)
 	}
 	if b.IDs != nil && len(b.IDs) != n {
-		return ballotCheck{}, fmt.Errorf("tally: ballot set has %d ids for %d ballots", len(b.IDs), n)
+		return ballotCheck{}, errorf("ballot set has %d ids for %d ballots", len(b.IDs), n)
 	}
 	maxRank := 0xFFFF
 	if rcv {
@@ -285,14 +284,14 @@ func (k *ballotCheck) ballot(i int) error {
 		start = b.Ends[i-1]
 	}
 	if end < start || int(end) > len(b.Marks) {
-		return fmt.Errorf("tally: ballot %s: marks end at %d, outside %d..%d", ballotName(b, i), end, start, len(b.Marks))
+		return errorf("ballot %s: marks end at %d, outside %d..%d", ballotName(b, i), end, start, len(b.Marks))
 	}
 	marks := b.Marks[start:end]
 	if len(marks) > 0xFFFF {
-		return fmt.Errorf("tally: ballot %s has %d marks", ballotName(b, i), len(marks))
+		return errorf("ballot %s has %d marks", ballotName(b, i), len(marks))
 	}
 	if b.Counts != nil && b.Counts[i] == 0 {
-		return fmt.Errorf("tally: ballot %s has count 0", ballotName(b, i))
+		return errorf("ballot %s has count 0", ballotName(b, i))
 	}
 	for j := range marks {
 		if err := k.mark(i, marks, j); err != nil {
@@ -307,20 +306,20 @@ func (k *ballotCheck) mark(i int, marks []Mark, j int) error {
 	b, r, mk := k.b, k.r, marks[j]
 	switch {
 	case mk.Rank == 0:
-		return fmt.Errorf("tally: ballot %s: rank 0 (ranks count from 1)", ballotName(b, i))
+		return errorf("ballot %s: rank 0 (ranks count from 1)", ballotName(b, i))
 	case j > 0 && mk.Rank < marks[j-1].Rank:
-		return fmt.Errorf("tally: ballot %s: marks are not sorted by rank", ballotName(b, i))
+		return errorf("ballot %s: marks are not sorted by rank", ballotName(b, i))
 	case mk.Candidate != Overvote && int(mk.Candidate) >= len(k.c.Candidates):
-		return fmt.Errorf("tally: ballot %s: candidate %d does not exist (contest has %d)", ballotName(b, i), mk.Candidate, len(k.c.Candidates))
+		return errorf("ballot %s: candidate %d does not exist (contest has %d)", ballotName(b, i), mk.Candidate, len(k.c.Candidates))
 	case mk.Rank > k.maxRank:
-		return fmt.Errorf("tally: ballot %s: ranking %d is beyond maxRankingsAllowed %d", ballotName(b, i), mk.Rank, k.maxRank)
+		return errorf("ballot %s: ranking %d is beyond maxRankingsAllowed %d", ballotName(b, i), mk.Rank, k.maxRank)
 	case !k.rcv:
 		return nil
 	case mk.Candidate == Overvote && r.OvervoteRule == ExhaustIfMultipleContinuing:
-		return fmt.Errorf("tally: ballot %s: an explicit overvote label needs overvoteRule %s or %s, not %s",
+		return errorf("ballot %s: an explicit overvote label needs overvoteRule %s or %s, not %s",
 			ballotName(b, i), ExhaustImmediately, AlwaysSkipToNextRank, r.OvervoteRule)
 	case mk.Candidate == Overvote && sharesRank(marks, j):
-		return fmt.Errorf("tally: ballot %s: rank %d has an explicit overvote label and candidates", ballotName(b, i), mk.Rank)
+		return errorf("ballot %s: rank %d has an explicit overvote label and candidates", ballotName(b, i), mk.Rank)
 	}
 	return nil
 }

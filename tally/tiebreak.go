@@ -67,15 +67,15 @@ func (t *tieBreaker) draw(list []int) int {
 func (t *tieBreaker) ask(selectingWinner bool, tied []int, votes Decimal, round int) (int, string, error) {
 	tie := Tie{Pass: t.pass, Round: round, SelectingWinner: selectingWinner, Tied: tied, Votes: votes}
 	if t.decider == nil {
-		return 0, "", fmt.Errorf("tally: round %d: %w: %s are tied with %s votes each (tiebreakMode %s); choose the candidate who should %s",
+		return 0, "", errorf("round %d: %w: %s are tied with %s votes each (tiebreakMode %s); choose the candidate who should %s",
 			round, ErrTieNeedsDecision, t.list(tied), votes, t.mode, map[bool]string{true: "win", false: "lose"}[selectingWinner])
 	}
 	c, err := t.decider.DecideTie(tie)
 	if err != nil {
-		return 0, "", fmt.Errorf("tally: round %d tie: %w", round, err)
+		return 0, "", errorf("round %d tie: %w", round, err)
 	}
 	if !oneOf(c, tied) {
-		return 0, "", fmt.Errorf("tally: round %d tie: decision %d is not one of the tied candidates %s", round, c, t.list(tied))
+		return 0, "", errorf("round %d tie: decision %d is not one of the tied candidates %s", round, c, t.list(tied))
 	}
 	return c, "The selected candidate was supplied by the operator.", nil
 }

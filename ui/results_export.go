@@ -8,7 +8,7 @@ import (
 
 	"votedesk/app"
 	"votedesk/app/dataio"
-	"votedesk/tally/rctab"
+	"votedesk/tally"
 	"votedesk/ui/modal"
 )
 
@@ -24,7 +24,7 @@ func (sc *ResultsScreen) Export(w io.Writer, format string) error {
 		return app.Errorf(app.CodeInvalid, "count the election first")
 	}
 	rules := map[string]string{}
-	for _, s := range rctab.Settings(c.Rules) {
+	for _, s := range tally.Settings(c.Rules) {
 		rules[s.Name] = s.Value
 	}
 	_, err := dataio.ExportResults(sc.s.ctx(), sc.s.svc, sc.s.actor(), sc.name, string(c.Method), rules, format, w)

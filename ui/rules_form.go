@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/tally"
-	"votedesk/tally/rctab"
 	"votedesk/ui/modal"
 )
 
@@ -168,7 +167,7 @@ func (f *RulesForm) Rules() (tally.Rules, error) {
 		if v == "" && defaultRuleValues[fl.name] != "" {
 			v = defaultRuleValues[fl.name]
 		}
-		s, err := rctab.ParseRule(fl.name, v)
+		s, err := tally.ParseRule(fl.name, v)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("rule %s: %w", fl.name, errors.Unwrap(err)))
 			continue

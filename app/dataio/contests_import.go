@@ -43,7 +43,7 @@ func ExpandConfigs(paths []string) ([]string, error) {
 		}
 		found, err := rctab.FindConfigs(p)
 		if err != nil {
-			return nil, app.Errorf(app.CodeInvalid, "%s", strings.TrimPrefix(err.Error(), "rctab: "))
+			return nil, &app.Error{Code: app.CodeInvalid, Message: tally.Message(err), Err: err}
 		}
 		if len(found) == 0 {
 			return nil, app.Errorf(app.CodeInvalid, "%s holds no RCTab contest configs (.json files with tabulatorVersion and cvrFileSources)", p)
@@ -90,7 +90,7 @@ func ImportContests(ctx context.Context, svc *app.Service, actor string, configs
 func importContest(ctx context.Context, svc *app.Service, actor, path string, progress func(Progress)) ContestImport {
 	r := ContestImport{Config: path}
 	invalid := func(err error) ContestImport {
-		r.Err = app.Errorf(app.CodeInvalid, "%s", strings.TrimPrefix(err.Error(), "rctab: "))
+		r.Err = &app.Error{Code: app.CodeInvalid, Message: tally.Message(err), Err: err}
 		return r
 	}
 	cfg, err := rctab.Load(path)
@@ -130,7 +130,7 @@ func importContest(ctx context.Context, svc *app.Service, actor, path string, pr
 		method = string(tally.STV)
 	}
 	settings := map[string]string{}
-	for _, s := range rctab.Settings(rules) {
+	for _, s := range tally.Settings(rules) {
 		settings[s.Name] = s.Value
 	}
 	description := fmt.Sprintf("Imported from the RCTab contest config %s", filepath.Base(path))

@@ -209,7 +209,7 @@ func WriteBallots(w io.Writer, format, election string, names []string, set *tal
 		return app.Errorf(app.CodeInvalid, "ballots are exported as %s or %s, not %q", BallotsCDF, BallotsCSV, format)
 	}
 	if err != nil {
-		return &app.Error{Code: app.CodeInvalid, Message: strings.TrimPrefix(err.Error(), "cvr: "), Err: err}
+		return &app.Error{Code: app.CodeInvalid, Message: tally.Message(err), Err: err}
 	}
 	return nil
 }

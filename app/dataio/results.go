@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"votedesk/app"
+	"votedesk/tally"
 	"votedesk/tally/cvr"
-	"votedesk/tally/rctab"
 	"votedesk/tally/report"
 )
 
@@ -69,11 +69,11 @@ func CountResults(ctx context.Context, svc *app.Service, actor, election, method
 		}
 		h := sha256.New()
 		if err := cvr.WriteVoteDesk(h, names, set); err != nil {
-			return nil, &app.Error{Code: app.CodeInvalid, Message: strings.TrimPrefix(err.Error(), "cvr: "), Err: err}
+			return nil, &app.Error{Code: app.CodeInvalid, Message: tally.Message(err), Err: err}
 		}
 		r := &Results{Count: counted, BallotsSHA256: hex.EncodeToString(h.Sum(nil))}
 		var settings [][2]string
-		for _, s := range rctab.Settings(counted.Rules) {
+		for _, s := range tally.Settings(counted.Rules) {
 			settings = append(settings, [2]string{s.Name, s.Value})
 		}
 		r.RuleText = report.RuleText(counted.Method, settings)

@@ -2,7 +2,6 @@ package cvr
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,7 +13,7 @@ var utf8BOM = []byte("\xEF\xBB\xBF")
 
 // ErrUnknownFormat is what DetectFormat and DetectFile answer for a file
 // whose format neither its name nor its content tells.
-var ErrUnknownFormat = errors.New("cvr: cannot tell the format")
+var ErrUnknownFormat = errorf("cannot tell the format")
 
 // FileKind is a file name ending DetectFormat reads, and what such a file
 // holds, for a person choosing a file.
@@ -151,7 +150,7 @@ func FolderContests(path string, format Format) ([]ContestInfo, error) {
 			out = append(out, ContestInfo{ID: strings.TrimSpace(ct.ID), Name: strings.TrimSpace(ct.Name)})
 		}
 	default:
-		return nil, fmt.Errorf("cvr: %s files hold one contest each", format)
+		return nil, errorf("%s files hold one contest each", format)
 	}
 	return out, nil
 }

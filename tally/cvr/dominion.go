@@ -449,7 +449,7 @@ func (r *dominionReader) candidate(id dominionID) (resolution, error) {
 }
 
 // errSessionTooLong is boundedReader's error.
-var errSessionTooLong = errors.New("cvr: value too long")
+var errSessionTooLong = errorf("value too long")
 
 // boundedReader fails once more than limit bytes are read since its last
 // reset, so one JSON value of a stream cannot fill memory.

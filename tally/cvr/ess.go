@@ -1,8 +1,10 @@
 package cvr
 
 import (
+	"archive/zip"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -35,11 +37,16 @@ func readESS(j *job) (err error) {
 	}
 	defer f.Close()
 	limit := xlsxLimit(fi.Size())
+	// The sizes the archive declares are checked before excelize unpacks
+	// anything (archive/zip refuses an entry that inflates past its
+	// declared size, so they cannot understate it).
+	if unzipped, err := unzippedSize(f, fi.Size()); err != nil {
+		return fmt.Errorf("cannot open the xlsx file: %w", err)
+	} else if unzipped > uint64(limit) {
+		return fmt.Errorf("the xlsx file would decompress to more than %d MiB (%d times its size, or %d GiB at most): it is refused as a zip bomb", limit>>20, MaxXLSXRatio, MaxXLSXBytes>>30)
+	}
 	book, err := excelize.OpenReader(f, excelize.Options{UnzipSizeLimit: limit, UnzipXMLSizeLimit: min(limit, excelize.StreamChunkSize)})
 	if err != nil {
-		if errors.Is(err, excelize.ErrOptionsUnzipSizeLimit) || strings.Contains(err.Error(), "unzip size") {
-			return fmt.Errorf("the xlsx file would decompress to more than %d MiB (%d times its size, or %d GiB at most): it is refused as a zip bomb", limit>>20, MaxXLSXRatio, MaxXLSXBytes>>30)
-		}
 		return fmt.Errorf("cannot open the xlsx file: %w", err)
 	}
 	defer book.Close()
@@ -85,6 +92,25 @@ func readESS(j *job) (err error) {
 // xlsxLimit is how many bytes a spreadsheet of size bytes may decompress to.
 func xlsxLimit(size int64) int64 {
 	return min(max(size*MaxXLSXRatio, minXLSXBytes), MaxXLSXBytes)
+}
+
+// unzippedSize is the total size the zip archive r (of size bytes) declares
+// its entries inflate to; r is left at its start.
+func unzippedSize(r io.ReadSeeker, size int64) (uint64, error) {
+	ra, ok := r.(io.ReaderAt)
+	if !ok {
+		return 0, errors.New("the xlsx file cannot be read at random")
+	}
+	z, err := zip.NewReader(ra, size)
+	if err != nil {
+		return 0, err
+	}
+	var total uint64
+	for _, f := range z.File {
+		total += f.UncompressedSize64
+	}
+	_, err = r.Seek(0, io.SeekStart)
+	return total, err
 }
 
 // sheetRows returns the last row of a sheet's used range, or 0 if the sheet

@@ -229,7 +229,7 @@ func (j *job) located(err error) error {
 		return err
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("cvr: read %s: %w", j.file, err)
+		return errorf("read %s: %w", j.file, err)
 	}
 	return &ParseError{File: j.file, Err: err}
 }

@@ -100,7 +100,7 @@ var readers = map[Format]func(*job) error{
 // *ParseError values naming the file, the line, row or record, and the column.
 func Read(ctx context.Context, src Source, cands Candidates, into *tally.BallotSet, opts Options) (Stats, error) {
 	if cands == nil || into == nil {
-		return Stats{}, errors.New("cvr: Read needs the contest's Candidates and a BallotSet to append to")
+		return Stats{}, errorf("Read needs the contest's Candidates and a BallotSet to append to")
 	}
 	j, err := run(ctx, src, cands, opts)
 	if err != nil {

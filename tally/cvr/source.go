@@ -61,7 +61,7 @@ func (s Source) skippedRankLabel() string {
 // settings that format needs, as RCTab's config validation does.
 func (s Source) Validate() error {
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("cvr: source %q: %s", s.FilePath, fmt.Sprintf(format, a...))
+		return errorf("source %q: %s", s.FilePath, fmt.Sprintf(format, a...))
 	}
 	if s.FilePath == "" {
 		return bad("filePath is required")
@@ -112,7 +112,7 @@ func (x *Index) UnmarshalJSON(b []byte) error {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 {
-		return fmt.Errorf("cvr: index %s is not a whole number from 1", b)
+		return errorf("index %s is not a whole number from 1", b)
 	}
 	*x = Index(n)
 	return nil

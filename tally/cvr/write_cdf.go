@@ -68,7 +68,7 @@ const (
 func WriteCDF(w io.Writer, r CDFReport, set *tally.BallotSet) error {
 	names, err := cdfNames(r.Candidates, set, r.ListOvervote)
 	if err != nil {
-		return fmt.Errorf("cvr: write CDF: %w", err)
+		return errorf("write CDF: %w", err)
 	}
 	gpUnits, gpUnitOf := cdfPrecincts(set)
 	date := r.GeneratedDate
@@ -97,7 +97,7 @@ func WriteCDF(w io.Writer, r CDFReport, set *tally.BallotSet) error {
 				}
 				cvr, err := r.cvrObject(id, i, marks, gpUnitOf(i))
 				if err != nil {
-					return fmt.Errorf("cvr: write CDF: ballot %d: %w", i+1, err)
+					return errorf("write CDF: ballot %d: %w", i+1, err)
 				}
 				p.object(cvr, 1)
 			}
@@ -124,7 +124,7 @@ func WriteCDF(w io.Writer, r CDFReport, set *tally.BallotSet) error {
 	}
 	p.close(0)
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("cvr: write CDF: %w", err)
+		return errorf("write CDF: %w", err)
 	}
 	return nil
 }

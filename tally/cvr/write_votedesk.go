@@ -2,7 +2,6 @@ package cvr
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -46,14 +45,14 @@ func WriteVoteDesk(w io.Writer, candidates []string, set *tally.BallotSet) error
 		marks, count := set.Ballot(i)
 		var err error
 		if row, err = appendVoteDeskRow(row[:0], set.ID(i), marks, ranks, candidates); err != nil {
-			return fmt.Errorf("cvr: write VoteDesk CSV: ballot %d: %w", i+1, err)
+			return errorf("write VoteDesk CSV: ballot %d: %w", i+1, err)
 		}
 		for range count {
 			bw.Write(row)
 		}
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("cvr: write VoteDesk CSV: %w", err)
+		return errorf("write VoteDesk CSV: %w", err)
 	}
 	return nil
 }
@@ -91,15 +90,15 @@ func checkVoteDeskNames(names []string) error {
 	for _, n := range names {
 		switch {
 		case n == "":
-			return errors.New("cvr: write VoteDesk CSV: a candidate has an empty name")
+			return errorf("write VoteDesk CSV: a candidate has an empty name")
 		case strings.Contains(n, "|"):
-			return fmt.Errorf("cvr: write VoteDesk CSV: candidate name %q contains |, which joins tied names", n)
+			return errorf("write VoteDesk CSV: candidate name %q contains |, which joins tied names", n)
 		case strings.TrimSpace(n) != n:
-			return fmt.Errorf("cvr: write VoteDesk CSV: candidate name %q has spaces around it", n)
+			return errorf("write VoteDesk CSV: candidate name %q has spaces around it", n)
 		case seen[n]:
-			return fmt.Errorf("cvr: write VoteDesk CSV: candidate name %q appears twice", n)
+			return errorf("write VoteDesk CSV: candidate name %q appears twice", n)
 		case n == VoteDeskOvervote:
-			return fmt.Errorf("cvr: write VoteDesk CSV: candidate name %q is the overvote cell", n)
+			return errorf("write VoteDesk CSV: candidate name %q is the overvote cell", n)
 		}
 		seen[n] = true
 	}

@@ -2,8 +2,6 @@ package rctab
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -42,13 +40,13 @@ type ContestRun struct {
 // empty.
 func RunConfigs(ctx context.Context, configs []string, outRoot string, progress func(done, total int, config string), opts ...RunOption) ([]ContestRun, error) {
 	if len(configs) == 0 {
-		return nil, errors.New("rctab: no contest configs to run")
+		return nil, errorf("no contest configs to run")
 	}
 	if err := checkOutDir(outRoot); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(outRoot, 0o755); err != nil {
-		return nil, fmt.Errorf("rctab: create %s: %w", outRoot, err)
+		return nil, errorf("create %s: %w", outRoot, err)
 	}
 	runs := make([]ContestRun, len(configs))
 	used := map[string]bool{}
@@ -104,7 +102,7 @@ func FindConfigs(dir string) ([]string, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("rctab: look for configs in %s: %w", dir, err)
+		return nil, errorf("look for configs in %s: %w", dir, err)
 	}
 	sort.Strings(out)
 	return out, nil

@@ -2,7 +2,6 @@ package rctab
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -67,10 +66,10 @@ func (c *Config) readAsWritten(ctx context.Context, rules tally.Rules) (*asWritt
 		o.Record = func(r cvr.RecordInfo) { infos = append(infos, r) }
 		before := set.Len()
 		if _, err := cvr.Read(ctx, src, names, set, o); err != nil {
-			return nil, fmt.Errorf("rctab: cvrFileSources[%d]: %w", i, err)
+			return nil, errorf("cvrFileSources[%d]: %w", i, err)
 		}
 		if len(infos) != set.Len()-before {
-			return nil, fmt.Errorf("rctab: cvrFileSources[%d]: %d records described for %d read", i, len(infos), set.Len()-before)
+			return nil, errorf("cvrFileSources[%d]: %d records described for %d read", i, len(infos), set.Len()-before)
 		}
 		for n, info := range infos {
 			id, _ := rctabID(src, n, info)

@@ -79,14 +79,14 @@ func (t *text) UnmarshalJSON(b []byte) error {
 func Load(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("rctab: read config: %w", err)
+		return nil, errorf("read config: %w", err)
 	}
 	cfg := &Config{Path: path}
 	if err := json.Unmarshal(data, cfg); err != nil {
-		return nil, fmt.Errorf("rctab: config %s: %s", path, describeJSONError(data, err))
+		return nil, errorf("config %s: %s", path, describeJSONError(data, err))
 	}
 	if err := cfg.check(); err != nil {
-		return nil, fmt.Errorf("rctab: config %s: %w", path, err)
+		return nil, errorf("config %s: %w", path, err)
 	}
 	return cfg, nil
 }

@@ -73,7 +73,7 @@ func (c *Config) Rules() (tally.Rules, error) {
 		if ignoredRules[name] {
 			continue
 		}
-		if _, known := ruleParsers[name]; !known {
+		if !tally.IsRuleName(name) {
 			if unsupportedRules[name] {
 				var v text
 				if json.Unmarshal(c.RawRules[name], &v) == nil && (v == "" || strings.EqualFold(string(v), "false")) {
@@ -88,18 +88,22 @@ func (c *Config) Rules() (tally.Rules, error) {
 			errs = append(errs, fmt.Errorf("rules.%s: %w", name, err))
 			continue
 		}
-		s, err := ParseRule(name, string(v))
+		s, err := tally.ParseRule(name, string(v))
 		if err != nil {
-			errs = append(errs, fmt.Errorf("rules.%s: %w", name, errors.Unwrap(err)))
+			var bad *tally.RuleValueError
+			if errors.As(err, &bad) {
+				err = fmt.Errorf("rules.%s: %w", name, bad.Err)
+			}
+			errs = append(errs, err)
 			continue
 		}
 		s.Apply(&r)
 	}
 	if err := errors.Join(errs...); err != nil {
-		return r, fmt.Errorf("rctab: config %s: %w", c.Path, err)
+		return r, errorf("config %s: %w", c.Path, err)
 	}
 	if err := c.checkRules(r); err != nil {
-		return r, fmt.Errorf("rctab: config %s: %w", c.Path, err)
+		return r, errorf("config %s: %w", c.Path, err)
 	}
 	return r, nil
 }

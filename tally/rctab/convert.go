@@ -3,7 +3,6 @@ package rctab
 import (
 	"context"
 	"encoding/csv"
-	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -58,10 +57,10 @@ func (c *Config) WriteCVRCSV(ctx context.Context, w io.Writer) error {
 		o.Record = func(r cvr.RecordInfo) { infos = append(infos, r) }
 		set := &tally.BallotSet{}
 		if _, err := cvr.Read(ctx, src, cands, set, o); err != nil {
-			return fmt.Errorf("rctab: cvrFileSources[%d]: %w", i, err)
+			return errorf("cvrFileSources[%d]: %w", i, err)
 		}
 		if len(infos) != set.Len() {
-			return fmt.Errorf("rctab: cvrFileSources[%d]: %d records described for %d read", i, len(infos), set.Len())
+			return errorf("cvrFileSources[%d]: %d records described for %d read", i, len(infos), set.Len())
 		}
 		uwi := src.UndeclaredWriteInLabel
 		if uwi == "" {

@@ -112,7 +112,7 @@ func (c *Config) count(contest tally.Contest, ballots *tally.BallotSet, rules ta
 // group named missing.
 func grouping(values []string, n int, name, missing, setting, plural string) (tally.Grouping, error) {
 	if values == nil {
-		return tally.Grouping{}, fmt.Errorf("rctab: outputSettings.%s is set but the CVRs list no %s", setting, plural)
+		return tally.Grouping{}, errorf("outputSettings.%s is set but the CVRs list no %s", setting, plural)
 	}
 	g := tally.Grouping{Name: name, Of: make([]uint32, n)}
 	index := map[string]uint32{}
@@ -183,7 +183,7 @@ func (ct *Count) writeCDF(dir string, multi bool) error {
 		aw = &asWritten{set: ct.Ballots}
 	}
 	if aw.set.Len() != ct.Ballots.Len() {
-		return fmt.Errorf("rctab: CDF export: %d ballots as written for %d counted", aw.set.Len(), ct.Ballots.Len())
+		return errorf("CDF export: %d ballots as written for %d counted", aw.set.Len(), ct.Ballots.Len())
 	}
 	now := time.Now()
 	for i, pass := range ct.Result.Passes {
@@ -236,7 +236,7 @@ func writeFile(dir, name string, write func(io.Writer) error) error {
 		err = ferr
 	}
 	if err != nil {
-		return fmt.Errorf("rctab: write %s: %w", name, err)
+		return errorf("write %s: %w", name, err)
 	}
 	return nil
 }
@@ -246,16 +246,16 @@ func writeFile(dir, name string, write func(io.Writer) error) error {
 func createHashed(dir, name string) (io.Writer, func() error, error) {
 	f, err := os.OpenFile(filepath.Join(dir, name), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
-		return nil, nil, fmt.Errorf("rctab: write %s: %w", name, err)
+		return nil, nil, errorf("write %s: %w", name, err)
 	}
 	h := sha256.New()
 	finish := func() error {
 		if err := f.Close(); err != nil {
-			return fmt.Errorf("rctab: write %s: %w", name, err)
+			return errorf("write %s: %w", name, err)
 		}
 		line := fmt.Sprintf("%x  %s\n", h.Sum(nil), name)
 		if err := os.WriteFile(filepath.Join(dir, name+".sha256"), []byte(line), 0o644); err != nil {
-			return fmt.Errorf("rctab: write %s.sha256: %w", name, err)
+			return errorf("write %s.sha256: %w", name, err)
 		}
 		return nil
 	}

@@ -6,8 +6,8 @@
 // RunConfig is the whole job for the command line; Load, Config.Rules,
 // Config.Contest, Config.ReadBallots and Config.Count are its steps for a
 // caller that wants to show progress or the result before writing.
-// ParseRule turns "name=value" overrides, named as in the config's rules
-// section, into settings.
+// Rules named as in the config's rules section are parsed by
+// tally.ParseRule (the domain reads them too, and needs no file I/O).
 //
 // Files written (all into one folder, renamed into place when complete):
 // detailed_report.json, detailed_report.csv and summary_report.csv (with

@@ -18,7 +18,7 @@ type RunOption func(*runOptions)
 type runOptions struct {
 	generatedBy string
 	decider     tally.Decider
-	rules       []Setting
+	rules       []tally.Setting
 	outcome     *Outcome
 	status      string
 	notes       []string
@@ -32,8 +32,8 @@ func WithGeneratedBy(s string) RunOption { return func(o *runOptions) { o.genera
 // an error wrapping tally.ErrTieNeedsDecision.
 func WithTieDecider(d tally.Decider) RunOption { return func(o *runOptions) { o.decider = d } }
 
-// WithRules overrides rules of the config (see ParseRule).
-func WithRules(s ...Setting) RunOption {
+// WithRules overrides rules of the config (see tally.ParseRule).
+func WithRules(s ...tally.Setting) RunOption {
 	return func(o *runOptions) { o.rules = append(o.rules, s...) }
 }
 
@@ -88,7 +88,7 @@ func RunBallots(configPath, outDir string, names []string, ballots *tally.Ballot
 	}
 	set, err := remap(p.contest, names, ballots)
 	if err != nil {
-		return fmt.Errorf("rctab: config %s: %w", configPath, err)
+		return errorf("config %s: %w", configPath, err)
 	}
 	return p.run(set)
 }
@@ -126,7 +126,7 @@ func prepare(configPath, outDir string, opts []RunOption) (*prepared, error) {
 	}
 	p.contest = p.cfg.Contest()
 	if err := p.rules.Validate(p.contest.DeclaredCount()); err != nil {
-		return nil, fmt.Errorf("rctab: config %s: rules: %w", configPath, err)
+		return nil, errorf("config %s: rules: %w", configPath, err)
 	}
 	return p, nil
 }
@@ -136,7 +136,7 @@ func (p *prepared) run(ballots *tally.BallotSet) error {
 	return writeAtomically(p.outDir, func(dir string) error {
 		count, err := p.cfg.countStreaming(p.contest, ballots, p.rules, p.o.decider, dir)
 		if err != nil {
-			return fmt.Errorf("rctab: count %s: %w", p.configPath, err)
+			return errorf("count %s: %w", p.configPath, err)
 		}
 		count.written = p.written
 		if p.o.outcome != nil {
@@ -224,7 +224,7 @@ func (c *Config) ReadBallots(ctx context.Context, rules tally.Rules) (*tally.Bal
 	for i, src := range c.CVRFileSources {
 		before := set.Len()
 		if _, err := cvr.Read(ctx, src, cands, set, opts); err != nil {
-			return nil, fmt.Errorf("rctab: cvrFileSources[%d]: %w", i, err)
+			return nil, errorf("cvrFileSources[%d]: %w", i, err)
 		}
 		for k := before; k < len(set.IDs); k++ {
 			set.IDs[k] = RecordID(src, set.IDs[k])
@@ -242,18 +242,18 @@ func checkOutDir(outDir string) error {
 	case os.IsNotExist(err):
 		return nil
 	case err != nil:
-		return fmt.Errorf("rctab: output folder: %w", err)
+		return errorf("output folder: %w", err)
 	case fi.Mode()&os.ModeSymlink != 0:
-		return fmt.Errorf("rctab: output folder %s is a symbolic link; name the folder itself (nothing was written)", outDir)
+		return errorf("output folder %s is a symbolic link; name the folder itself (nothing was written)", outDir)
 	case !fi.IsDir():
-		return fmt.Errorf("rctab: output folder %s is a file, not a folder; the reports go to a new or empty folder (nothing was written)", outDir)
+		return errorf("output folder %s is a file, not a folder; the reports go to a new or empty folder (nothing was written)", outDir)
 	}
 	entries, err := os.ReadDir(outDir)
 	switch {
 	case err != nil:
-		return fmt.Errorf("rctab: output folder: %w", err)
+		return errorf("output folder: %w", err)
 	case len(entries) > 0:
-		return fmt.Errorf("rctab: output folder %s is not empty; choose a new one (nothing was written)", outDir)
+		return errorf("output folder %s is not empty; choose a new one (nothing was written)", outDir)
 	}
 	return nil
 }
@@ -263,15 +263,15 @@ func checkOutDir(outDir string) error {
 func writeAtomically(outDir string, write func(dir string) error) error {
 	outDir = filepath.Clean(outDir)
 	if err := os.MkdirAll(filepath.Dir(outDir), 0o755); err != nil {
-		return fmt.Errorf("rctab: output folder: %w", err)
+		return errorf("output folder: %w", err)
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(outDir), "."+filepath.Base(outDir)+".partial-")
 	if err != nil {
-		return fmt.Errorf("rctab: output folder: %w", err)
+		return errorf("output folder: %w", err)
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		os.RemoveAll(tmp)
-		return fmt.Errorf("rctab: output folder: %w", err)
+		return errorf("output folder: %w", err)
 	}
 	if err := write(tmp); err != nil {
 		os.RemoveAll(tmp)
@@ -284,7 +284,7 @@ func writeAtomically(outDir string, write func(dir string) error) error {
 	os.Remove(outDir) // an empty folder, if any
 	if err := os.Rename(tmp, outDir); err != nil {
 		os.RemoveAll(tmp)
-		return fmt.Errorf("rctab: output folder: %w", err)
+		return errorf("output folder: %w", err)
 	}
 	return nil
 }

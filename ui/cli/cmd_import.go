@@ -13,6 +13,7 @@ import (
 
 	"votedesk/app"
 	"votedesk/app/dataio"
+	"votedesk/tally"
 	"votedesk/tally/cvr"
 	"votedesk/tally/rctab"
 )
@@ -59,11 +60,11 @@ func importCVR(c *call) error {
 		}
 		cfg, err := rctab.Load(path)
 		if err != nil {
-			return app.Errorf(app.CodeInvalid, "%s", strings.TrimPrefix(err.Error(), "rctab: "))
+			return &app.Error{Code: app.CodeInvalid, Message: tally.Message(err), Err: err}
 		}
 		rules, err := cfg.Rules()
 		if err != nil {
-			return app.Errorf(app.CodeInvalid, "%s", strings.TrimPrefix(err.Error(), "rctab: "))
+			return &app.Error{Code: app.CodeInvalid, Message: tally.Message(err), Err: err}
 		}
 		sources = append(sources, cfg.CVRFileSources...)
 		contest = &dataio.ContestReading{RecordID: rctab.RecordID}

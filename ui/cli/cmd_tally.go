@@ -52,10 +52,10 @@ func tallyCommand(c *call) error {
 }
 
 // ruleSettings parses every --rule NAME=VALUE.
-func ruleSettings(c *call) ([]rctab.Setting, error) {
-	var out []rctab.Setting
+func ruleSettings(c *call) ([]tally.Setting, error) {
+	var out []tally.Setting
 	for _, arg := range c.args.all("rule") {
-		s, err := rctab.ParseRuleArg(arg)
+		s, err := tally.ParseRuleArg(arg)
 		if err != nil {
 			return nil, usagef("--rule %s: %v", arg, err)
 		}
@@ -136,7 +136,7 @@ func tallyRCTabMany(c *call, args []string, outRoot string, opts []rctab.RunOpti
 	}, opts...)
 	p.end()
 	if err != nil {
-		return &app.Error{Code: app.CodeInvalid, Message: strings.TrimPrefix(err.Error(), "rctab: "), Err: err}
+		return &app.Error{Code: app.CodeInvalid, Message: tally.Message(err), Err: err}
 	}
 	type row struct {
 		Config  string   `json:"config"`

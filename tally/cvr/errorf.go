@@ -1,0 +1,7 @@
+package cvr
+
+import "votedesk/tally"
+
+// errorf makes an error of package cvr: a tally.Error, whose Message is its
+// text without the package's name.
+func errorf(format string, a ...any) error { return tally.NewError("cvr", format, a...) }
