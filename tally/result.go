@@ -162,3 +162,23 @@ type GroupRounds struct {
 	Group    string
 	Rounds   []Round
 }
+
+// VotesOf returns candidate c's votes in the round, and whether c is
+// counted in it (a candidate already out is not).
+func (rd Round) VotesOf(c int) (Decimal, bool) {
+	for _, v := range rd.Tally {
+		if v.Candidate == c {
+			return v.Votes, true
+		}
+	}
+	return Decimal{}, false
+}
+
+// TallySum is the sum of the candidates' votes in the round.
+func (rd Round) TallySum() Decimal {
+	var t Decimal
+	for _, v := range rd.Tally {
+		t = t.Add(v.Votes)
+	}
+	return t
+}

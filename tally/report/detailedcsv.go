@@ -116,21 +116,14 @@ func (r RCTab) actionRow(c *csvWriter, label string, byRound [][]int) {
 
 // candidateRows prints each candidate's votes, share and transfer per round.
 func (r RCTab) candidateRows(c *csvWriter, rounds []tally.Round) {
-	perRound := (r.Rules.WinnerElectionMode == tally.SingleWinnerMajority ||
-		r.Rules.WinnerElectionMode == tally.BottomsUpUsingPercentageThreshold) &&
-		!r.Rules.DoesFirstRoundDetermineThreshold
 	for _, cand := range r.candidateOrder() {
 		c.cell(r.name(cand))
 		for i, rd := range rounds {
-			v := votes(rd, cand)
+			v := votesOf(rd, cand)
 			c.cell(v.String())
-			divisor := rounds[0].Active
-			if perRound {
-				divisor = rd.Active
-			}
-			c.cell(percent(v, divisor))
+			c.cell(Percent(v, ShareDivisor(r.Rules, rounds, i)))
 			if i+1 < len(rounds) {
-				c.cell(votes(rounds[i+1], cand).Sub(v).String())
+				c.cell(votesOf(rounds[i+1], cand).Sub(v).String())
 			} else {
 				c.cell("0")
 			}

@@ -52,7 +52,7 @@ type Input struct {
 var htmlTemplate string
 
 var htmlPage = template.Must(template.New("report").Funcs(template.FuncMap{
-	"thousands": thousands,
+	"thousands": Thousands,
 }).Parse(htmlTemplate))
 
 // WriteHTML writes a results report as one self-contained HTML page (no
@@ -114,7 +114,7 @@ func newPage(h HTML) page {
 	if len(p.Winners) > 1 {
 		p.WinnerLabel = "Winners"
 	}
-	p.Facts = append(p.Facts, fact{"Ballots counted", thousands(strconv.FormatUint(h.Ballots, 10))})
+	p.Facts = append(p.Facts, fact{"Ballots counted", Thousands(strconv.FormatUint(h.Ballots, 10))})
 	p.Facts = append(p.Facts, fact{"Candidates", strconv.Itoa(len(h.Contest.Candidates))})
 	if n := h.Rules.NumberOfWinners; len(h.Result.Passes) > 0 && n > 1 {
 		p.Facts = append(p.Facts, fact{"Seats", strconv.Itoa(n)})
@@ -202,32 +202,6 @@ func joinNames(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-// thousands groups the digits of a decimal number's whole part in threes.
-func thousands(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	whole, frac, hasFrac := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	out := b.String()
-	if hasFrac {
-		out += "." + frac
-	}
-	if neg {
-		out = "-" + out
-	}
-	return out
-}
-
-// votesText writes a tally for people: whole numbers without decimals.
-func votesText(d tally.Decimal) string {
-	return thousands(d.StripZeros(0).String())
-}
 
 // toFloat is a decimal as a float, for drawing.
 func toFloat(d tally.Decimal) float64 {
@@ -235,10 +209,3 @@ func toFloat(d tally.Decimal) float64 {
 	return f
 }
 
-// shareText writes part/whole as a percentage with two decimals.
-func shareText(part, whole float64) string {
-	if whole <= 0 {
-		return ""
-	}
-	return strconv.FormatFloat(100*part/whole, 'f', 2, 64) + "%"
-}

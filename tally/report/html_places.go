@@ -46,7 +46,7 @@ func placesView(h HTML) ([]placeView, template.HTML, *matrixView) {
 		for _, c := range pl.Candidates {
 			ns = append(ns, name(c))
 			if res.Scores != nil {
-				scores = append(scores, votesText(res.Scores[c]))
+				scores = append(scores, Votes(res.Scores[c]))
 			}
 		}
 		v.Names = joinNames(ns)
@@ -70,7 +70,7 @@ func placesView(h HTML) ([]placeView, template.HTML, *matrixView) {
 		for i, c := range p.Candidates {
 			row := matrixRow{Name: name(c)}
 			for j := range p.Candidates {
-				cell := matrixCell{Value: thousands(fmt.Sprint(values[i][j]))}
+				cell := matrixCell{Value: Thousands(fmt.Sprint(values[i][j]))}
 				switch {
 				case i == j:
 					cell = matrixCell{Value: "—", Class: "self"}
@@ -117,7 +117,7 @@ func scoreChart(c tally.Contest, res tally.Result) template.HTML {
 		y := top + float64(i)*(barH+gap)
 		fmt.Fprintf(&b, `<text class="label" x="%s" y="%s" text-anchor="end">%s</text>`, px(labelW-8), px(y+barH-5), esc(short(c.Candidates[cand].Name, 24)))
 		fmt.Fprintf(&b, `<rect x="%s" y="%s" width="%s" height="%s" rx="2" fill="%s"/>`, px(labelW), px(y), px(max(w, 1)), px(barH), colorOf(i))
-		fmt.Fprintf(&b, `<text class="value" x="%s" y="%s">%s</text>`, px(labelW+w+6), px(y+barH-5), esc(votesText(res.Scores[cand])))
+		fmt.Fprintf(&b, `<text class="value" x="%s" y="%s">%s</text>`, px(labelW+w+6), px(y+barH-5), esc(Votes(res.Scores[cand])))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())

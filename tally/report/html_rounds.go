@@ -78,24 +78,7 @@ func standing(pass tally.Pass) []int {
 	return out
 }
 
-// tallyOf returns c's votes in a round and whether c is in it.
-func tallyOf(rd tally.Round, c int) (tally.Decimal, bool) {
-	for _, v := range rd.Tally {
-		if v.Candidate == c {
-			return v.Votes, true
-		}
-	}
-	return tally.Decimal{}, false
-}
 
-// activeSum is the sum of a round's tallies.
-func activeSum(rd tally.Round) tally.Decimal {
-	var t tally.Decimal
-	for _, v := range rd.Tally {
-		t = t.Add(v.Votes)
-	}
-	return t
-}
 
 func newPassView(h HTML, index int, pass tally.Pass) passView {
 	name := func(c int) string { return h.Contest.Candidates[c].Name }
@@ -114,8 +97,8 @@ func newPassView(h HTML, index int, pass tally.Pass) passView {
 		for _, c := range rd.Eliminated {
 			outIn[c] = r
 		}
-		v.Inactive = append(v.Inactive, votesText(rd.Inactive.Total()))
-		v.Threshold = append(v.Threshold, votesText(rd.Threshold))
+		v.Inactive = append(v.Inactive, Votes(rd.Inactive.Total()))
+		v.Threshold = append(v.Threshold, Votes(rd.Threshold))
 		var parts []string
 		if len(rd.Elected) > 0 {
 			parts = append(parts, joinNames(names(rd.Elected, name))+" elected")
@@ -143,12 +126,12 @@ func newPassView(h HTML, index int, pass tally.Pass) passView {
 		}
 		var prev tally.Decimal
 		for r, rd := range pass.Rounds {
-			votes, in := tallyOf(rd, c)
+			votes, in := rd.VotesOf(c)
 			if !in {
 				row.Cells = append(row.Cells, roundCell{Out: true})
 				continue
 			}
-			cell := roundCell{Votes: votesText(votes), Share: shareText(toFloat(votes), toFloat(activeSum(rd)))}
+			cell := roundCell{Votes: Votes(votes), Share: Share(h.Rules, pass.Rounds, r, c)}
 			if d := votes.Sub(prev); r > 0 && !d.IsZero() {
 				cell.Change, cell.Neg = signed(d), d.Sign() < 0
 			}
@@ -160,9 +143,9 @@ func newPassView(h HTML, index int, pass tally.Pass) passView {
 	}
 	if len(pass.Rounds) > 0 {
 		first, last := pass.Rounds[0], pass.Rounds[len(pass.Rounds)-1]
-		v.FirstActive = votesText(activeSum(first))
-		v.NoRankings = votesText(first.Inactive.NoRankings)
-		v.FinalThreshold = votesText(last.Threshold)
+		v.FirstActive = Votes(first.TallySum())
+		v.NoRankings = Votes(first.Inactive.NoRankings)
+		v.FinalThreshold = Votes(last.Threshold)
 	}
 	scale := 0.0
 	for _, rd := range pass.Rounds {
@@ -171,8 +154,9 @@ func newPassView(h HTML, index int, pass tally.Pass) passView {
 			scale = max(scale, toFloat(t.Votes))
 		}
 	}
-	for _, rd := range pass.Rounds {
-		v.Charts = append(v.Charts, roundChart(h.Contest, rd, order, scale))
+	for i := range pass.Rounds {
+		share := func(c int) string { return Share(h.Rules, pass.Rounds, i, c) }
+		v.Charts = append(v.Charts, roundChart(h.Contest, pass.Rounds[i], order, scale, share))
 	}
 	if len(pass.Rounds) > 1 {
 		v.Flow = flowChart(h.Contest, pass, order)
@@ -207,7 +191,7 @@ func contains(list []int, c int) bool {
 // signed writes a change of votes with its sign.
 func signed(d tally.Decimal) string {
 	if d.Sign() > 0 {
-		return "+" + votesText(d)
+		return "+" + Votes(d)
 	}
-	return "−" + votesText(d.Neg())
+	return "−" + Votes(d.Neg())
 }

@@ -39,13 +39,14 @@ func px(f float64) string {
 }
 
 // roundChart draws one round as horizontal bars on a scale shared by every
-// round of the pass, with the threshold as a dashed line.
-func roundChart(c tally.Contest, rd tally.Round, order []int, scale float64) template.HTML {
+// round of the pass, with the threshold as a dashed line; share writes a
+// candidate's share of the round.
+func roundChart(c tally.Contest, rd tally.Round, order []int, scale float64, share func(c int) string) template.HTML {
 	const width, labelW, valueW, barH, gap, top = 480.0, 146.0, 104.0, 18.0, 7.0, 26.0
 	barMax := width - labelW - valueW
 	var rows []int
 	for _, cand := range order {
-		if _, in := tallyOf(rd, cand); in {
+		if _, in := rd.VotesOf(cand); in {
 			rows = append(rows, cand)
 		}
 	}
@@ -54,7 +55,6 @@ func roundChart(c tally.Contest, rd tally.Round, order []int, scale float64) tem
 	fmt.Fprintf(&b, `<svg class="bars" viewBox="0 0 %s %s" role="img" aria-labelledby="r%dt"><title id="r%dt">Round %d tallies</title>`,
 		px(width), px(height), rd.Number, rd.Number, rd.Number)
 	fmt.Fprintf(&b, `<text class="chart-title" x="0" y="14">Round %d</text>`, rd.Number)
-	active := toFloat(activeSum(rd))
 	pos := map[int]int{}
 	for i, cand := range order {
 		pos[cand] = i
@@ -62,10 +62,10 @@ func roundChart(c tally.Contest, rd tally.Round, order []int, scale float64) tem
 	if t := toFloat(rd.Threshold); t > 0 && t <= scale {
 		x := labelW + t/scale*barMax
 		fmt.Fprintf(&b, `<line class="threshold" x1="%s" y1="%s" x2="%s" y2="%s"/>`, px(x), px(top-6), px(x), px(height-4))
-		fmt.Fprintf(&b, `<text class="threshold-label" x="%s" y="%s" text-anchor="middle">threshold %s</text>`, px(x), px(top-9), esc(votesText(rd.Threshold)))
+		fmt.Fprintf(&b, `<text class="threshold-label" x="%s" y="%s" text-anchor="middle">threshold %s</text>`, px(x), px(top-9), esc(Votes(rd.Threshold)))
 	}
 	for i, cand := range rows {
-		votes, _ := tallyOf(rd, cand)
+		votes, _ := rd.VotesOf(cand)
 		f := toFloat(votes)
 		y := top + float64(i)*(barH+gap)
 		w := 0.0
@@ -80,11 +80,11 @@ func roundChart(c tally.Contest, rd tally.Round, order []int, scale float64) tem
 			class = ` class="elected"`
 		}
 		name := c.Candidates[cand].Name
-		fmt.Fprintf(&b, `<g%s><title>%s: %s votes</title>`, class, esc(name), esc(votesText(votes)))
+		fmt.Fprintf(&b, `<g%s><title>%s: %s votes</title>`, class, esc(name), esc(Votes(votes)))
 		fmt.Fprintf(&b, `<text class="label" x="%s" y="%s" text-anchor="end">%s</text>`, px(labelW-8), px(y+barH-5), esc(short(name, 22)))
 		fmt.Fprintf(&b, `<rect x="%s" y="%s" width="%s" height="%s" rx="2" fill="%s"/>`, px(labelW), px(y), px(max(w, 1)), px(barH), colorOf(pos[cand]))
 		fmt.Fprintf(&b, `<text class="value" x="%s" y="%s">%s <tspan class="share">%s</tspan></text></g>`,
-			px(labelW+w+6), px(y+barH-5), esc(chartVotes(votes)), esc(shareText(f, active)))
+			px(labelW+w+6), px(y+barH-5), esc(chartVotes(votes)), esc(share(cand)))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
@@ -129,7 +129,7 @@ func flowChart(c tally.Contest, pass tally.Pass, order []int) template.HTML {
 		byCand[r] = map[int]*flowNode{}
 		total := 0.0
 		for _, cand := range order {
-			if v, in := tallyOf(rd, cand); in {
+			if v, in := rd.VotesOf(cand); in {
 				n := &flowNode{cand: cand, votes: toFloat(v), colorIdx: pos[cand]}
 				cols[r] = append(cols[r], n)
 				byCand[r][cand] = n
@@ -236,7 +236,7 @@ func flowChart(c tally.Contest, pass tally.Pass, order []int) template.HTML {
 			class, color,
 			px(x0), px(d.y0), px(mx), px(d.y0), px(mx), px(d.y1), px(x1), px(d.y1),
 			px(x1), px(d.y1+w), px(mx), px(d.y1+w), px(mx), px(d.y0+w), px(x0), px(d.y0+w),
-			esc(flowName(c, bd.from.cand)), esc(flowName(c, bd.to.cand)), esc(thousands(trimFloat(bd.votes))))
+			esc(flowName(c, bd.from.cand)), esc(flowName(c, bd.to.cand)), esc(Thousands(trimFloat(bd.votes))))
 	}
 	for r := range rounds {
 		for _, n := range cols[r] {
@@ -245,7 +245,7 @@ func flowChart(c tally.Contest, pass tally.Pass, order []int) template.HTML {
 				color = colorOf(n.colorIdx)
 			}
 			fmt.Fprintf(&b, `<rect class="node" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s, round %d: %s</title></rect>`,
-				px(colX(r)), px(n.y), px(nodeW), px(max(n.h, 1)), color, esc(flowName(c, n.cand)), rounds[r].Number, esc(thousands(trimFloat(n.votes))))
+				px(colX(r)), px(n.y), px(nodeW), px(max(n.h, 1)), color, esc(flowName(c, n.cand)), rounds[r].Number, esc(Thousands(trimFloat(n.votes))))
 		}
 	}
 	label := func(n *flowNode, x float64, anchor string) {
@@ -253,7 +253,7 @@ func flowChart(c tally.Contest, pass tally.Pass, order []int) template.HTML {
 			return
 		}
 		fmt.Fprintf(&b, `<text class="flow-label" x="%s" y="%s" text-anchor="%s">%s <tspan class="share">%s</tspan></text>`,
-			px(x), px(n.y+n.h/2+4), anchor, esc(short(flowName(c, n.cand), 20)), esc(thousands(trimFloat(n.votes))))
+			px(x), px(n.y+n.h/2+4), anchor, esc(short(flowName(c, n.cand), 20)), esc(Thousands(trimFloat(n.votes))))
 	}
 	for _, n := range cols[0] {
 		label(n, colX(0)-6, "end")
@@ -285,7 +285,7 @@ func trimFloat(f float64) string {
 // chartVotes writes a tally for a chart label: at most two decimals.
 func chartVotes(d tally.Decimal) string {
 	if d.Scale() <= 2 {
-		return votesText(d)
+		return Votes(d)
 	}
-	return thousands(strconv.FormatFloat(toFloat(d), 'f', 2, 64))
+	return Thousands(strconv.FormatFloat(toFloat(d), 'f', 2, 64))
 }

@@ -94,7 +94,7 @@ func (r RCTab) candidateOrder() []int {
 	var keys []string
 	var cands []int
 	for _, c := range setOrder {
-		if inTally(first, c) {
+		if _, in := first.VotesOf(c); in {
 			keys = append(keys, all[c])
 			cands = append(cands, c)
 		}
@@ -109,31 +109,20 @@ func (r RCTab) candidateOrder() []int {
 		if uwi(a) || uwi(b) {
 			return !uwi(a) && uwi(b)
 		}
-		return votes(first, a).Cmp(votes(first, b)) > 0
+		return votesOf(first, a).Cmp(votesOf(first, b)) > 0
 	})
 	return order
 }
 
-func inTally(rd tally.Round, c int) bool {
-	for _, v := range rd.Tally {
-		if v.Candidate == c {
-			return true
-		}
-	}
-	return false
-}
 
-// votes returns c's tally in the round, or a plain zero when c is not in it.
-func votes(rd tally.Round, c int) tally.Decimal {
-	for _, v := range rd.Tally {
-		if v.Candidate == c {
-			return v.Votes
-		}
-	}
-	return tally.Decimal{}
-}
 
 // totalBallots is round 1's active plus inactive ballots.
+// votesOf is c's votes in the round, zero when c is not in it.
+func votesOf(rd tally.Round, c int) tally.Decimal {
+	v, _ := rd.VotesOf(c)
+	return v
+}
+
 func (r RCTab) totalBallots() tally.Decimal {
 	rd := r.rounds()[0]
 	t := rd.Inactive.Total()

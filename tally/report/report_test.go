@@ -134,8 +134,8 @@ func TestPercent(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := percent(tc.votes, tc.total); got != tc.want {
-				t.Errorf("percent(%s, %s) = %q, want %q", tc.votes, tc.total, got, tc.want)
+			if got := Percent(tc.votes, tc.total); got != tc.want {
+				t.Errorf("Percent(%s, %s) = %q, want %q", tc.votes, tc.total, got, tc.want)
 			}
 		})
 	}
