@@ -67,7 +67,7 @@ func newFlowModel(c app.Count) flowModel {
 		var col []flowNode
 		sum := 0.0
 		for _, cand := range order {
-			if v, ok := votesIn(rd, cand); ok {
+			if v, ok := rd.VotesOf(cand); ok {
 				col = append(col, flowNode{key: cand, label: c.Contest.Candidates[cand].Name, value: scale(v), color: candidateColor(cand)})
 				sum += scale(v)
 			}
@@ -90,8 +90,8 @@ func newFlowModel(c app.Count) flowModel {
 				m.links = append(m.links, flowLink{round: r, from: inactiveNode, to: inactiveNode, value: n.value, color: inactiveColor})
 				continue
 			}
-			v, _ := votesIn(rd, n.key)
-			if _, stays := votesIn(next, n.key); stays {
+			v, _ := rd.VotesOf(n.key)
+			if _, stays := next.VotesOf(n.key); stays {
 				if keep := v.Sub(moved[n.key]); keep.Sign() > 0 {
 					m.links = append(m.links, flowLink{round: r, from: n.key, to: n.key, value: scale(keep), color: n.color})
 				}

@@ -15,6 +15,7 @@ import (
 
 	"votedesk/app"
 	"votedesk/tally"
+	"votedesk/tally/report"
 	"votedesk/ui/modal"
 )
 
@@ -476,7 +477,6 @@ func (sc *ResultsScreen) showRound(v string) {
 	}
 	sc.round = n - 1
 	rd := p.Rounds[sc.round]
-	total := rd.Active
 	var bars []bar
 	won := map[int]bool{}
 	for _, w := range sc.count.Result.Winners {
@@ -489,7 +489,7 @@ func (sc *ResultsScreen) showRound(v string) {
 		}
 	}
 	for _, cand := range placeOrder(*sc.count) {
-		v, ok := votesIn(rd, cand)
+		v, ok := rd.VotesOf(cand)
 		if !ok {
 			continue
 		}
@@ -497,7 +497,7 @@ func (sc *ResultsScreen) showRound(v string) {
 		if r := []rune(label); len(r) > 24 {
 			label = string(r[:23]) + "…"
 		}
-		text := fmtVotes(v) + "  " + pct(v, total)
+		text := report.Votes(v) + "  " + report.Share(sc.count.Rules, p.Rounds, sc.round, cand)
 		if oneOfInts(cand, rd.Elected) {
 			text += "  elected"
 		} else if oneOfInts(cand, rd.Eliminated) {
@@ -505,7 +505,7 @@ func (sc *ResultsScreen) showRound(v string) {
 		}
 		bars = append(bars, bar{Label: label, Value: ratio(v, scale), Text: text, Color: candidateColor(cand), Bold: won[cand]})
 	}
-	caption := fmt.Sprintf("Round %d: %s active ballots, threshold %s (red line), %s inactive", rd.Number, fmtVotes(rd.Active), fmtVotes(rd.Threshold), fmtVotes(rd.Inactive.Total()))
+	caption := fmt.Sprintf("Round %d: %s active ballots, threshold %s (red line), %s inactive", rd.Number, report.Votes(rd.Active), report.Votes(rd.Threshold), report.Votes(rd.Inactive.Total()))
 	sc.Chart.Set(bars, ratio(rd.Threshold, scale), caption)
 }
 

@@ -7,34 +7,11 @@ import (
 
 	"votedesk/app"
 	"votedesk/tally"
+	"votedesk/tally/report"
 )
 
 // ranked reports whether a method counts in rounds (IRV, STV).
 func ranked(m tally.Method) bool { return m == tally.IRV || m == tally.STV }
-
-// fmtVotes writes a vote total with thousands separators and without
-// trailing fractional zeros: 4,821 or 1,204.5.
-func fmtVotes(d tally.Decimal) string {
-	s := d.StripZeros(0).String()
-	whole, frac, _ := strings.Cut(s, ".")
-	neg := strings.HasPrefix(whole, "-")
-	whole = strings.TrimPrefix(whole, "-")
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i := range len(whole) {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(whole[i])
-	}
-	if frac != "" {
-		b.WriteByte('.')
-		b.WriteString(frac)
-	}
-	return b.String()
-}
 
 // ratio returns a/b as a float for drawing and percentages (display only;
 // the counts themselves stay exact).
@@ -45,9 +22,6 @@ func ratio(a, b tally.Decimal) float64 {
 	f, _ := new(big.Rat).Quo(a.Rat(), b.Rat()).Float64()
 	return f
 }
-
-// pct writes a/b as a percentage with two decimals.
-func pct(a, b tally.Decimal) string { return fmt.Sprintf("%.2f%%", 100*ratio(a, b)) }
 
 // names lists candidates' names.
 func names(c tally.Contest, ids []int) string {
@@ -61,17 +35,6 @@ func names(c tally.Contest, ids []int) string {
 // lastPass is the pass whose rounds the screens show: the only one, or the
 // last of a multi-pass count.
 func lastPass(r tally.Result) tally.Pass { return r.Passes[len(r.Passes)-1] }
-
-// votesIn returns candidate c's votes in a round, and whether c is counted
-// in it.
-func votesIn(rd tally.Round, c int) (tally.Decimal, bool) {
-	for _, v := range rd.Tally {
-		if v.Candidate == c {
-			return v.Votes, true
-		}
-	}
-	return tally.Decimal{}, false
-}
 
 // banner says who won, in words.
 func banner(c app.Count) string {
@@ -87,9 +50,9 @@ func banner(c app.Count) string {
 		for _, rd := range p.Rounds {
 			for _, w := range rd.Elected {
 				if w == res.Winners[0] {
-					v, _ := votesIn(rd, w)
+					v, _ := rd.VotesOf(w)
 					return fmt.Sprintf("Winner: %s — elected in round %d of %d with %s of %s active votes (%s)",
-						c.Contest.Candidates[w].Name, rd.Number, len(p.Rounds), fmtVotes(v), fmtVotes(rd.Active), pct(v, rd.Active))
+						c.Contest.Candidates[w].Name, rd.Number, len(p.Rounds), report.Votes(v), report.Votes(rd.Active), report.Percent(v, rd.Active))
 				}
 			}
 		}
@@ -162,15 +125,15 @@ func newRoundsTable(c app.Count) roundsTable {
 	}
 	for _, cand := range placeOrder(c) {
 		add(c.Contest.Candidates[cand].Name, won[cand], func(i int, rd tally.Round) string {
-			v, ok := votesIn(rd, cand)
+			v, ok := rd.VotesOf(cand)
 			if !ok {
 				return ""
 			}
-			s := fmtVotes(v) + " (" + pct(v, rd.Active) + ")"
+			s := report.Votes(v) + " (" + report.Share(c.Rules, p.Rounds, i, cand) + ")"
 			if i > 0 {
-				if prev, ok := votesIn(p.Rounds[i-1], cand); ok {
+				if prev, ok := p.Rounds[i-1].VotesOf(cand); ok {
 					if d := v.Sub(prev); d.Sign() > 0 {
-						s += " +" + fmtVotes(d)
+						s += " +" + report.Votes(d)
 					}
 				}
 			}
@@ -203,11 +166,11 @@ func newRoundsTable(c app.Count) roundsTable {
 			nonzero = nonzero || k.get(rd.Inactive).Sign() != 0
 		}
 		if nonzero {
-			add(k.title, false, func(_ int, rd tally.Round) string { return fmtVotes(k.get(rd.Inactive)) })
+			add(k.title, false, func(_ int, rd tally.Round) string { return report.Votes(k.get(rd.Inactive)) })
 		}
 	}
-	add("Active ballots", false, func(_ int, rd tally.Round) string { return fmtVotes(rd.Active) })
-	add("Threshold", false, func(_ int, rd tally.Round) string { return fmtVotes(rd.Threshold) })
+	add("Active ballots", false, func(_ int, rd tally.Round) string { return report.Votes(rd.Active) })
+	add("Threshold", false, func(_ int, rd tally.Round) string { return report.Votes(rd.Threshold) })
 	add("Transfers", false, func(_ int, rd tally.Round) string { return transfers(c.Contest, rd) })
 	return t
 }
@@ -225,7 +188,7 @@ func transfers(c tally.Contest, rd tally.Round) string {
 		default:
 			to = c.Candidates[tr.To].Name
 		}
-		parts = append(parts, fmt.Sprintf("%s to %s: %s", c.Candidates[tr.From].Name, to, fmtVotes(tr.Votes)))
+		parts = append(parts, fmt.Sprintf("%s to %s: %s", c.Candidates[tr.From].Name, to, report.Votes(tr.Votes)))
 	}
 	return strings.Join(parts, "\n")
 }
@@ -259,21 +222,6 @@ func oneOfInts(x int, set []int) bool {
 	return false
 }
 
-// ordinal writes 1st, 2nd, 3rd, 4th, ...
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return fmt.Sprintf("%d%s", n, suffix)
-}
-
 // placesText lists the places, one line each, with scores when the method
 // has them: "1st  Ann (score 12)".
 func placesText(c app.Count) string {
@@ -283,7 +231,7 @@ func placesText(c app.Count) string {
 		for _, x := range pl.Candidates {
 			n := c.Contest.Candidates[x].Name
 			if c.Result.Scores != nil {
-				n += fmt.Sprintf(" (score %s)", fmtVotes(c.Result.Scores[x]))
+				n += fmt.Sprintf(" (score %s)", report.Votes(c.Result.Scores[x]))
 			}
 			ns = append(ns, n)
 		}
@@ -291,7 +239,7 @@ func placesText(c app.Count) string {
 		if len(pl.Candidates) > 1 {
 			tie = "  (tie)"
 		}
-		fmt.Fprintf(&b, "%s\t%s%s\n", ordinal(pl.Place), strings.Join(ns, ", "), tie)
+		fmt.Fprintf(&b, "%s\t%s%s\n", report.Ordinal(pl.Place), strings.Join(ns, ", "), tie)
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -55,7 +55,7 @@ func TestResultsIRV(t *testing.T) {
 	if r.count == nil {
 		t.Fatal("opening the results did not count")
 	}
-	want := "Winner: Bob — elected in round 2 of 2 with 5 of 9 active votes (55.56%)"
+	want := "Winner: Bob — elected in round 2 of 2 with 5 of 9 active votes (55.55%)"
 	if r.Banner.Text != want {
 		t.Errorf("banner %q, want %q", r.Banner.Text, want)
 	}
@@ -70,7 +70,7 @@ func TestResultsIRV(t *testing.T) {
 		if rows != "Bob|Ann|Cid|Active ballots|Threshold|Transfers" {
 			t.Errorf("rows %s", rows)
 		}
-		if got := r.rounds.cells[0][1]; got != "5 (55.56%) +2 · elected" {
+		if got := r.rounds.cells[0][1]; got != "5 (55.55%) +2 · elected" {
 			t.Errorf("Bob round 2: %q", got)
 		}
 		if got := r.rounds.cells[2][0]; got != "2 (22.22%) · eliminated" {

@@ -16,6 +16,7 @@ import (
 	"votedesk/tally"
 	"votedesk/tally/cvr"
 	"votedesk/tally/rctab"
+	"votedesk/tally/report"
 )
 
 func init() {
@@ -249,17 +250,7 @@ func unwrapPathError(err error) error {
 }
 
 // thousands writes n with its digits grouped in threes.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 && r != '-' && s[i-1] != '-' {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func thousands[N ~int | ~int64 | ~uint64](n N) string { return report.Thousands(fmt.Sprint(n)) }
 
 // progressLine shows an import's progress on standard error when it is a
 // terminal, one line rewritten in place; elsewhere it shows nothing.

@@ -254,6 +254,6 @@ func (c *call) writeResult(h report.Header, contest tally.Contest, rules tally.R
 	if c.json {
 		return report.EncodeJSON(c.deps.Stdout, h, contest, rules, res)
 	}
-	writeResultText(c.deps.Stdout, contest, res)
+	WriteResultText(c.deps.Stdout, contest, rules, res)
 	return nil
 }

@@ -49,7 +49,7 @@ func TestCLIImportExport(t *testing.T) {
 		t.Errorf("import cvr:\n%s", out)
 	}
 	tallied := c.ok(append([]string{"tally", "Mayor"}, burlingtonRules...)...)
-	if !strings.Contains(tallied, "4313") || !strings.Contains(tallied, "Winner(s): Bob Kiss") {
+	if !strings.Contains(tallied, "4,313") || !strings.Contains(tallied, "Winner(s): Bob Kiss") {
 		t.Errorf("tally of the imported ballots:\n%s", tallied)
 	}
 	dir := t.TempDir()

@@ -68,7 +68,7 @@ func TestCLITallyCVRFile(t *testing.T) {
 	c := newCLI(t)
 	blt := filepath.Join(shared, "real", "burlington_2009_mayor", "2009-Burlington-Mayor.blt")
 	out := c.ok("tally", "--method", "irv", "--cvr", blt, "--rule", "overvoteRule=exhaustIfMultipleContinuing", "--rule", "batchElimination=true")
-	for _, want := range []string{"4313", "4061", "Winner(s): Bob Kiss"} {
+	for _, want := range []string{"4,313", "4,061", "Winner(s): Bob Kiss"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("Burlington IRV output lacks %q:\n%s", want, out)
 		}

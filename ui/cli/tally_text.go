@@ -7,12 +7,13 @@ import (
 	"text/tabwriter"
 
 	"votedesk/tally"
+	"votedesk/tally/report"
 )
 
-// writeResultText prints a count as tables a person reads: the rounds of a
+// WriteResultText prints a count as tables a person reads: the rounds of a
 // ranked-choice count, or the places (with the pairwise matrices) of the
 // other methods.
-func writeResultText(w io.Writer, c tally.Contest, res tally.Result) {
+func WriteResultText(w io.Writer, c tally.Contest, rules tally.Rules, res tally.Result) {
 	name := func(i int) string { return c.Candidates[i].Name }
 	names := func(idx []int) string {
 		out := make([]string, len(idx))
@@ -26,7 +27,7 @@ func writeResultText(w io.Writer, c tally.Contest, res tally.Result) {
 		if len(res.Passes) > 1 {
 			fmt.Fprintf(w, "\nPass %d (seat %d)\n", pi+1, pi+1)
 		}
-		writeRounds(w, c, p)
+		writeRounds(w, c, rules, p)
 	}
 	if len(res.Passes) == 0 {
 		writePlaces(w, c, res)
@@ -37,7 +38,7 @@ func writeResultText(w io.Writer, c tally.Contest, res tally.Result) {
 	fmt.Fprintf(w, "Winner(s): %s\n", names(res.Winners))
 }
 
-func writeRounds(w io.Writer, c tally.Contest, p tally.Pass) {
+func writeRounds(w io.Writer, c tally.Contest, rules tally.Rules, p tally.Pass) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "CANDIDATE\t")
 	for _, rd := range p.Rounds {
@@ -49,8 +50,8 @@ func writeRounds(w io.Writer, c tally.Contest, p tally.Pass) {
 			continue
 		}
 		fmt.Fprintf(tw, "%s\t", cand.Name)
-		for _, rd := range p.Rounds {
-			fmt.Fprintf(tw, "%s\t", votesOf(rd, ci))
+		for i := range p.Rounds {
+			fmt.Fprintf(tw, "%s\t", votesCell(rules, p.Rounds, i, ci))
 		}
 		fmt.Fprintln(tw)
 	}
@@ -78,14 +79,14 @@ func writeRounds(w io.Writer, c tally.Contest, p tally.Pass) {
 	}
 }
 
-// votesOf is a candidate's tally in a round, or "-" once they are out.
-func votesOf(rd tally.Round, c int) string {
-	for _, v := range rd.Tally {
-		if v.Candidate == c {
-			return v.Votes.String()
-		}
+// votesCell is a candidate's votes in round i and their share of it, or
+// "-" once they are out.
+func votesCell(rules tally.Rules, rounds []tally.Round, i, c int) string {
+	v, in := rounds[i].VotesOf(c)
+	if !in {
+		return "-"
 	}
-	return "-"
+	return report.Votes(v) + " (" + report.Share(rules, rounds, i, c) + ")"
 }
 
 func writePlaces(w io.Writer, c tally.Contest, res tally.Result) {

@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"votedesk/tally/report"
 )
 
 // ballotScreen is the ranked ballot: every candidate with a button that
@@ -123,11 +125,11 @@ func (b *ballotScreen) typedKey(ev *fyne.KeyEvent) {
 func (b *ballotScreen) rank(c int) {
 	name := b.k.candidates[c].Name
 	if p := b.s.rankOf(c); p >= 0 {
-		b.status.SetText(fmt.Sprintf("%s is already your %s choice. To change that, use Up, Down or Remove under Your ranking.", name, ordinal(p+1)))
+		b.status.SetText(fmt.Sprintf("%s is already your %s choice. To change that, use Up, Down or Remove under Your ranking.", name, report.Ordinal(p+1)))
 		return
 	}
 	b.s.rankNext(c)
-	b.status.SetText(fmt.Sprintf("%s is your %s choice.", name, ordinal(len(b.s.ranking))))
+	b.status.SetText(fmt.Sprintf("%s is your %s choice.", name, report.Ordinal(len(b.s.ranking))))
 	b.update()
 }
 
@@ -156,7 +158,7 @@ func (b *ballotScreen) move(p, by int) {
 		return
 	}
 	b.s.swap(p, q)
-	b.status.SetText(fmt.Sprintf("%s is now your %s choice.", b.k.candidates[b.s.ranking[q]].Name, ordinal(q+1)))
+	b.status.SetText(fmt.Sprintf("%s is now your %s choice.", b.k.candidates[b.s.ranking[q]].Name, report.Ordinal(q+1)))
 	b.update()
 	r := b.rows[q]
 	if by < 0 && !r.up.Disabled() || by > 0 && r.down.Disabled() {
@@ -215,7 +217,7 @@ func (b *ballotScreen) update() {
 	for i, btn := range b.cands {
 		name := b.k.candidates[i].Name
 		if p := b.s.rankOf(i); p >= 0 {
-			setButton(btn, fmt.Sprintf("%d   %s   (your %s choice)", i+1, name, ordinal(p+1)), true)
+			setButton(btn, fmt.Sprintf("%d   %s   (your %s choice)", i+1, name, report.Ordinal(p+1)), true)
 			setIcon(btn, theme.ConfirmIcon())
 		} else {
 			setButton(btn, fmt.Sprintf("%d   %s", i+1, name), true)
@@ -230,7 +232,7 @@ func (b *ballotScreen) update() {
 			}
 			continue
 		}
-		r.name.SetText(fmt.Sprintf("%s choice: %s", ordinal(p+1), b.k.candidates[b.s.ranking[p]].Name))
+		r.name.SetText(fmt.Sprintf("%s choice: %s", report.Ordinal(p+1), b.k.candidates[b.s.ranking[p]].Name))
 		setEnabled(r.up, p > 0)
 		setEnabled(r.down, p < n-1)
 		r.box.Show()
@@ -243,7 +245,7 @@ func (b *ballotScreen) update() {
 	setEnabled(b.clearAll, n > 0)
 	if n < len(b.cands) {
 		b.prompt.SetText(fmt.Sprintf("Press a candidate, or type their number, to make them your %s choice. "+
-			"Rank as many as you like; you do not have to rank them all.", ordinal(n+1)))
+			"Rank as many as you like; you do not have to rank them all.", report.Ordinal(n+1)))
 	} else {
 		b.prompt.SetText("You have ranked every candidate. Review your ballot when you are ready.")
 	}

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/tally/report"
 )
 
 // reviewScreen lists the ranking in words, warns about an empty or short
@@ -31,7 +32,7 @@ func newReviewScreen(k *Kiosk, s *session) *reviewScreen {
 	r := &reviewScreen{k: k, s: s, warn: message(widget.WarningImportance), status: message(widget.DangerImportance)}
 	list := container.NewVBox()
 	for p, c := range s.ranking {
-		l := widget.NewLabelWithStyle(fmt.Sprintf("%s choice: %s", ordinal(p+1), k.candidates[c].Name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		l := widget.NewLabelWithStyle(fmt.Sprintf("%s choice: %s", report.Ordinal(p+1), k.candidates[c].Name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		l.SizeName = theme.SizeNameSubHeadingText
 		l.Wrapping = fyne.TextWrapWord
 		r.lines = append(r.lines, l)

@@ -1,7 +1,6 @@
 package kiosk
 
 import (
-	"fmt"
 	"slices"
 
 	"votedesk/app"
@@ -66,20 +65,4 @@ func (s *session) wipe() {
 	s.clear()
 	s.ranking = nil
 	s.voter, s.recast = "", false
-}
-
-// ordinal writes 1 as "1st", 2 as "2nd", 11 as "11th", 23 as "23rd".
-func ordinal(n int) string {
-	suffix := "th"
-	if n%100 < 11 || n%100 > 13 {
-		switch n % 10 {
-		case 1:
-			suffix = "st"
-		case 2:
-			suffix = "nd"
-		case 3:
-			suffix = "rd"
-		}
-	}
-	return fmt.Sprintf("%d%s", n, suffix)
 }
