@@ -202,10 +202,8 @@ func joinNames(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-
 // toFloat is a decimal as a float, for drawing.
 func toFloat(d tally.Decimal) float64 {
 	f, _ := d.Rat().Float64()
 	return f
 }
-

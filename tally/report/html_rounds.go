@@ -78,8 +78,6 @@ func standing(pass tally.Pass) []int {
 	return out
 }
 
-
-
 func newPassView(h HTML, index int, pass tally.Pass) passView {
 	name := func(c int) string { return h.Contest.Candidates[c].Name }
 	v := passView{}

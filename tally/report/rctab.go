@@ -114,8 +114,6 @@ func (r RCTab) candidateOrder() []int {
 	return order
 }
 
-
-
 // totalBallots is round 1's active plus inactive ballots.
 // votesOf is c's votes in the round, zero when c is not in it.
 func votesOf(rd tally.Round, c int) tally.Decimal {
