@@ -196,7 +196,18 @@ func parseMarks(out []tally.Mark, b []byte, index map[string]uint16) ([]tally.Ma
 	if !expect('[') {
 		return bad()
 	}
-	if expect(']') {
+	// closed reads the list's closing bracket, if next, reporting whether
+	// it was the last byte (anything after it is malformed).
+	closed := func() (bool, bool) {
+		if !expect(']') {
+			return false, false
+		}
+		return true, i == len(b)
+	}
+	if end, last := closed(); end {
+		if !last {
+			return bad()
+		}
 		return out, nil
 	}
 	for rank := uint16(1); ; rank++ {
@@ -240,7 +251,10 @@ func parseMarks(out []tally.Mark, b []byte, index map[string]uint16) ([]tally.Ma
 			}
 			out = append(out, tally.Mark{Rank: rank, Candidate: c})
 		}
-		if expect(']') {
+		if end, last := closed(); end {
+			if !last {
+				return bad()
+			}
 			return out, nil
 		}
 		if !expect(',') {

@@ -101,7 +101,13 @@ func newEnv(t testing.TB) *env {
 	if err != nil {
 		t.Fatalf("open copy of template: %v", err)
 	}
-	t.Cleanup(func() { st.Close() })
+	t.Cleanup(func() {
+		// As bbolt's test helper checks its file after every test.
+		if r, err := st.Verify(context.Background()); err == nil && !r.OK() {
+			t.Errorf("the database does not verify after the test: %v", r.Problems)
+		}
+		st.Close()
+	})
 	clock := apptest.NewClock(start.Add(time.Hour), time.Millisecond)
 	return &env{t: t, store: st, svc: app.NewService(st, clock, &apptest.SeqIDs{Next: 1000}), clock: clock, ctx: context.Background()}
 }

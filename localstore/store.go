@@ -14,6 +14,9 @@ import (
 	"votedesk/app"
 )
 
+// Store is the domain's store: the compiler checks it stays so.
+var _ app.Store = (*Store)(nil)
+
 // Bucket names. The first three mirror the cloud tables; the others hold what
 // never leaves the device.
 var (

@@ -18,8 +18,34 @@ func MustOpenStore(t testing.TB) *Store {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		checkConsistent(t, s)
+		s.Close()
+	})
+	return s
+}
+
+// mustOpenRaw is MustOpenStore for a test that writes items straight into
+// the projection, beside the log, to test the storage itself: such a
+// database is not meant to verify.
+func mustOpenRaw(t testing.TB) *Store {
+	t.Helper()
+	s, err := Open(filepath.Join(t.TempDir(), "votedesk.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// checkConsistent fails the test if s, at its end, does not verify (as
+// bbolt's own test helper checks its file after every test); a store the
+// test closed or damaged on purpose is left alone.
+func checkConsistent(t testing.TB, s *Store) {
+	t.Helper()
+	if r, err := s.Verify(context.Background()); err == nil && !r.OK() {
+		t.Errorf("the database does not verify after the test: %v", r.Problems)
+	}
 }
 
 func TestSecondOpenFailsFast(t *testing.T) {
@@ -75,7 +101,7 @@ func item(pk, sk string, attrs ...string) app.Item {
 }
 
 func TestQueryIsOnePartitionPrefix(t *testing.T) {
-	s := MustOpenStore(t)
+	s := mustOpenRaw(t)
 	put(t, s,
 		item("ELECTION#A", "METADATA"), item("ELECTION#A", "CANDIDATE#x"), item("ELECTION#A", "CANDIDATE#y"),
 		item("ELECTION#A", "VOTER#x"), item("ELECTION#AB", "CANDIDATE#z"), item("ELECTION#A", "CANDIDATE"))
@@ -130,7 +156,7 @@ func TestGSI1FollowsPutAndDelete(t *testing.T) {
 }
 
 func TestUndoRestoresBeforeImages(t *testing.T) {
-	s := MustOpenStore(t)
+	s := mustOpenRaw(t)
 	ctx := context.Background()
 	put(t, s, item("P", "keep", "v", "1"), item("P", "change", "v", "1", app.AttrGSI1PK, "g1", app.AttrGSI1SK, "s"), item("P", "drop", "v", "1"))
 	before, _ := s.StateHash(ctx)

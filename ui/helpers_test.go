@@ -119,7 +119,13 @@ func mustOpenStore(t testing.TB) *localstore.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
+	t.Cleanup(func() {
+		// As bbolt's test helper checks its file after every test.
+		if r, err := st.Verify(context.Background()); err == nil && !r.OK() {
+			t.Errorf("the database does not verify after the test: %v", r.Problems)
+		}
+		st.Close()
+	})
 	return st
 }
 
