@@ -112,28 +112,34 @@ func (a Assertion) contradicts(tail []int) bool {
 	return true
 }
 
-// Explain says in plain words what the assertion claims and what it rules
-// out, naming candidates from names (or by number when names lack them).
-func (a Assertion) Explain(names []string) string {
-	w, l := name(names, a.Winner), name(names, a.Loser)
-	if a.Type == NEB {
-		return fmt.Sprintf("%s cannot be eliminated before %s: %s's first preferences outnumber every ballot that "+
-			"ranks %s above %s or ranks %s without %s, which are all the votes %s could have while %s is still in the count.",
-			w, l, w, l, w, l, w, l, w)
+// Explain says in plain words what the assertion claims and why it rules
+// orders out, naming candidates from names (or by number when names lack
+// them).
+func (a Assertion) Explain(names []string) string { return a.explain(names, "", "") }
+
+// Explain is the assertion's explanation with its tallies, margin and
+// difficulty (the tallies only when known: not for a solution read from
+// JSON).
+func (s Scored) Explain(names []string) string {
+	wt, lt := "", ""
+	if s.WinnerTally > 0 {
+		wt, lt = fmt.Sprintf(" (%d)", s.WinnerTally), fmt.Sprintf(" (%d)", s.LoserTally)
 	}
-	return fmt.Sprintf("When only %s are left in the count, %s is not the next eliminated: counting each ballot for "+
-		"its highest-ranked of these candidates, %s has more votes than %s.",
-		nameList(names, a.Continuing, "and"), w, w, l)
+	return s.explain(names, wt, lt) + fmt.Sprintf(" Margin %d ballots, difficulty %.4g.", s.Margin, s.Difficulty)
 }
 
-// Explain is the assertion's explanation with the numbers behind it.
-func (s Scored) Explain(names []string) string {
-	text := s.Assertion.Explain(names)
-	w, l := name(names, s.Winner), name(names, s.Loser)
-	if s.WinnerTally > 0 {
-		text = strings.TrimSuffix(text, ".") + fmt.Sprintf(" (%s %d, %s %d).", w, s.WinnerTally, l, s.LoserTally)
+// explain words the assertion with the winner's and loser's tallies
+// (possibly empty) after their sides.
+func (a Assertion) explain(names []string, wt, lt string) string {
+	w, l := name(names, a.Winner), name(names, a.Loser)
+	if a.Type == NEB {
+		return fmt.Sprintf("%s cannot be eliminated before %s: %s's first preferences%s outnumber the ballots that "+
+			"rank %s above %s or rank %s but not %s%s, which are the most votes %s could have while %s is still in the count.",
+			w, l, w, wt, l, w, l, w, lt, l, w)
 	}
-	return text + fmt.Sprintf(" Margin %d ballots, difficulty %.4g.", s.Margin, s.Difficulty)
+	return fmt.Sprintf("When only %s are left in the count, %s is not the next eliminated: counting each ballot "+
+		"for its highest-ranked of these candidates, %s has more votes%s than %s%s.",
+		nameList(names, a.Continuing, "and"), w, w, wt, l, lt)
 }
 
 // String returns the assertion in a short form: "NEB(2,3)", "NEN(0,3|{0,2,3})".
