@@ -151,14 +151,15 @@ func readVotes(raw json.RawMessage) ([]Vote, error) {
 	if isNull(raw) {
 		return nil, &FieldError{Field: "votes", Msg: "is missing"}
 	}
-	var list []map[string]json.RawMessage
+	var list []json.RawMessage
 	if json.Unmarshal(raw, &list) != nil {
 		return nil, &FieldError{Field: "votes", Msg: "must be a list of {\"n\": count, \"prefs\": [candidates]}"}
 	}
 	votes := make([]Vote, len(list))
-	for i, v := range list {
+	for i, item := range list {
 		field := fmt.Sprintf("votes[%d]", i)
-		if v == nil {
+		var v map[string]json.RawMessage
+		if json.Unmarshal(item, &v) != nil || v == nil {
 			return nil, &FieldError{Field: field, Msg: "must be an object {\"n\": count, \"prefs\": [candidates]}"}
 		}
 		count, err := readCount(v["n"], field+".n")
