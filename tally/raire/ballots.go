@@ -1,5 +1,7 @@
 package raire
 
+import "slices"
+
 // set is a set of candidates, one bit each.
 type set = uint64
 
@@ -22,35 +24,44 @@ type ballots struct {
 }
 
 // newBallots builds the prefix tree of the votes (which must be valid) and
-// the NEB tallies.
+// the NEB tallies. The votes are taken in sorted order, so each one shares
+// a prefix with the one before and adds new nodes only after it.
 func newBallots(n int, votes []Vote) *ballots {
 	b := &ballots{n: n, roots: -1, cache: map[set][]uint64{}, firsts: make([]uint64, n)}
-	for _, v := range votes {
+	order := make([]int, 0, len(votes))
+	for i, v := range votes {
 		b.total += v.N
-		if v.N == 0 {
-			continue
+		if v.N > 0 {
+			order = append(order, i)
 		}
-		parent := int32(-1) // the node of the prefix so far; -1 for the empty one
-		for _, p := range v.Prefs {
-			head := &b.roots
-			if parent >= 0 {
-				head = &b.first[parent]
-			}
-			node := *head
-			for node >= 0 && b.cand[node] != p {
-				node = b.next[node]
-			}
-			if node < 0 {
-				node = int32(len(b.cand))
-				b.next = append(b.next, *head)
-				*head = node // before the appends below move b.first
-				b.cand = append(b.cand, p)
-				b.count = append(b.count, 0)
-				b.first = append(b.first, -1)
-			}
+	}
+	slices.SortFunc(order, func(i, j int) int { return slices.Compare(votes[i].Prefs, votes[j].Prefs) })
+	var prev []int
+	var path []int32 // the nodes of prev's prefixes
+	for _, i := range order {
+		v := votes[i]
+		k := 0
+		for k < len(prev) && k < len(v.Prefs) && prev[k] == v.Prefs[k] {
+			k++
+		}
+		path = path[:k]
+		for _, node := range path {
 			b.count[node] += v.N
-			parent = node
 		}
+		for _, p := range v.Prefs[k:] {
+			node := int32(len(b.cand))
+			head := &b.roots
+			if len(path) > 0 {
+				head = &b.first[path[len(path)-1]]
+			}
+			b.next = append(b.next, *head)
+			*head = node // before the append below moves b.first
+			b.first = append(b.first, -1)
+			b.cand = append(b.cand, p)
+			b.count = append(b.count, v.N)
+			path = append(path, node)
+		}
+		prev = v.Prefs
 	}
 	b.nebTallies()
 	return b

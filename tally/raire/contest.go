@@ -138,13 +138,12 @@ func (c *Contest) validate() error {
 	for i, v := range c.Votes {
 		var seen uint64
 		for j, p := range v.Prefs {
-			field := fmt.Sprintf("votes[%d].prefs[%d]", i, j)
 			if p < 0 || p >= n {
-				return &FieldError{Field: field, Msg: fmt.Sprintf("candidate %d is not between 0 and %d", p, n-1),
+				return &FieldError{Field: fmt.Sprintf("votes[%d].prefs[%d]", i, j), Msg: fmt.Sprintf("candidate %d is not between 0 and %d", p, n-1),
 					Err: &Error{Kind: InvalidCandidateNumber}}
 			}
 			if seen&(1<<p) != 0 {
-				return &FieldError{Field: field, Msg: fmt.Sprintf("candidate %d is ranked twice", p)}
+				return &FieldError{Field: fmt.Sprintf("votes[%d].prefs[%d]", i, j), Msg: fmt.Sprintf("candidate %d is ranked twice", p)}
 			}
 			seen |= 1 << p
 		}
