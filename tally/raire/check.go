@@ -1,0 +1,66 @@
+package raire
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Check verifies a solution against the contest on its own terms, without
+// the search's data structures: every assertion holds on the ballots
+// (its margin, counted directly, is positive), and every elimination order
+// whose last candidate is not sol.Winner is contradicted by at least one
+// assertion. It walks the tails of elimination orders, which covers every
+// order: a tail that an assertion contradicts rules out all orders ending
+// in it. An error names the false assertion or an order nothing rules out.
+func Check(c Contest, sol *Solution) error {
+	if sol == nil {
+		return fmt.Errorf("raire: check: no solution")
+	}
+	n := c.NumCandidates
+	if sol.Winner < 0 || sol.Winner >= n || n > MaxCandidates {
+		return fmt.Errorf("raire: check: winner %d is not a candidate of %d", sol.Winner, n)
+	}
+	for _, a := range sol.Assertions {
+		if a.Winner < 0 || a.Winner >= n || a.Loser < 0 || a.Loser >= n || a.Winner == a.Loser {
+			return fmt.Errorf("raire: check: %v names candidates outside 0..%d", a.Assertion, n-1)
+		}
+		if a.Type == NEN && (!slices.Contains(a.Continuing, a.Winner) || !slices.Contains(a.Continuing, a.Loser)) {
+			return fmt.Errorf("raire: check: %v: its winner and loser must both be continuing", a.Assertion)
+		}
+		if m := a.MarginOn(c.Votes); m <= 0 {
+			return fmt.Errorf("raire: check: %v does not hold: margin %d", a.Assertion, m)
+		}
+	}
+	tail := make([]int, 0, n)
+	var walk func() error
+	walk = func() error {
+		for _, a := range sol.Assertions {
+			if a.contradicts(tail) {
+				return nil
+			}
+		}
+		if len(tail) == n {
+			return fmt.Errorf("raire: check: no assertion rules out the elimination order %v (first eliminated first)", tail)
+		}
+		for x := range n {
+			if !slices.Contains(tail, x) {
+				tail = slices.Insert(tail, 0, x)
+				err := walk()
+				tail = slices.Delete(tail, 0, 1)
+				if err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for x := range n {
+		if x != sol.Winner {
+			tail = append(tail[:0], x)
+			if err := walk(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,117 @@
+package raire
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ErrorKind names a failure the way RAIRE's JSON output names it (the
+// variants of raire-rs's RaireError), so a caller can switch on it and
+// WriteSolution can write it unchanged.
+type ErrorKind string
+
+// The kinds of Error, with RAIRE's names.
+const (
+	// InvalidNumberOfCandidates: there must be at least one candidate (and,
+	// here, at most MaxCandidates).
+	InvalidNumberOfCandidates ErrorKind = "InvalidNumberOfCandidates"
+	// InvalidCandidateNumber: a ballot or the winner names a candidate index
+	// outside 0..num_candidates-1.
+	InvalidCandidateNumber ErrorKind = "InvalidCandidateNumber"
+	// InvalidTimeout: the time limit is not a positive number of seconds.
+	InvalidTimeout ErrorKind = "InvalidTimeout"
+	// TiedWinners: breaking elimination ties differently gives different
+	// winners (Error.Candidates lists them); no audit can confirm a tie.
+	TiedWinners ErrorKind = "TiedWinners"
+	// WrongWinner: the stated winner is not the IRV winner of the ballots
+	// (Error.Candidates holds the real winner).
+	WrongWinner ErrorKind = "WrongWinner"
+	// CouldNotRuleOut: no assertion contradicts an elimination order with
+	// another winner (Error.Candidates, first eliminated first).
+	CouldNotRuleOut ErrorKind = "CouldNotRuleOut"
+	// TimeoutCheckingWinner: the work limit ran out while counting the
+	// election with every way of breaking ties.
+	TimeoutCheckingWinner ErrorKind = "TimeoutCheckingWinner"
+	// TimeoutFindingAssertions: the work limit ran out during the search
+	// (Error.Difficulty is the lower bound reached).
+	TimeoutFindingAssertions ErrorKind = "TimeoutFindingAssertions"
+)
+
+// Error is a failure of Assertions, with RAIRE's name for it. Use
+// errors.As to get it from an error.
+type Error struct {
+	Kind ErrorKind
+	// Candidates are the tied winners (TiedWinners), the real winner
+	// (WrongWinner) or the elimination order that could not be ruled out,
+	// first eliminated first (CouldNotRuleOut).
+	Candidates []int
+	// Difficulty is the lower bound on the difficulty reached when the
+	// search ran out of work (TimeoutFindingAssertions).
+	Difficulty float64
+	// Names are the candidates' names for the message; may be nil.
+	Names []string
+}
+
+// Error returns a plain-English description of the failure.
+func (e *Error) Error() string {
+	list := func() string { return nameList(e.Names, e.Candidates, "and") }
+	switch e.Kind {
+	case InvalidNumberOfCandidates:
+		return fmt.Sprintf("raire: the contest must have between 1 and %d candidates", MaxCandidates)
+	case InvalidCandidateNumber:
+		return "raire: a candidate number is outside 0 to num_candidates-1"
+	case InvalidTimeout:
+		return "raire: the time limit must be a positive number of seconds"
+	case TiedWinners:
+		return "raire: the election is tied: " + list() + " can each win, depending on how ties are broken, so no audit can confirm the outcome"
+	case WrongWinner:
+		return "raire: the ballots do not elect the stated winner; they elect " + list()
+	case CouldNotRuleOut:
+		return "raire: no assertion rules out the elimination order " + nameList(e.Names, e.Candidates, "then") + " (first eliminated first)"
+	case TimeoutCheckingWinner:
+		return "raire: ran out of time or work counting the election with every way of breaking ties"
+	case TimeoutFindingAssertions:
+		return fmt.Sprintf("raire: ran out of time or work finding assertions (difficulty so far %g); try a larger limit", e.Difficulty)
+	}
+	return "raire: " + string(e.Kind)
+}
+
+// FieldError is a bad value in a contest, naming the field as written in
+// RAIRE's JSON input (for example "votes[3].prefs[1]"). It wraps an *Error
+// when RAIRE has a name for the failure.
+type FieldError struct {
+	Field string
+	Msg   string
+	Err   *Error
+}
+
+// Error returns the field and what is wrong with it.
+func (e *FieldError) Error() string { return "raire: " + e.Field + ": " + e.Msg }
+
+// Unwrap returns the RAIRE error this is an instance of, if any.
+func (e *FieldError) Unwrap() error {
+	if e.Err == nil {
+		return nil
+	}
+	return e.Err
+}
+
+// name returns candidate c's name, or "candidate c" when it has none.
+func name(names []string, c int) string {
+	if c >= 0 && c < len(names) && names[c] != "" {
+		return names[c]
+	}
+	return fmt.Sprintf("candidate %d", c)
+}
+
+// nameList joins the candidates' names: "A, B and C".
+func nameList(names []string, cs []int, conj string) string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = name(names, c)
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " " + conj + " " + parts[len(parts)-1]
+}

@@ -1,0 +1,239 @@
+package raire
+
+import (
+	"container/heap"
+	"math"
+	"math/bits"
+)
+
+// pick is an assertion during the search, kept small: NEN's continuing
+// candidates are a set.
+type pick struct {
+	neb    bool
+	w, l   int
+	s      set // NEN only
+	diff   float64
+	wt, lt uint64 // the two tallies
+	valid  bool   // false in a tail's zero value, before any assertion is found
+}
+
+// easier reports whether p is a better assertion than q: lower difficulty,
+// then a bigger margin, then NEB before NEN.
+func (p *pick) easier(q *pick) bool {
+	if !q.valid {
+		return p.valid
+	}
+	if p.diff != q.diff {
+		return p.diff < q.diff
+	}
+	pm, qm := int64(p.wt)-int64(p.lt), int64(q.wt)-int64(q.lt)
+	if pm != qm {
+		return pm > qm
+	}
+	return p.neb && !q.neb
+}
+
+// scored turns a pick into a Scored assertion.
+func (p *pick) scored() Scored {
+	a := Assertion{Type: NEN, Winner: p.w, Loser: p.l, Continuing: members(p.s)}
+	if p.neb {
+		a = Assertion{Type: NEB, Winner: p.w, Loser: p.l}
+	}
+	s := Scored{Assertion: a, WinnerTally: p.wt, LoserTally: p.lt, Difficulty: p.diff}
+	if p.wt > p.lt {
+		s.Margin = p.wt - p.lt
+	}
+	return s
+}
+
+// node is the tail of an elimination order: first is eliminated first, and
+// parent is the rest of the tail (nil for a lone alternative winner).
+type node struct {
+	first  int
+	parent *node
+	mask   set
+	depth  int
+	best   pick // the easiest assertion that rules out every order ending in this tail
+}
+
+// at returns the node's suffix of the given length.
+func (n *node) at(depth int) *node {
+	for n.depth > depth {
+		n = n.parent
+	}
+	return n
+}
+
+// depthOf returns the length of the suffix that starts with c; c must be in
+// the tail.
+func (n *node) depthOf(c int) int {
+	for n.first != c {
+		n = n.parent
+	}
+	return n.depth
+}
+
+// ruledOutBy reports whether p rules out every order ending in the tail.
+func (n *node) ruledOutBy(p *pick) bool {
+	if p.neb {
+		// The loser is in the tail and the winner goes before it.
+		if n.mask&(1<<p.l) == 0 {
+			return false
+		}
+		return n.mask&(1<<p.w) == 0 || n.depthOf(p.w) > n.depthOf(p.l)
+	}
+	k := bits.OnesCount64(p.s)
+	if k > n.depth {
+		return false
+	}
+	suffix := n.at(k)
+	return suffix.mask == p.s && suffix.first == p.w
+}
+
+// frontier is a max-heap of nodes: the hardest best assertion first, then
+// the longest tail, which makes the search dive to complete orders early
+// and so raise the lower bound quickly.
+type frontier []*node
+
+func (f frontier) Len() int { return len(f) }
+func (f frontier) Less(i, j int) bool {
+	if f[i].best.diff != f[j].best.diff {
+		return f[i].best.diff > f[j].best.diff
+	}
+	return f[i].depth > f[j].depth
+}
+func (f frontier) Swap(i, j int) { f[i], f[j] = f[j], f[i] }
+func (f *frontier) Push(x any)   { *f = append(*f, x.(*node)) }
+func (f *frontier) Pop() any     { old := *f; n := old[len(old)-1]; *f = old[:len(old)-1]; return n }
+
+// searcher holds the state of RAIRE's search.
+type searcher struct {
+	b      *ballots
+	audit  Audit
+	winner int
+	neb    [][]pick // neb[w][l], scored once
+	lb     float64  // the lower bound: the hardest complete order met so far
+	chosen []pick
+	seen   map[pick]bool
+}
+
+// search finds assertions that together rule out every elimination order
+// in which a candidate other than the winner wins, with the hardest as easy
+// as possible (see the package documentation).
+func search(b *ballots, audit Audit, winner int, work *budget) ([]pick, error) {
+	s := &searcher{b: b, audit: audit, winner: winner, seen: map[pick]bool{}}
+	s.neb = make([][]pick, b.n)
+	for w := range b.n {
+		s.neb[w] = make([]pick, b.n)
+		for l := range b.n {
+			if w != l {
+				wt, lt := b.firsts[w], b.nebFor[w][l]
+				s.neb[w][l] = pick{neb: true, w: w, l: l, wt: wt, lt: lt, diff: audit.Difficulty(wt, lt), valid: true}
+			}
+		}
+	}
+	var f frontier
+	for c := range b.n {
+		if c != winner {
+			if n, err := s.child(nil, c); err != nil {
+				return nil, err
+			} else if n != nil {
+				heap.Push(&f, n)
+			}
+		}
+	}
+	for f.Len() > 0 {
+		if !work.step() {
+			return nil, &Error{Kind: TimeoutFindingAssertions, Difficulty: s.lb}
+		}
+		n := heap.Pop(&f).(*node)
+		if s.covered(n) {
+			continue
+		}
+		if n.best.diff <= s.lb {
+			s.choose(n.best)
+			continue
+		}
+		for c := range b.n {
+			if n.mask&(1<<c) != 0 {
+				continue
+			}
+			child, err := s.child(n, c)
+			if err != nil {
+				return nil, err
+			}
+			if child != nil {
+				heap.Push(&f, child)
+			}
+		}
+	}
+	return s.chosen, nil
+}
+
+// child makes the tail c followed by parent, with its best assertion: the
+// parent's, or one that uses c being eliminated first. It returns nil when
+// the tail needs no more work: an assertion already chosen rules it out,
+// or it is a complete order (whose best assertion is then chosen).
+func (s *searcher) child(parent *node, c int) (*node, error) {
+	n := &node{first: c, parent: parent, mask: 1 << c, depth: 1}
+	if parent != nil {
+		n.mask |= parent.mask
+		n.depth += parent.depth
+		n.best = parent.best
+	}
+	for w := range s.b.n {
+		// NEB(w, c) with w eliminated before c.
+		if n.mask&(1<<w) == 0 && s.neb[w][c].easier(&n.best) {
+			n.best = s.neb[w][c]
+		}
+	}
+	if parent != nil {
+		// NEN(c, l, mask): c is not eliminated now; l, the weakest of the
+		// others, has fewer votes.
+		t := s.b.tallies(n.mask)
+		l := -1
+		for o := range s.b.n {
+			if o != c && n.mask&(1<<o) != 0 && (l < 0 || t[o] < t[l]) {
+				l = o
+			}
+		}
+		p := pick{w: c, l: l, s: n.mask, wt: t[c], lt: t[l], diff: s.audit.Difficulty(t[c], t[l]), valid: true}
+		if p.easier(&n.best) {
+			n.best = p
+		}
+	}
+	if s.covered(n) {
+		return nil, nil
+	}
+	if n.depth < s.b.n {
+		return n, nil
+	}
+	if math.IsInf(n.best.diff, 1) {
+		order := make([]int, 0, s.b.n)
+		for m := n; m != nil; m = m.parent {
+			order = append(order, m.first)
+		}
+		return nil, &Error{Kind: CouldNotRuleOut, Candidates: order}
+	}
+	s.lb = max(s.lb, n.best.diff)
+	s.choose(n.best)
+	return nil, nil
+}
+
+// covered reports whether a chosen assertion already rules out the tail.
+func (s *searcher) covered(n *node) bool {
+	for i := range s.chosen {
+		if n.ruledOutBy(&s.chosen[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// choose adds an assertion to the answer.
+func (s *searcher) choose(p pick) {
+	if !s.seen[p] {
+		s.seen[p] = true
+		s.chosen = append(s.chosen, p)
+	}
+}
