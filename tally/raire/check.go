@@ -31,10 +31,22 @@ func Check(c Contest, sol *Solution) error {
 			return fmt.Errorf("raire: check: %v does not hold: margin %d", a.Assertion, m)
 		}
 	}
+	// An assertion that rules out a tail but not the tail without its first
+	// candidate x must be NEB(w, x) or NEN(x, l, tail), so each tail of the
+	// walk (which stops at the first tail ruled out) needs only the
+	// assertions about x: NEB by loser, NEN by winner.
+	about := make([][]Assertion, n)
+	for _, a := range sol.Assertions {
+		x := a.Loser
+		if a.Type == NEN {
+			x = a.Winner
+		}
+		about[x] = append(about[x], a.Assertion)
+	}
 	tail := make([]int, 0, n)
 	var walk func() error
 	walk = func() error {
-		for _, a := range sol.Assertions {
+		for _, a := range about[tail[0]] {
 			if a.contradicts(tail) {
 				return nil
 			}
