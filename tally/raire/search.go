@@ -55,9 +55,8 @@ type node struct {
 	best   pick // the easiest assertion that rules out every order ending in this tail
 }
 
-// frontier is a max-heap of nodes: the hardest best assertion first, then
-// the longest tail, which makes the search dive to complete orders early
-// and so raise the lower bound quickly.
+// frontier is a max-heap of tails: the hardest best assertion first, then
+// the longest tail (the nearest to a complete order).
 type frontier []*node
 
 func (f frontier) Len() int           { return len(f) }
@@ -71,6 +70,7 @@ func (frontier) harder(a, b *node) bool {
 	}
 	return a.depth > b.depth
 }
+
 func (f frontier) Swap(i, j int) { f[i], f[j] = f[j], f[i] }
 func (f *frontier) Push(x any)   { *f = append(*f, x.(*node)) }
 func (f *frontier) Pop() any     { old := *f; n := old[len(old)-1]; *f = old[:len(old)-1]; return n }
@@ -127,42 +127,48 @@ func search(b *ballots, audit Audit, winner int, work *budget) ([]pick, error) {
 			s.choose(n.best)
 			continue
 		}
-		// Expand the tail, then dive: keep expanding its hardest child, down
+		// Expand the tail, then dive: keep expanding its hardest child down
 		// to a complete order, queueing the other children.
 		for n != nil {
-			var hardest *node
-			for c := range b.n {
-				if n.mask&(1<<c) != 0 {
-					continue
-				}
-				child, err := s.child(n, c)
-				if err != nil {
-					return nil, err
-				}
-				if child == nil {
-					continue
-				}
-				if hardest != nil && f.harder(child, hardest) {
-					child, hardest = hardest, child
-				}
-				if hardest == nil {
-					hardest = child
-				} else {
-					heap.Push(&f, child)
-				}
+			var err error
+			if n, err = s.expand(&f, n); err != nil {
+				return nil, err
 			}
-			n = nil
-			if hardest != nil && hardest.best.diff <= s.lb {
-				heap.Push(&f, hardest)
-			} else if hardest != nil {
-				if !work.step() {
-					return nil, &Error{Kind: TimeoutFindingAssertions, Difficulty: s.lb}
-				}
-				n = hardest
+			if n != nil && n.best.diff <= s.lb {
+				heap.Push(&f, n)
+				n = nil
+			}
+			if n != nil && !work.step() {
+				return nil, &Error{Kind: TimeoutFindingAssertions, Difficulty: s.lb}
 			}
 		}
 	}
 	return s.chosen, nil
+}
+
+// expand makes the children of the tail n, queueing all but the hardest,
+// which it returns (nil when none needs more work).
+func (s *searcher) expand(f *frontier, n *node) (*node, error) {
+	var hardest *node
+	for c := range s.b.n {
+		if n.mask&(1<<c) != 0 {
+			continue
+		}
+		child, err := s.child(n, c)
+		switch {
+		case err != nil:
+			return nil, err
+		case child == nil:
+		case hardest == nil:
+			hardest = child
+		case f.harder(child, hardest):
+			heap.Push(f, hardest)
+			hardest = child
+		default:
+			heap.Push(f, child)
+		}
+	}
+	return hardest, nil
 }
 
 // child makes the tail c followed by parent, with its best assertion: the
