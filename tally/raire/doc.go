@@ -106,9 +106,10 @@
 //
 // Candidates are bits of a uint64, so a contest has at most MaxCandidates
 // (64); the search is exponential in the worst case and suits contests of
-// up to a few tens of candidates. Options.MaxWork bounds each stage
-// (DefaultMaxWork when 0) and Contest.TimeLimit (time_limit_seconds)
-// bounds its time: running out gives TimeoutCheckingWinner or
+// up to a few tens of candidates when a few lead (a field of many
+// near-equal candidates can need millions of tails). Options.MaxWork
+// bounds each stage (DefaultMaxWork when 0) and Contest.TimeLimit
+// (time_limit_seconds) the whole: running out gives TimeoutCheckingWinner or
 // TimeoutFindingAssertions; when trimming runs out, the assertions are
 // returned partly trimmed with Solution.WarningTrimTimedOut set. Check
 // verifies a solution independently of the search.
