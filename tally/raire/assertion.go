@@ -139,7 +139,7 @@ func (a Assertion) explain(names []string, wt, lt string) string {
 	}
 	return fmt.Sprintf("When only %s are left in the count, %s is not the next eliminated: counting each ballot "+
 		"for its highest-ranked of these candidates, %s has more votes%s than %s%s.",
-		nameList(names, a.Continuing, "and"), w, w, wt, l, lt)
+		nameList(names, a.Continuing, " and "), w, w, wt, l, lt)
 }
 
 // String returns the assertion in a short form: "NEB(2,3)", "NEN(0,3|{0,2,3})".

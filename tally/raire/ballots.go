@@ -16,7 +16,6 @@ type ballots struct {
 	first  []int32  // node i's first child, or -1
 	next   []int32  // node i's next sibling, or -1
 	roots  int32    // the first top-level node, or -1
-	total  uint64   // all ballots, exhausted or not
 	cache  map[set][]uint64
 	stack  []int32
 	nebFor [][]uint64 // nebFor[w][l]: ballots that can count for l while w continues
@@ -30,7 +29,6 @@ func newBallots(n int, votes []Vote) *ballots {
 	b := &ballots{n: n, roots: -1, cache: map[set][]uint64{}, firsts: make([]uint64, n)}
 	order := make([]int, 0, len(votes))
 	for i, v := range votes {
-		b.total += v.N
 		if v.N > 0 {
 			order = append(order, i)
 		}

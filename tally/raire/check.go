@@ -13,28 +13,47 @@ import (
 // order: a tail that an assertion contradicts rules out all orders ending
 // in it. An error names the false assertion or an order nothing rules out.
 func Check(c Contest, sol *Solution) error {
-	if sol == nil {
-		return fmt.Errorf("raire: check: no solution")
+	if err := c.validate(); err != nil {
+		return err
 	}
 	n := c.NumCandidates
-	if sol.Winner < 0 || sol.Winner >= n || n > MaxCandidates {
-		return fmt.Errorf("raire: check: winner %d is not a candidate of %d", sol.Winner, n)
+	if sol == nil || sol.Winner < 0 || sol.Winner >= n {
+		return fmt.Errorf("raire: check: no solution, or its winner is not one of the %d candidates", n)
 	}
 	for _, a := range sol.Assertions {
 		if a.Winner < 0 || a.Winner >= n || a.Loser < 0 || a.Loser >= n || a.Winner == a.Loser {
-			return fmt.Errorf("raire: check: %v names candidates outside 0..%d", a.Assertion, n-1)
+			return fmt.Errorf("raire: check: %v: its winner and loser must be two of candidates 0..%d", a.Assertion, n-1)
 		}
-		if a.Type == NEN && (!slices.Contains(a.Continuing, a.Winner) || !slices.Contains(a.Continuing, a.Loser)) {
-			return fmt.Errorf("raire: check: %v: its winner and loser must both be continuing", a.Assertion)
+		switch a.Type {
+		case NEB:
+		case NEN:
+			if !increasing(a.Continuing, n) || !slices.Contains(a.Continuing, a.Winner) || !slices.Contains(a.Continuing, a.Loser) {
+				return fmt.Errorf("raire: check: %v: continuing must be distinct candidates in increasing order, "+
+					"the winner and loser among them", a.Assertion)
+			}
+		default:
+			return fmt.Errorf("raire: check: assertion type %q is not NEB or NEN", a.Type)
 		}
 		if m := a.MarginOn(c.Votes); m <= 0 {
 			return fmt.Errorf("raire: check: %v does not hold: margin %d", a.Assertion, m)
 		}
 	}
+	// An assertion that rules out a tail but not the tail without its first
+	// candidate x must be NEB(w, x) or NEN(x, l, tail), so each tail of the
+	// walk (which stops at the first tail ruled out) needs only the
+	// assertions about x: NEB by loser, NEN by winner.
+	about := make([][]Assertion, n)
+	for _, a := range sol.Assertions {
+		x := a.Loser
+		if a.Type == NEN {
+			x = a.Winner
+		}
+		about[x] = append(about[x], a.Assertion)
+	}
 	tail := make([]int, 0, n)
 	var walk func() error
 	walk = func() error {
-		for _, a := range sol.Assertions {
+		for _, a := range about[tail[0]] {
 			if a.contradicts(tail) {
 				return nil
 			}
@@ -63,4 +82,15 @@ func Check(c Contest, sol *Solution) error {
 		}
 	}
 	return nil
+}
+
+// increasing reports whether cs are candidates of 0..n-1 in strictly
+// increasing order.
+func increasing(cs []int, n int) bool {
+	for i, c := range cs {
+		if c < 0 || c >= n || i > 0 && c <= cs[i-1] {
+			return false
+		}
+	}
+	return true
 }

@@ -107,7 +107,7 @@ type Contest struct {
 	Winner *int
 	Audit  Audit
 	Trim   TrimAlgorithm
-	// TimeLimit bounds each stage of the computation; 0 means none.
+	// TimeLimit bounds the time Assertions takes; 0 means none.
 	TimeLimit time.Duration
 	// Metadata is the JSON input's metadata, kept to be written back.
 	Metadata json.RawMessage

@@ -78,12 +78,15 @@
 // order's best assertion is kept and raises the lower bound LB (the
 // hardest complete order met so far, never more than D). A tail whose
 // best assertion is no harder than LB, or that a kept assertion already
-// rules out, needs no more work: its best assertion is kept. When the
-// queue is empty every alternative is ruled out and LB = D: the answer is
-// optimal. Ties in the queue go to the longer tail, so the search dives to
-// complete orders early and LB rises fast. Tallies for a continuing set
-// are counted once, over ballots aggregated into a prefix tree, and
-// cached by the set.
+// rules out, needs no more work: its best assertion is kept (or none).
+// When the queue is empty every alternative is ruled out and LB = D: the
+// answer is optimal. To raise LB early, each expansion dives: it goes on
+// expanding the hardest child down to a complete order, queueing the other
+// children; ties in the queue go to the longer tail. Tallies for a
+// continuing set are counted once, over the ballots aggregated into a
+// prefix tree (a ballot group's shared prefix is walked once), and cached
+// by the set; kept assertions are indexed so a tail is checked against
+// them in one step per suffix.
 //
 // # Trimming
 //
@@ -103,9 +106,10 @@
 //
 // Candidates are bits of a uint64, so a contest has at most MaxCandidates
 // (64); the search is exponential in the worst case and suits contests of
-// up to a few tens of candidates. Options.MaxWork bounds each stage
-// (DefaultMaxWork when 0) and Contest.TimeLimit (time_limit_seconds)
-// bounds its time: running out gives TimeoutCheckingWinner or
+// up to a few tens of candidates when a few lead (a field of many
+// near-equal candidates can need millions of tails). Options.MaxWork
+// bounds each stage (DefaultMaxWork when 0) and Contest.TimeLimit
+// (time_limit_seconds) the whole: running out gives TimeoutCheckingWinner or
 // TimeoutFindingAssertions; when trimming runs out, the assertions are
 // returned partly trimmed with Solution.WarningTrimTimedOut set. Check
 // verifies a solution independently of the search.

@@ -54,7 +54,7 @@ type Error struct {
 
 // Error returns a plain-English description of the failure.
 func (e *Error) Error() string {
-	list := func() string { return nameList(e.Names, e.Candidates, "and") }
+	list := func() string { return nameList(e.Names, e.Candidates, " and ") }
 	switch e.Kind {
 	case InvalidNumberOfCandidates:
 		return fmt.Sprintf("raire: the contest must have between 1 and %d candidates", MaxCandidates)
@@ -67,7 +67,7 @@ func (e *Error) Error() string {
 	case WrongWinner:
 		return "raire: the ballots do not elect the stated winner; they elect " + list()
 	case CouldNotRuleOut:
-		return "raire: no assertion rules out the elimination order " + nameList(e.Names, e.Candidates, "then") + " (first eliminated first)"
+		return "raire: no assertion rules out the elimination order " + nameList(e.Names, e.Candidates, ", then ") + " (first eliminated first)"
 	case TimeoutCheckingWinner:
 		return "raire: ran out of time or work counting the election with every way of breaking ties"
 	case TimeoutFindingAssertions:
@@ -104,8 +104,9 @@ func name(names []string, c int) string {
 	return fmt.Sprintf("candidate %d", c)
 }
 
-// nameList joins the candidates' names: "A, B and C".
-func nameList(names []string, cs []int, conj string) string {
+// nameList joins the candidates' names, the last two with last:
+// "A, B and C" for last " and ".
+func nameList(names []string, cs []int, last string) string {
 	parts := make([]string, len(cs))
 	for i, c := range cs {
 		parts[i] = name(names, c)
@@ -113,5 +114,5 @@ func nameList(names []string, cs []int, conj string) string {
 	if len(parts) < 2 {
 		return strings.Join(parts, "")
 	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " " + conj + " " + parts[len(parts)-1]
+	return strings.Join(parts[:len(parts)-1], ", ") + last + parts[len(parts)-1]
 }

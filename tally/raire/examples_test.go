@@ -1,6 +1,7 @@
 package raire_test
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -140,6 +141,29 @@ func TestExplain(t *testing.T) {
 		t.Log(got)
 		if w, ok := want[a.String()]; ok && got != w {
 			t.Errorf("%v:\n got %s\nwant %s", a.Assertion, got, w)
+		}
+	}
+}
+
+// TestDifficultyFormulas checks each audit type's difficulty against values
+// worked out by hand from the formulas in the package documentation.
+func TestDifficultyFormulas(t *testing.T) {
+	const n = 1000
+	for _, tc := range []struct {
+		audit       raire.Audit
+		winner, los uint64
+		want        float64
+	}{
+		{raire.Audit{Type: raire.OneOnMargin, TotalAuditableBallots: n}, 600, 400, 5},
+		{raire.Audit{Type: raire.OneOnMarginSq, TotalAuditableBallots: n}, 600, 400, 25},
+		{raire.Audit{Type: raire.MACRO, TotalAuditableBallots: n, Confidence: 0.05, ErrorInflationFactor: 1.1}, 600, 400, 32.9530550090939},
+		{raire.Audit{Type: raire.BRAVO, TotalAuditableBallots: n, Confidence: 0.05}, 600, 400, 153.3059012465744},
+		{raire.Audit{Type: raire.BRAVO, TotalAuditableBallots: n, Confidence: 0.05}, 10, 0, 482.1928094887362},
+		{raire.Audit{Type: raire.BRAVO, TotalAuditableBallots: n, Confidence: 0.05}, 400, 400, math.Inf(1)},
+		{raire.Audit{Type: raire.OneOnMargin, TotalAuditableBallots: n}, 400, 600, math.Inf(1)},
+	} {
+		if got := tc.audit.Difficulty(tc.winner, tc.los); !near(got, tc.want) {
+			t.Errorf("%+v, %d against %d: %v, want %v", tc.audit, tc.winner, tc.los, got, tc.want)
 		}
 	}
 }

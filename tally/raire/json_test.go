@@ -173,6 +173,11 @@ func TestReadContestErrors(t *testing.T) {
 	if err != nil || c.Candidates[1] != "B" || *c.Winner != 0 || c.TimeLimit.Seconds() != 2.5 || c.Trim != raire.TrimNone {
 		t.Errorf("good input read as %+v, %v", c, err)
 	}
+	c, err = raire.ReadContest(strings.NewReader(`{"num_candidates":1,"votes":[],"audit":{"type":"MACRO",` +
+		`"total_auditable_ballots":7,"confidence":0.05,"error_inflation_factor":1.1}}`))
+	if want := (raire.Audit{Type: raire.MACRO, TotalAuditableBallots: 7, Confidence: 0.05, ErrorInflationFactor: 1.1}); err != nil || c.Audit != want {
+		t.Errorf("MACRO audit read as %+v, %v", c.Audit, err)
+	}
 }
 
 // FuzzReadContest feeds arbitrary input to ReadContest, and what it

@@ -3,6 +3,7 @@ package raire
 import (
 	"math/bits"
 	"slices"
+	"time"
 )
 
 // Solution is a set of assertions that together rule out every
@@ -44,10 +45,14 @@ func Assertions(c Contest, opt Options) (*Solution, error) {
 	if limit <= 0 {
 		limit = DefaultMaxWork
 	}
+	var deadline time.Time
+	if c.TimeLimit > 0 {
+		deadline = time.Now().Add(c.TimeLimit)
+	}
 	b := newBallots(c.NumCandidates, c.Votes)
 	sol := &Solution{NumCandidates: c.NumCandidates}
 
-	work := newBudget(limit, c.TimeLimit)
+	work := newBudget(limit, deadline)
 	won, err := winners(b, work)
 	sol.TimeToDetermineWinners = work.spent()
 	if err != nil {
@@ -61,7 +66,7 @@ func Assertions(c Contest, opt Options) (*Solution, error) {
 		return nil, &Error{Kind: WrongWinner, Candidates: []int{sol.Winner}, Names: c.Candidates}
 	}
 
-	work = newBudget(limit, c.TimeLimit)
+	work = newBudget(limit, deadline)
 	picks, err := search(b, c.Audit, sol.Winner, work)
 	sol.TimeToFindAssertions = work.spent()
 	if err != nil {
@@ -71,7 +76,7 @@ func Assertions(c Contest, opt Options) (*Solution, error) {
 		return nil, err
 	}
 
-	work = newBudget(limit, c.TimeLimit)
+	work = newBudget(limit, deadline)
 	picks, done := trim(c.NumCandidates, sol.Winner, picks, c.Trim, work)
 	sol.TimeToTrimAssertions = work.spent()
 	sol.WarningTrimTimedOut = !done

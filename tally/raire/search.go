@@ -3,7 +3,6 @@ package raire
 import (
 	"container/heap"
 	"math"
-	"math/bits"
 )
 
 // pick is an assertion during the search, kept small: NEN's continuing
@@ -56,52 +55,22 @@ type node struct {
 	best   pick // the easiest assertion that rules out every order ending in this tail
 }
 
-// at returns the node's suffix of the given length.
-func (n *node) at(depth int) *node {
-	for n.depth > depth {
-		n = n.parent
-	}
-	return n
-}
-
-// depthOf returns the length of the suffix that starts with c; c must be in
-// the tail.
-func (n *node) depthOf(c int) int {
-	for n.first != c {
-		n = n.parent
-	}
-	return n.depth
-}
-
-// ruledOutBy reports whether p rules out every order ending in the tail.
-func (n *node) ruledOutBy(p *pick) bool {
-	if p.neb {
-		// The loser is in the tail and the winner goes before it.
-		if n.mask&(1<<p.l) == 0 {
-			return false
-		}
-		return n.mask&(1<<p.w) == 0 || n.depthOf(p.w) > n.depthOf(p.l)
-	}
-	k := bits.OnesCount64(p.s)
-	if k > n.depth {
-		return false
-	}
-	suffix := n.at(k)
-	return suffix.mask == p.s && suffix.first == p.w
-}
-
-// frontier is a max-heap of nodes: the hardest best assertion first, then
-// the longest tail, which makes the search dive to complete orders early
-// and so raise the lower bound quickly.
+// frontier is a max-heap of tails: the hardest best assertion first, then
+// the longest tail (the nearest to a complete order).
 type frontier []*node
 
-func (f frontier) Len() int { return len(f) }
-func (f frontier) Less(i, j int) bool {
-	if f[i].best.diff != f[j].best.diff {
-		return f[i].best.diff > f[j].best.diff
+func (f frontier) Len() int           { return len(f) }
+func (f frontier) Less(i, j int) bool { return f.harder(f[i], f[j]) }
+
+// harder orders the frontier: a harder best assertion first, then the
+// longer tail.
+func (frontier) harder(a, b *node) bool {
+	if a.best.diff != b.best.diff {
+		return a.best.diff > b.best.diff
 	}
-	return f[i].depth > f[j].depth
+	return a.depth > b.depth
 }
+
 func (f frontier) Swap(i, j int) { f[i], f[j] = f[j], f[i] }
 func (f *frontier) Push(x any)   { *f = append(*f, x.(*node)) }
 func (f *frontier) Pop() any     { old := *f; n := old[len(old)-1]; *f = old[:len(old)-1]; return n }
@@ -114,14 +83,18 @@ type searcher struct {
 	neb    [][]pick // neb[w][l], scored once
 	lb     float64  // the lower bound: the hardest complete order met so far
 	chosen []pick
-	seen   map[pick]bool
+	// The chosen assertions indexed for covered: the winners of the
+	// chosen NEB assertions by loser, and the chosen NEN assertions'
+	// continuing sets and winners.
+	nebWinners []set
+	nenStates  map[[2]uint64]bool
 }
 
 // search finds assertions that together rule out every elimination order
 // in which a candidate other than the winner wins, with the hardest as easy
 // as possible (see the package documentation).
 func search(b *ballots, audit Audit, winner int, work *budget) ([]pick, error) {
-	s := &searcher{b: b, audit: audit, winner: winner, seen: map[pick]bool{}}
+	s := &searcher{b: b, audit: audit, winner: winner, nebWinners: make([]set, b.n), nenStates: map[[2]uint64]bool{}}
 	s.neb = make([][]pick, b.n)
 	for w := range b.n {
 		s.neb[w] = make([]pick, b.n)
@@ -154,20 +127,48 @@ func search(b *ballots, audit Audit, winner int, work *budget) ([]pick, error) {
 			s.choose(n.best)
 			continue
 		}
-		for c := range b.n {
-			if n.mask&(1<<c) != 0 {
-				continue
-			}
-			child, err := s.child(n, c)
-			if err != nil {
+		// Expand the tail, then dive: keep expanding its hardest child down
+		// to a complete order, queueing the other children.
+		for n != nil {
+			var err error
+			if n, err = s.expand(&f, n); err != nil {
 				return nil, err
 			}
-			if child != nil {
-				heap.Push(&f, child)
+			if n != nil && n.best.diff <= s.lb {
+				heap.Push(&f, n)
+				n = nil
+			}
+			if n != nil && !work.step() {
+				return nil, &Error{Kind: TimeoutFindingAssertions, Difficulty: s.lb}
 			}
 		}
 	}
 	return s.chosen, nil
+}
+
+// expand makes the children of the tail n, queueing all but the hardest,
+// which it returns (nil when none needs more work).
+func (s *searcher) expand(f *frontier, n *node) (*node, error) {
+	var hardest *node
+	for c := range s.b.n {
+		if n.mask&(1<<c) != 0 {
+			continue
+		}
+		child, err := s.child(n, c)
+		switch {
+		case err != nil:
+			return nil, err
+		case child == nil:
+		case hardest == nil:
+			hardest = child
+		case f.harder(child, hardest):
+			heap.Push(f, hardest)
+			hardest = child
+		default:
+			heap.Push(f, child)
+		}
+	}
+	return hardest, nil
 }
 
 // child makes the tail c followed by parent, with its best assertion: the
@@ -220,10 +221,13 @@ func (s *searcher) child(parent *node, c int) (*node, error) {
 	return nil, nil
 }
 
-// covered reports whether a chosen assertion already rules out the tail.
+// covered reports whether a chosen assertion already rules out the tail:
+// for some suffix of it, starting with m, a chosen NEB(w, m) has w
+// eliminated before m (w not in the suffix), or a chosen NEN(m, l, suffix)
+// exists.
 func (s *searcher) covered(n *node) bool {
-	for i := range s.chosen {
-		if n.ruledOutBy(&s.chosen[i]) {
+	for m := n; m != nil; m = m.parent {
+		if s.nebWinners[m.first]&^m.mask != 0 || m.depth > 1 && s.nenStates[[2]uint64{m.mask, uint64(m.first)}] {
 			return true
 		}
 	}
@@ -232,8 +236,17 @@ func (s *searcher) covered(n *node) bool {
 
 // choose adds an assertion to the answer.
 func (s *searcher) choose(p pick) {
-	if !s.seen[p] {
-		s.seen[p] = true
-		s.chosen = append(s.chosen, p)
+	if p.neb {
+		if s.nebWinners[p.l]&(1<<p.w) != 0 {
+			return
+		}
+		s.nebWinners[p.l] |= 1 << p.w
+	} else {
+		k := [2]uint64{p.s, uint64(p.w)}
+		if s.nenStates[k] {
+			return
+		}
+		s.nenStates[k] = true
 	}
+	s.chosen = append(s.chosen, p)
 }

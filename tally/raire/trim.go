@@ -130,44 +130,63 @@ func trim(n, winner int, picks []pick, algo TrimAlgorithm, work *budget) ([]pick
 // cover chooses few assertions such that every need (a node of the tree
 // and the assertions that rule it out) has one: those that are some node's
 // only choice, then greedily the one meeting most unmet needs (the easier
-// on a tie), then dropping any the others make unnecessary.
+// on a tie), then dropping, hardest first, any whose needs all have
+// another.
 func cover(picks []pick, needs [][]int) []bool {
 	keep := make([]bool, len(picks))
-	for _, need := range needs {
-		if len(need) == 1 {
-			keep[need[0]] = true
+	needsOf := make([][]int, len(picks)) // the needs each assertion meets
+	for j, need := range needs {
+		for _, i := range need {
+			needsOf[i] = append(needsOf[i], j)
 		}
 	}
-	met := func(need []int) bool { return slices.ContainsFunc(need, func(i int) bool { return keep[i] }) }
-	for {
-		gain := make([]int, len(picks))
-		for _, need := range needs {
-			if !met(need) {
-				for _, i := range need {
-					gain[i]++
+	met := make([]int, len(needs))  // how many kept assertions meet each need
+	gain := make([]int, len(picks)) // how many unmet needs each would meet
+	for i := range picks {
+		gain[i] = len(needsOf[i])
+	}
+	add := func(i int) {
+		keep[i] = true
+		for _, j := range needsOf[i] {
+			if met[j] == 0 {
+				for _, k := range needs[j] {
+					gain[k]--
 				}
 			}
+			met[j]++
 		}
+	}
+	for _, need := range needs {
+		if len(need) == 1 && !keep[need[0]] {
+			add(need[0])
+		}
+	}
+	for {
 		best := -1
 		for i, g := range gain {
-			if g > 0 && (best < 0 || g > gain[best] || g == gain[best] && picks[i].diff < picks[best].diff) {
+			if !keep[i] && g > 0 && (best < 0 || g > gain[best] || g == gain[best] && picks[i].diff < picks[best].diff) {
 				best = i
 			}
 		}
 		if best < 0 {
 			break
 		}
-		keep[best] = true
+		add(best)
 	}
-	for i := range keep {
-		if !keep[i] {
-			continue
+	order := make([]int, 0, len(picks))
+	for i := range picks {
+		if keep[i] {
+			order = append(order, i)
 		}
-		keep[i] = false
-		if !slices.ContainsFunc(needs, func(need []int) bool { return !met(need) }) {
-			continue
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(picks[b].diff, picks[a].diff) })
+	for _, i := range order {
+		if !slices.ContainsFunc(needsOf[i], func(j int) bool { return met[j] < 2 }) {
+			keep[i] = false
+			for _, j := range needsOf[i] {
+				met[j]--
+			}
 		}
-		keep[i] = true
 	}
 	return keep
 }

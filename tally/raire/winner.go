@@ -12,13 +12,9 @@ type budget struct {
 	start       time.Time
 }
 
-// newBudget starts a stage.
-func newBudget(limit int, timeLimit time.Duration) *budget {
-	b := &budget{limit: limit, start: time.Now()}
-	if timeLimit > 0 {
-		b.deadline = b.start.Add(timeLimit)
-	}
-	return b
+// newBudget starts a stage that must end by the deadline (zero: none).
+func newBudget(limit int, deadline time.Time) *budget {
+	return &budget{limit: limit, start: time.Now(), deadline: deadline}
 }
 
 // step counts one step and reports whether the limits allow it.
