@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app/dataio"
@@ -87,7 +86,7 @@ func (bi *BallotImport) chooseContest(path string, contests []cvr.ContestInfo) {
 	for i, c := range contests {
 		labels[i] = fmt.Sprintf("%s (contest %s)", c.Name, c.ID)
 	}
-	var d dialog.Dialog
+	var d *modal.Dialog
 	bi.ContestChoice = modal.NewSelect(labels, func(label string) {
 		i := slices.Index(labels, label)
 		if i < 0 {

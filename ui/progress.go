@@ -3,7 +3,6 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/ui/modal"
@@ -17,7 +16,7 @@ type progressDialog struct {
 	width float32
 	Stage *widget.Label
 	Bar   *widget.ProgressBar
-	d     dialog.Dialog
+	d     *modal.Dialog
 }
 
 func newProgressDialog(title string, width float32) *progressDialog {

@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -93,7 +92,7 @@ type ResultsScreen struct {
 	// TieChoice is the open tie dialog's choice of candidate; tieChoices
 	// the ties decided so far for the count going on (see results_ties.go).
 	TieChoice  *modal.Select
-	tieDialog  dialog.Dialog
+	tieDialog  *modal.Dialog
 	tieChoices []int
 	opened     bool
 	round      int // the chart's round (index)

@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -55,7 +54,7 @@ type Shell struct {
 
 	FirstRun *FirstRunScreen
 	// joinDialog is the open Join from the cloud dialog, if any.
-	joinDialog dialog.Dialog
+	joinDialog *modal.Dialog
 	SignIn     *SignInScreen
 	Elections  *ElectionsScreen
 	Election   *ElectionScreen

@@ -104,9 +104,10 @@ func (d *Dialog) show() {
 	d.CustomDialog.Show()
 }
 
-// Confirm answers yes, as the confirm button does; a dialog without one
+// Submit answers yes, as the confirm button does (not while it is
+// disabled, as for a form with an invalid field); a dialog without one
 // closes.
-func (d *Dialog) Confirm() {
+func (d *Dialog) Submit() {
 	if d.ConfirmButton == nil {
 		d.Hide()
 		return
@@ -185,25 +186,14 @@ func NewFormDialog(title, confirm, dismiss string, items []*widget.FormItem, cal
 	return d
 }
 
-// Submit confirms the form unless a field is invalid.
-func (d *Dialog) Submit() { d.Confirm() }
-
 // ShowInformation shows a message, with the keys.
 func ShowInformation(title, message string, win fyne.Window) {
 	NewInformation(title, message, win).Show()
 }
 
-// ShowError shows what went wrong, with the keys.
-func ShowError(err error, win fyne.Window) { NewError(err, win).Show() }
-
 // ShowConfirm asks a question, with the keys: Enter answers yes.
 func ShowConfirm(title, message string, callback func(bool), win fyne.Window) {
 	NewConfirm(title, message, callback, win).Show()
-}
-
-// ShowForm shows a form, with the keys: Enter submits.
-func ShowForm(title, confirm, dismiss string, items []*widget.FormItem, callback func(bool), win fyne.Window) {
-	NewFormDialog(title, confirm, dismiss, items, callback, win).Show()
 }
 
 // ShowCustom shows content with a closing button, with the keys.

@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 )
 
 // keys is what one canvas knows of the dialogs shown on it. It is used on
@@ -19,7 +18,7 @@ type keys struct {
 // and what Enter does.
 type shown struct {
 	overlay fyne.CanvasObject
-	d       dialog.Dialog
+	d       *Dialog
 	enter   func()
 	busy    bool
 }
@@ -57,26 +56,19 @@ func (k *keys) typed(ev *fyne.KeyEvent) {
 }
 
 // Show shows d on win. Escape closes it as its dismiss button does; Enter
-// runs enter, or when enter is nil confirms a confirm dialog, submits a
-// form dialog and closes any other (a message). The window's key handler is
+// runs enter, or when enter is nil presses its confirm button (a question,
+// a form) or closes it (a message). The window's key handler is
 // taken if Keys has not been called for it.
-func Show(win fyne.Window, d dialog.Dialog, enter func()) {
+func Show(win fyne.Window, d *Dialog, enter func()) {
 	if enter == nil {
-		switch x := d.(type) {
-		case *dialog.ConfirmDialog:
-			enter = x.Confirm
-		case *dialog.FormDialog:
-			enter = x.Submit
-		case *Dialog:
-			enter = x.enter
-		}
+		enter = d.enter
 	}
 	installed(win.Canvas()).show(d, &shown{d: d, enter: enter})
 }
 
 // ShowBusy shows d, a dialog of work under way (a progress bar), on win:
 // Escape and Enter leave it be, as closing it would not stop the work.
-func ShowBusy(win fyne.Window, d dialog.Dialog) {
+func ShowBusy(win fyne.Window, d *Dialog) {
 	installed(win.Canvas()).show(d, &shown{d: d, busy: true})
 }
 
@@ -91,12 +83,8 @@ func installed(c fyne.Canvas) *keys {
 // show shows d and remembers it by its overlay; a dialog shown again
 // replaces what was remembered of it, and one closed is forgotten when the
 // overlays are next looked at (find).
-func (k *keys) show(d dialog.Dialog, s *shown) {
-	if x, ok := d.(*Dialog); ok {
-		x.show()
-	} else {
-		d.Show()
-	}
+func (k *keys) show(d *Dialog, s *shown) {
+	d.show()
 	s.overlay = k.c.Overlays().Top()
 	k.open = slices.DeleteFunc(k.open, func(o *shown) bool { return o.overlay == s.overlay })
 	k.open = append(k.open, s)

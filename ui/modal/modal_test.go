@@ -38,7 +38,7 @@ func TestEscapeAndEnterWithNothingFocused(t *testing.T) {
 	Keys(c, func(ev *fyne.KeyEvent) { other = append(other, ev.Name) })
 
 	for _, key := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter} {
-		ShowError(errors.New("the file is not a ballot file"), w)
+		NewError(errors.New("the file is not a ballot file"), w).Show()
 		if c.Overlays().Top() == nil {
 			t.Fatal("the message is not shown")
 		}
