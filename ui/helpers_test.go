@@ -50,25 +50,7 @@ func TestMain(m *testing.M) {
 // them, Escape and Enter would do nothing in the dialog. (Hidden controls,
 // such as a form's unused buttons, cannot take the focus.)
 func deafControls(o fyne.CanvasObject) []string {
-	var shown []fyne.CanvasObject
-	var walkShown func(o fyne.CanvasObject)
-	walkShown = func(o fyne.CanvasObject) {
-		if !o.Visible() {
-			return
-		}
-		shown = append(shown, o)
-		switch x := o.(type) {
-		case *fyne.Container:
-			for _, c := range x.Objects {
-				walkShown(c)
-			}
-		case fyne.Widget:
-			for _, c := range test.WidgetRenderer(x).Objects() {
-				walkShown(c)
-			}
-		}
-	}
-	walkShown(o)
+	shown := uitest.Shown(o)
 	title := ""
 	for _, o := range shown {
 		if l, ok := o.(*widget.Label); ok && title == "" && l.TextStyle.Bold {

@@ -11,16 +11,26 @@ import (
 // render, in tree order, skipping hidden objects and their children.
 func Texts(c fyne.Canvas) []string {
 	var out []string
+	for _, o := range Shown(append([]fyne.CanvasObject{c.Content()}, c.Overlays().List()...)...) {
+		if x, ok := o.(*canvas.Text); ok && x.Text != "" {
+			out = append(out, x.Text)
+		}
+	}
+	return out
+}
+
+// Shown lists the objects drawn from roots, in tree order: each root and
+// what its containers hold and its widgets render, skipping hidden objects
+// and their children.
+func Shown(roots ...fyne.CanvasObject) []fyne.CanvasObject {
+	var out []fyne.CanvasObject
 	var visit func(o fyne.CanvasObject)
 	visit = func(o fyne.CanvasObject) {
 		if o == nil || !o.Visible() {
 			return
 		}
+		out = append(out, o)
 		switch x := o.(type) {
-		case *canvas.Text:
-			if x.Text != "" {
-				out = append(out, x.Text)
-			}
 		case *fyne.Container:
 			for _, k := range x.Objects {
 				visit(k)
@@ -31,9 +41,8 @@ func Texts(c fyne.Canvas) []string {
 			}
 		}
 	}
-	visit(c.Content())
-	for _, o := range c.Overlays().List() {
-		visit(o)
+	for _, r := range roots {
+		visit(r)
 	}
 	return out
 }
