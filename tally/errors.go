@@ -2,6 +2,7 @@ package tally
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -28,6 +29,7 @@ func (e *Error) Message() string { return e.Err.Error() }
 func NewError(pkg, format string, a ...any) *Error {
 	for i, x := range a {
 		if e, ok := x.(*Error); ok {
+			a = slices.Clone(a) // the caller's arguments stay as they were
 			a[i] = told{e}
 		}
 	}

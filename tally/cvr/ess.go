@@ -2,9 +2,9 @@ package cvr
 
 import (
 	"archive/zip"
-	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -94,22 +94,18 @@ func xlsxLimit(size int64) int64 {
 	return min(max(size*MaxXLSXRatio, minXLSXBytes), MaxXLSXBytes)
 }
 
-// unzippedSize is the total size the zip archive r (of size bytes) declares
-// its entries inflate to; r is left at its start.
-func unzippedSize(r io.ReadSeeker, size int64) (uint64, error) {
-	ra, ok := r.(io.ReaderAt)
-	if !ok {
-		return 0, errors.New("the xlsx file cannot be read at random")
-	}
-	z, err := zip.NewReader(ra, size)
+// unzippedSize is the total size the zip archive f (of size bytes)
+// declares its entries inflate to; f is left at its start.
+func unzippedSize(f *os.File, size int64) (uint64, error) {
+	z, err := zip.NewReader(f, size)
 	if err != nil {
 		return 0, err
 	}
 	var total uint64
-	for _, f := range z.File {
-		total += f.UncompressedSize64
+	for _, e := range z.File {
+		total += e.UncompressedSize64
 	}
-	_, err = r.Seek(0, io.SeekStart)
+	_, err = f.Seek(0, io.SeekStart)
 	return total, err
 }
 

@@ -1,6 +1,10 @@
 package raire
 
-import "votedesk/tally"
+import (
+	"slices"
+
+	"votedesk/tally"
+)
 
 // FromBallots turns a contest's ballots into RAIRE's votes: each ballot's
 // candidates in rank order, a candidate ranked again kept at its first
@@ -15,7 +19,6 @@ func FromBallots(c tally.Contest, b *tally.BallotSet) []Vote {
 	for i := range b.Len() {
 		marks, n := b.Ballot(i)
 		var prefs []int
-		seen := map[int]bool{}
 	read:
 		for j := 0; j < len(marks); {
 			k := j
@@ -26,8 +29,7 @@ func FromBallots(c tally.Contest, b *tally.BallotSet) []Vote {
 				break read
 			}
 			cand := int(marks[j].Candidate)
-			if cand < len(c.Candidates) && !c.Candidates[cand].Excluded && !seen[cand] {
-				seen[cand] = true
+			if cand < len(c.Candidates) && !c.Candidates[cand].Excluded && !slices.Contains(prefs, cand) {
 				prefs = append(prefs, cand)
 			}
 			j = k

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -73,7 +72,7 @@ func raireContract(c *call, path string) error {
 	if path != "-" {
 		var err error
 		if f, err = os.Open(path); err != nil {
-			return &app.Error{Code: app.CodeInvalid, Message: fmt.Sprintf("cannot read %s: %v", path, errors.Unwrap(err)), Err: err}
+			return app.Errorf(app.CodeInvalid, "cannot read %s: %v", path, unwrapPathError(err))
 		}
 		defer f.Close()
 	}

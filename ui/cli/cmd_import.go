@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -250,7 +251,7 @@ func unwrapPathError(err error) error {
 }
 
 // thousands writes n with its digits grouped in threes.
-func thousands[N ~int | ~int64 | ~uint64](n N) string { return report.Thousands(fmt.Sprint(n)) }
+func thousands(n int) string { return report.Thousands(strconv.Itoa(n)) }
 
 // progressLine shows an import's progress on standard error when it is a
 // terminal, one line rewritten in place; elsewhere it shows nothing.
