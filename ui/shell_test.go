@@ -256,15 +256,22 @@ func TestSidebarLeavesAnOpenElection(t *testing.T) {
 	}
 }
 
-// TestEnterOpensAnElection: on the elections list, the keyboard reaches an
-// election and Enter opens it.
-func TestEnterOpensAnElection(t *testing.T) {
+// mayorListed is the app signed in as its owner on the elections list,
+// which holds the election Mayor.
+func mayorListed(t *testing.T) *harness {
 	h := newHarness(t, nil)
 	h.owner()
 	h.must(h.svc.CreateElection(h.ctx, "Olivia", "Mayor", "", false))
 	h.signIn("Olivia")
 	h.sh.ShowScreen(screenElections)
 	h.wait()
+	return h
+}
+
+// TestEnterOpensAnElection: on the elections list, the keyboard reaches an
+// election and Enter opens it.
+func TestEnterOpensAnElection(t *testing.T) {
+	h := mayorListed(t)
 	tbl := h.sh.Elections.Table
 	h.win.Canvas().Focus(tbl)
 	tbl.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
@@ -305,12 +312,7 @@ func TestDoubleClickOpensAnElection(t *testing.T) {
 // focus, shown by its ring, so Enter then opens the row; the ring goes when
 // the focus leaves.
 func TestClickThenEnterOpensAnElection(t *testing.T) {
-	h := newHarness(t, nil)
-	h.owner()
-	h.must(h.svc.CreateElection(h.ctx, "Olivia", "Mayor", "", false))
-	h.signIn("Olivia")
-	h.sh.ShowScreen(screenElections)
-	h.wait()
+	h := mayorListed(t)
 	sc := h.sh.Elections
 	c := h.win.Canvas()
 	ring := func() bool {
