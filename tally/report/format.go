@@ -38,13 +38,18 @@ func Percent(votes, total tally.Decimal) string {
 // bottoms-up percentage, without a first-round threshold), else the first
 // round's.
 func ShareDivisor(r tally.Rules, rounds []tally.Round, i int) tally.Decimal {
-	perRound := (r.WinnerElectionMode == tally.SingleWinnerMajority ||
-		r.WinnerElectionMode == tally.BottomsUpUsingPercentageThreshold) &&
-		!r.DoesFirstRoundDetermineThreshold
-	if perRound {
+	if SharePerRound(r) {
 		return rounds[i].Active
 	}
 	return rounds[0].Active
+}
+
+// SharePerRound reports whether shares under rules r are of each round's
+// active ballots (else of the first round's); see ShareDivisor.
+func SharePerRound(r tally.Rules) bool {
+	return (r.WinnerElectionMode == tally.SingleWinnerMajority ||
+		r.WinnerElectionMode == tally.BottomsUpUsingPercentageThreshold) &&
+		!r.DoesFirstRoundDetermineThreshold
 }
 
 // Share formats candidate c's share of round i, as Percent of ShareDivisor;

@@ -22,6 +22,8 @@ type passView struct {
 	FirstActive    string
 	NoRankings     string
 	FinalThreshold string
+	// ShareOf says what the percentages are of (ShareDivisor).
+	ShareOf string
 }
 
 // roundRow is one candidate's line of the round table.
@@ -144,6 +146,10 @@ func newPassView(h HTML, index int, pass tally.Pass) passView {
 		v.FirstActive = Votes(first.TallySum())
 		v.NoRankings = Votes(first.Inactive.NoRankings)
 		v.FinalThreshold = Votes(last.Threshold)
+		v.ShareOf = "the first round's active ballots, as RCTab's reports give them"
+		if SharePerRound(h.Rules) {
+			v.ShareOf = "the ballots still active in that round"
+		}
 	}
 	scale := 0.0
 	for _, rd := range pass.Rounds {
