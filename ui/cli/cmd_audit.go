@@ -113,7 +113,11 @@ func readAuditContest(c *call, path string) (tally.Contest, []raire.Vote, uint64
 	if len(contest.Candidates) > raire.MaxCandidates {
 		return contest, nil, 0, &app.Error{Code: app.CodeInvalid, Message: fmt.Sprintf("%s has %d candidates; RAIRE audits at most %d", path, len(contest.Candidates), raire.MaxCandidates)}
 	}
-	return contest, raire.FromBallots(contest, &f.Ballots), uint64(f.Ballots.Total()), nil
+	votes, err := raire.FromBallots(contest, tally.DefaultRules(), &f.Ballots)
+	if err != nil {
+		return contest, nil, 0, &app.Error{Code: app.CodeInvalid, Message: fmt.Sprintf("%s: %v", path, err), Err: err}
+	}
+	return contest, votes, uint64(f.Ballots.Total()), nil
 }
 
 // auditKind is the audit --type and --risk-limit ask for: a ballot-level
