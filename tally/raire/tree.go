@@ -200,14 +200,22 @@ const treeGap = 1
 // LayoutTrees lays the trees out left to right, each tree as wide as its
 // leaves and a node centred over its children, starting a new row of
 // trees when the next would make a row wider than maxWidth (in slots; 0
-// puts every tree in one row). A tree wider than maxWidth has a row to
-// itself. Every row is one level deeper than its deepest tree, so that
-// the labels under the leaves have room.
+// puts every tree in one row) or than the widest tree, if wider: small
+// trees fill the width a big one takes anyway. Every row is one level
+// deeper than its deepest tree, so that the labels under the leaves have
+// room.
 func LayoutTrees(t Trees, maxWidth float64) TreeLayout {
 	var l TreeLayout
+	widths, depths := make([]float64, len(t.Roots)), make([]int, len(t.Roots))
+	for i, root := range t.Roots {
+		widths[i], depths[i] = treeSize(root)
+		if maxWidth > 0 {
+			maxWidth = max(maxWidth, widths[i])
+		}
+	}
 	rowX, rowY, rowH := 0.0, 0.0, 0.0
-	for _, root := range t.Roots {
-		width, depth := treeSize(root)
+	for i, root := range t.Roots {
+		width, depth := widths[i], depths[i]
 		if rowX > 0 && maxWidth > 0 && rowX+treeGap+width > maxWidth {
 			rowX, rowY, rowH = 0, rowY+rowH, 0
 		}

@@ -321,7 +321,7 @@ func TestTreeOddInput(t *testing.T) {
 // TestLayoutTrees checks the layout of Burlington's trees: leaves in
 // slots of their own, a parent centred over its children, a level per
 // depth, trees side by side without overlapping, rows no wider than asked
-// unless one tree is, and an edge from every parent to each child.
+// or than the widest tree, and an edge from every parent to each child.
 func TestLayoutTrees(t *testing.T) {
 	c := burlington(t)
 	sol, err := raire.Assertions(c, raire.Options{})
@@ -329,9 +329,17 @@ func TestLayoutTrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := sol.Tree()
-	for _, maxWidth := range []float64{0, 12, 30} {
+	for _, maxWidth := range []float64{0, 12, 22, 30} {
 		t.Run(fmt.Sprint(maxWidth), func(t *testing.T) {
 			l := raire.LayoutTrees(tr, maxWidth)
+			limit, rows := maxWidth, map[float64]bool{}
+			for _, pt := range l.Trees {
+				limit = max(limit, pt.Width)
+				rows[pt.Y] = true
+			}
+			if (maxWidth > 0) != (len(rows) > 1) {
+				t.Errorf("%d rows of trees", len(rows))
+			}
 			if len(l.Nodes) != tr.Nodes || len(l.Edges) != tr.Nodes-len(tr.Roots) || len(l.Trees) != len(tr.Roots) {
 				t.Fatalf("%d nodes, %d edges, %d trees for %d nodes and %d roots", len(l.Nodes), len(l.Edges), len(l.Trees), tr.Nodes, len(tr.Roots))
 			}
@@ -376,8 +384,8 @@ func TestLayoutTrees(t *testing.T) {
 				if float64(len(slots)) != pt.Width {
 					t.Errorf("tree %d: %d leaves in width %v", k, len(slots), pt.Width)
 				}
-				if maxWidth > 0 && pt.X+pt.Width > maxWidth && pt.X > 0 {
-					t.Errorf("tree %d ends at %v, past %v", k, pt.X+pt.Width, maxWidth)
+				if maxWidth > 0 && pt.X+pt.Width > limit {
+					t.Errorf("tree %d ends at %v, past %v", k, pt.X+pt.Width, limit)
 				}
 				for j, other := range l.Trees[:k] {
 					if other.Y == pt.Y && other.X+other.Width+1 > pt.X {

@@ -246,7 +246,7 @@ func treesSummary(t raire.Trees, names []string) string {
 		s += fmt.Sprintf(" %d elimination orders are not ruled out.", open)
 	}
 	if t.Truncated {
-		s += fmt.Sprintf(" Only the first %d nodes are drawn.", t.Nodes)
+		s += fmt.Sprintf(" The trees are cut short at %d nodes: the branches below the nodes marked … are not drawn.", t.Nodes)
 	}
 	return s
 }

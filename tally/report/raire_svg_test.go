@@ -187,7 +187,7 @@ func TestEliminationTreesSVGTruncated(t *testing.T) {
 	if !slices.ContainsFunc(titles, func(s string) bool { return strings.HasSuffix(s, cut) }) {
 		t.Errorf("no title ends %q", cut)
 	}
-	if !bytes.Contains(buf.Bytes(), []byte("Only the first 2000 nodes are drawn.")) {
+	if !bytes.Contains(buf.Bytes(), []byte("The trees are cut short at 2000 nodes")) {
 		t.Error("the description does not say the trees were cut")
 	}
 	if buf.Len() > 2<<20 {
