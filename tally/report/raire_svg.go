@@ -49,13 +49,13 @@ func WriteEliminationTreesSVG(w io.Writer, t raire.Trees, names []string, explai
 	}
 	full := make([]string, max(t.NumCandidates, 0))
 	for c := range full {
-		full[c] = candidateName(names, c)
+		full[c] = treeCandidate(names, c)
 	}
-	label := surnames(full)
+	label := treeSurnames(full)
 
 	slot := treeMinSlot
 	for _, n := range label {
-		slot = max(slot, textWidth(n, treeNameSize)+treeBoxPad+treeSlotMargin)
+		slot = max(slot, treeTextWidth(n, treeNameSize)+treeBoxPad+treeSlotMargin)
 	}
 	slot = min(slot, treeMaxSlot)
 	inner := slot - treeSlotMargin
@@ -77,8 +77,8 @@ func WriteEliminationTreesSVG(w io.Writer, t raire.Trees, names []string, explai
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="elimination-trees" width="%s" height="%s" viewBox="0 0 %s %s" role="img" aria-labelledby="et-title et-desc">`,
 		px(width), px(height), px(width), px(height))
 	fmt.Fprintf(&b, `<title id="et-title">%s</title><desc id="et-desc">%s</desc>`,
-		xmlText(fmt.Sprintf("Elimination trees: every way someone other than %s could win, and what rules it out", candidateName(names, t.Winner))),
-		xmlText(treesSummary(t, full)))
+		treeXML(fmt.Sprintf("Elimination trees: every way someone other than %s could win, and what rules it out", treeCandidate(names, t.Winner))),
+		treeXML(treeSummary(t, full)))
 	b.WriteString(`<style>` +
 		`svg.elimination-trees{width:auto;height:auto;max-width:none}` +
 		`@media print{svg.elimination-trees{max-width:100%}}` +
@@ -113,7 +113,7 @@ func WriteEliminationTreesSVG(w io.Writer, t raire.Trees, names []string, explai
 		if n.Depth == 0 {
 			class += " root"
 		}
-		fmt.Fprintf(&b, `<g class="%s"><title>%s</title>`, class, xmlText(nodeText(t, n.TreeNode, full, explain)))
+		fmt.Fprintf(&b, `<g class="%s"><title>%s</title>`, class, treeXML(treeNodeText(t, n.TreeNode, full, explain)))
 		name, nameW, size := label[n.Candidate()], inner-treeBoxPad, treeNameSize
 		if n.Depth == 0 {
 			// A root is alone on its level: it may take its tree's width
@@ -121,11 +121,11 @@ func WriteEliminationTreesSVG(w io.Writer, t raire.Trees, names []string, explai
 			tree := l.Trees[treeOf[n.TreeNode]]
 			name, nameW, size = name+" wins", (tree.Width+1)*slot-treeSlotMargin-treeBoxPad, treeNameSize*treeBold
 		}
-		name = fit(name, size, nameW)
-		boxW := textWidth(name, size) + treeBoxPad
+		name = treeFit(name, size, nameW)
+		boxW := treeTextWidth(name, size) + treeBoxPad
 		fmt.Fprintf(&b, `<rect x="%s" y="%s" width="%s" height="%s" rx="4"/><text class="name" x="%s" y="%s">%s</text>`,
-			px(x-boxW/2), px(y-treeBoxH/2), px(boxW), px(treeBoxH), px(x), px(y+4), xmlText(name))
-		lines := nodeLabel(t, n.TreeNode, label, inner)
+			px(x-boxW/2), px(y-treeBoxH/2), px(boxW), px(treeBoxH), px(x), px(y+4), treeXML(name))
+		lines := treeNodeLabel(t, n.TreeNode, label, inner)
 		for i, line := range lines {
 			fmt.Fprintf(&b, `<text class="label" x="%s" y="%s">%s</text>`, px(x), px(y+treeBoxH/2+treeLabelLine*float64(i+1)), line)
 		}
@@ -136,38 +136,38 @@ func WriteEliminationTreesSVG(w io.Writer, t raire.Trees, names []string, explai
 	return err
 }
 
-// nodeLabel returns the lines under a node, already escaped, each at most
-// width wide: a leaf's first assertion (its kind in bold), "not ruled
-// out", or "…" where the tree was cut.
-func nodeLabel(t raire.Trees, n *raire.TreeNode, names []string, width float64) []string {
+// treeNodeLabel returns the lines under a node, already escaped, each at
+// most width wide: a leaf's first assertion (its kind in bold), "not
+// ruled out", or "…" where the tree was cut.
+func treeNodeLabel(t raire.Trees, n *raire.TreeNode, names []string, width float64) []string {
 	switch {
 	case n.NotRuledOut:
-		return wrapWords([]string{"not", "ruled", "out"}, width, false)
+		return treeWrap([]string{"not", "ruled", "out"}, width, false)
 	case n.Truncated:
 		return []string{"…"}
 	case len(n.PrunedBy) == 0:
 		return nil
 	}
 	a := t.Assertions[n.PrunedBy[0]]
-	words := []string{string(a.Type), candidateName(names, a.Winner), "> " + candidateName(names, a.Loser)}
-	return wrapWords(words, width, true)
+	words := []string{string(a.Type), treeCandidate(names, a.Winner), "> " + treeCandidate(names, a.Loser)}
+	return treeWrap(words, width, true)
 }
 
-// wrapWords fills lines of at most width with the words, escaped (a word
+// treeWrap fills lines of at most width with the words, escaped (a word
 // too wide alone is cut short); with kind, the first word is the
 // assertion's kind, set in bold.
-func wrapWords(words []string, width float64, kind bool) []string {
+func treeWrap(words []string, width float64, kind bool) []string {
 	var lines []string
 	var line strings.Builder
 	lineW := 0.0
-	space := textWidth(" ", treeLabelSize)
+	space := treeTextWidth(" ", treeLabelSize)
 	for i, w := range words {
 		size := treeLabelSize
 		if kind && i == 0 {
 			size *= treeBold
 		}
-		w = fit(w, size, width)
-		ww := textWidth(w, size)
+		w = treeFit(w, size, width)
+		ww := treeTextWidth(w, size)
 		if lineW > 0 && lineW+space+ww > width {
 			lines = append(lines, line.String())
 			line.Reset()
@@ -178,9 +178,9 @@ func wrapWords(words []string, width float64, kind bool) []string {
 			lineW += space
 		}
 		if kind && i == 0 {
-			line.WriteString(`<tspan class="kind">` + xmlText(w) + `</tspan>`)
+			line.WriteString(`<tspan class="kind">` + treeXML(w) + `</tspan>`)
 		} else {
-			line.WriteString(xmlText(w))
+			line.WriteString(treeXML(w))
 		}
 		lineW += ww
 	}
@@ -190,12 +190,12 @@ func wrapWords(words []string, width float64, kind bool) []string {
 	return lines
 }
 
-// nodeText says what a node stands for, for its tooltip: the order's end
-// in full and what rules it out.
-func nodeText(t raire.Trees, n *raire.TreeNode, names []string, explain func(i int) string) string {
+// treeNodeText says what a node stands for, for its tooltip: the order's
+// end in full and what rules it out.
+func treeNodeText(t raire.Trees, n *raire.TreeNode, names []string, explain func(i int) string) string {
 	var b strings.Builder
 	tail := n.Tail
-	win := candidateName(names, tail[len(tail)-1])
+	win := treeCandidate(names, tail[len(tail)-1])
 	if len(tail) == 1 {
 		fmt.Fprintf(&b, "%s wins.", win)
 	} else {
@@ -203,15 +203,15 @@ func nodeText(t raire.Trees, n *raire.TreeNode, names []string, explain func(i i
 		if len(tail) == t.NumCandidates {
 			lead = "The count"
 		}
-		fmt.Fprintf(&b, "%s: %s is eliminated", lead, candidateName(names, tail[0]))
+		fmt.Fprintf(&b, "%s: %s is eliminated", lead, treeCandidate(names, tail[0]))
 		for _, c := range tail[1 : len(tail)-1] {
-			fmt.Fprintf(&b, ", then %s", candidateName(names, c))
+			fmt.Fprintf(&b, ", then %s", treeCandidate(names, c))
 		}
 		fmt.Fprintf(&b, ", and %s wins.", win)
 	}
 	switch {
 	case n.NotRuledOut:
-		fmt.Fprintf(&b, " No assertion rules this order out, so the assertions do not show that %s won.", candidateName(names, t.Winner))
+		fmt.Fprintf(&b, " No assertion rules this order out, so the assertions do not show that %s won.", treeCandidate(names, t.Winner))
 	case n.Truncated:
 		fmt.Fprintf(&b, " The orders that lead here are not drawn: the picture stops at %d tails.", raire.MaxTreeNodes)
 	}
@@ -222,14 +222,14 @@ func nodeText(t raire.Trees, n *raire.TreeNode, names []string, explain func(i i
 		} else {
 			b.WriteString(" Also by ")
 		}
-		fmt.Fprintf(&b, "%s %s > %s: %s", a.Type, candidateName(names, a.Winner), candidateName(names, a.Loser), explain(k))
+		fmt.Fprintf(&b, "%s %s > %s: %s", a.Type, treeCandidate(names, a.Winner), treeCandidate(names, a.Loser), explain(k))
 	}
 	return b.String()
 }
 
-// treesSummary describes the trees in a sentence or two for a reader who
+// treeSummary describes the trees in a sentence or two for a reader who
 // cannot see them.
-func treesSummary(t raire.Trees, names []string) string {
+func treeSummary(t raire.Trees, names []string) string {
 	ends, open := 0, 0
 	t.Walk(func(n *raire.TreeNode) bool {
 		if len(n.PrunedBy) > 0 {
@@ -241,7 +241,7 @@ func treesSummary(t raire.Trees, names []string) string {
 		return true
 	})
 	s := fmt.Sprintf("%d trees, one for each candidate who could win instead of %s, with %d nodes; %d branches end at an assertion that rules them out.",
-		len(t.Roots), candidateName(names, t.Winner), t.Nodes, ends)
+		len(t.Roots), treeCandidate(names, t.Winner), t.Nodes, ends)
 	if open > 0 {
 		s += fmt.Sprintf(" %d elimination orders are not ruled out.", open)
 	}
@@ -251,19 +251,19 @@ func treesSummary(t raire.Trees, names []string) string {
 	return s
 }
 
-// candidateName is a candidate's name, or "candidate c" when names lacks
+// treeCandidate is a candidate's name, or "candidate c" when names lacks
 // it, as package raire names them.
-func candidateName(names []string, c int) string {
+func treeCandidate(names []string, c int) string {
 	if c >= 0 && c < len(names) && names[c] != "" {
 		return names[c]
 	}
 	return fmt.Sprintf("candidate %d", c)
 }
 
-// surnames returns each name's surname (the part before a comma, else the
-// last word) when those are all different and at least three letters
+// treeSurnames returns each name's surname (the part before a comma, else
+// the last word) when those are all different and at least three letters
 // long, and otherwise the names unchanged.
-func surnames(names []string) []string {
+func treeSurnames(names []string) []string {
 	out := make([]string, len(names))
 	seen := map[string]bool{}
 	for i, n := range names {
@@ -286,22 +286,22 @@ func surnames(names []string) []string {
 	return out
 }
 
-// fit cuts s short with "…" until it is at most width wide at size.
-func fit(s string, size, width float64) string {
-	if textWidth(s, size) <= width {
+// treeFit cuts s short with "…" until it is at most width wide at size.
+func treeFit(s string, size, width float64) string {
+	if treeTextWidth(s, size) <= width {
 		return s
 	}
 	r := []rune(s)
-	for len(r) > 1 && textWidth(string(r)+"…", size) > width {
+	for len(r) > 1 && treeTextWidth(string(r)+"…", size) > width {
 		r = r[:len(r)-1]
 	}
 	return string(r) + "…"
 }
 
-// textWidth estimates how wide s is at size pixels in the report's sans
+// treeTextWidth estimates how wide s is at size pixels in the report's sans
 // serif, by character class, from DejaVu Sans's widths: the widest of
 // the fonts the report names, so that labels never overlap.
-func textWidth(s string, size float64) float64 {
+func treeTextWidth(s string, size float64) float64 {
 	w := 0.0
 	for _, r := range s {
 		switch {
@@ -324,9 +324,9 @@ func textWidth(s string, size float64) float64 {
 	return w * size
 }
 
-// xmlText escapes s for XML text or an attribute, replacing the
+// treeXML escapes s for XML text or an attribute, replacing the
 // characters XML 1.0 cannot carry with U+FFFD.
-func xmlText(s string) string {
+func treeXML(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF {
 			return r

@@ -44,10 +44,10 @@ func raireGuide(t *testing.T) (raire.Contest, *raire.Solution) {
 	return c, sol
 }
 
-// svgText parses an SVG, failing the test if it is not well-formed XML,
+// treeSVGText parses an SVG, failing the test if it is not well-formed XML,
 // and returns the text of its titles and of its text elements (a label's
 // lines one by one).
-func svgText(t *testing.T, svg []byte) (titles, texts []string) {
+func treeSVGText(t *testing.T, svg []byte) (titles, texts []string) {
 	t.Helper()
 	d := xml.NewDecoder(bytes.NewReader(svg))
 	var stack []string
@@ -94,7 +94,7 @@ func TestEliminationTreesSVGGolden(t *testing.T) {
 		if err := WriteEliminationTreesSVG(&buf, sol.Tree(), c.Candidates, nil); err != nil {
 			t.Fatal(err)
 		}
-		titles, texts := svgText(t, buf.Bytes())
+		titles, texts := treeSVGText(t, buf.Bytes())
 		all := strings.Join(texts, " ")
 		for _, want := range []string{"Alice wins", "Bob wins", "Diego wins", "NEB Chuan > Bob", "NEN Alice > Diego"} {
 			if !strings.Contains(all, want) {
@@ -117,7 +117,7 @@ func TestEliminationTreesSVGGolden(t *testing.T) {
 		if err := WriteEliminationTreesSVG(&buf, tr, names, nil); err != nil {
 			t.Fatal(err)
 		}
-		titles, texts := svgText(t, buf.Bytes())
+		titles, texts := treeSVGText(t, buf.Bytes())
 		if all := strings.Join(texts, " "); !strings.Contains(all, `<A&B> wins`) || !strings.Contains(all, "not ruled out") {
 			t.Errorf("texts %q", all)
 		}
@@ -143,7 +143,7 @@ func TestEliminationTreesSVGNames(t *testing.T) {
 	if err := WriteEliminationTreesSVG(&buf, sol.Tree(), names, nil); err != nil {
 		t.Fatal(err)
 	}
-	titles, _ := svgText(t, buf.Bytes())
+	titles, _ := treeSVGText(t, buf.Bytes())
 	all := strings.Join(titles, "\n")
 	for _, want := range []string{"Al\uFFFDice", "Bob\uFFFD", "candidate 2", "candidate 3"} {
 		if !strings.Contains(all, want) {
@@ -164,7 +164,7 @@ func TestEliminationTreesSVGExplain(t *testing.T) {
 	if err := WriteEliminationTreesSVG(&buf, tr, c.Candidates, explain); err != nil {
 		t.Fatal(err)
 	}
-	titles, _ := svgText(t, buf.Bytes())
+	titles, _ := treeSVGText(t, buf.Bytes())
 	want := "Bob wins. Ruled out by NEB Chuan > Bob: [assertion 0] Also by NEB Chuan > Bob: [assertion 5]"
 	if !slices.Contains(titles, want) {
 		t.Errorf("no title %q in %q", want, titles)
@@ -179,7 +179,7 @@ func TestEliminationTreesSVGTruncated(t *testing.T) {
 	if err := WriteEliminationTreesSVG(&buf, tr, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	titles, texts := svgText(t, buf.Bytes())
+	titles, texts := treeSVGText(t, buf.Bytes())
 	if !slices.Contains(texts, "…") {
 		t.Error("no … under the nodes left out")
 	}
@@ -195,9 +195,9 @@ func TestEliminationTreesSVGTruncated(t *testing.T) {
 	}
 }
 
-// TestSurnames: a name's last word, or the part before a comma, when those
+// TestTreeSurnames: a name's last word, or the part before a comma, when those
 // tell every candidate apart and are at least three letters long.
-func TestSurnames(t *testing.T) {
+func TestTreeSurnames(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
 		names, want []string
@@ -210,23 +210,23 @@ func TestSurnames(t *testing.T) {
 		{"Blank", []string{"Bob Kiss", " "}, []string{"Bob Kiss", " "}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := surnames(tc.names); !slices.Equal(got, tc.want) {
-				t.Errorf("surnames(%q) = %q, want %q", tc.names, got, tc.want)
+			if got := treeSurnames(tc.names); !slices.Equal(got, tc.want) {
+				t.Errorf("treeSurnames(%q) = %q, want %q", tc.names, got, tc.want)
 			}
 		})
 	}
 }
 
-// TestFit: a label cut to a width is no wider, and one that fits is kept.
-func TestFit(t *testing.T) {
+// TestTreeFit: a label cut to a width is no wider, and one that fits is kept.
+func TestTreeFit(t *testing.T) {
 	for _, s := range []string{"Montroll", "Wolfeschlegelsteinhausenbergerdorff", "北京市长候选人", "W"} {
 		for _, width := range []float64{20, 50, 120} {
-			got := fit(s, treeNameSize, width)
-			if textWidth(s, treeNameSize) <= width && got != s {
-				t.Errorf("fit(%q, %v) = %q, but it fits", s, width, got)
+			got := treeFit(s, treeNameSize, width)
+			if treeTextWidth(s, treeNameSize) <= width && got != s {
+				t.Errorf("treeFit(%q, %v) = %q, but it fits", s, width, got)
 			}
-			if w := textWidth(got, treeNameSize); w > width && utf8.RuneCountInString(got) > 2 {
-				t.Errorf("fit(%q, %v) = %q, %v wide", s, width, got, w)
+			if w := treeTextWidth(got, treeNameSize); w > width && utf8.RuneCountInString(got) > 2 {
+				t.Errorf("treeFit(%q, %v) = %q, %v wide", s, width, got, w)
 			}
 		}
 	}
