@@ -51,9 +51,18 @@ type Input struct {
 //go:embed html.tmpl
 var htmlTemplate string
 
-var htmlPage = template.Must(template.New("report").Funcs(template.FuncMap{
+// reportCSS is the style every HTML report shares.
+//
+//go:embed report.css
+var reportCSS string
+
+// htmlFuncs are the functions the HTML reports' templates use.
+var htmlFuncs = template.FuncMap{
 	"thousands": Thousands,
-}).Parse(htmlTemplate))
+	"css":       func() template.CSS { return template.CSS(reportCSS) },
+}
+
+var htmlPage = template.Must(template.New("report").Funcs(htmlFuncs).Parse(htmlTemplate))
 
 // WriteHTML writes a results report as one self-contained HTML page (no
 // external fonts, scripts or images: charts are inline SVG) that reads well
