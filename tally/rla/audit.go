@@ -103,7 +103,7 @@ func (au *Audit) setUp(a raire.Assertion, w, l uint64) assertionAudit {
 	v := (float64(w) - float64(l)) / n
 	if au.kind == Polling {
 		eta0 := (1 + v) / 2 // the reported assorter mean, phantoms at 1/2
-		shares := []float64{float64(w) / n, 1 - float64(w)/n - float64(l)/n, float64(l) / n}
+		shares := []float64{float64(w) / n, max(0, 1-float64(w)/n-float64(l)/n), float64(l) / n}
 		return assertionAudit{a: a, margin: v, x: []float64{1, 0.5, 0},
 			rule: shrinkTrunc{eta0: eta0, d: pollingD, c: (eta0 - mu) / 2, u: 1, prior: shares}}
 	}

@@ -195,3 +195,34 @@ func TestFullHandCount(t *testing.T) {
 		t.Errorf("status %+v, want a full hand count", st)
 	}
 }
+
+// TestLargeManifestEstimates: for 100 million ballots and a lead of 2,000
+// (diluted margin 0.00002) a comparison that expects no discrepancies
+// needs about 2 ln(1/α)/v draws, past the projection's draw-by-draw
+// stretch; one that expects SHANGRLA's planning rates, which would
+// overturn so small a margin, and a polling audit need the whole manifest.
+// All are estimated quickly.
+func TestLargeManifestEstimates(t *testing.T) {
+	votes := []raire.Vote{{N: 40_001_000, Prefs: []int{0}}, {N: 39_999_000, Prefs: []int{1}}}
+	as := []raire.Assertion{{Type: raire.NEB, Winner: 0, Loser: 1}}
+	comparison, err := rla.NewAudit(rla.Comparison, 0.05, as, votes, rla.MaxBallots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const v = 2000.0 / rla.MaxBallots
+	n, want := comparison.InitialSampleSize(rla.Expect{O1: 1e-12}), 2*math.Log(20)/v
+	t.Logf("margin %v of %d ballots: %d draws (2 ln(1/α)/v = %.0f)", v, rla.MaxBallots, n, want)
+	if n < int(want) || float64(n) > 1.5*want {
+		t.Errorf("%d draws, want between %.0f and half as much again", n, want)
+	}
+	if n := comparison.InitialSampleSize(rla.Expect{}); n != rla.MaxBallots {
+		t.Errorf("planning rates: %d draws, want the whole manifest", n)
+	}
+	polling, err := rla.NewAudit(rla.Polling, 0.05, as, votes, rla.MaxBallots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := polling.InitialSampleSize(rla.Expect{}); n != rla.MaxBallots {
+		t.Errorf("polling: %d draws, want the whole manifest", n)
+	}
+}

@@ -38,23 +38,15 @@ func (s shrinkTrunc) settled(x, p []float64) float64 {
 }
 
 // kelly bets what maximizes the expected log growth of T when the draws'
-// outcomes come in the shares estimated from the draws so far: Kelly's
-// bet, as in Spertus's COBRA for comparison audits. The estimate is the
-// counts shrunk toward prior with the weight of d draws, except that the
-// overstatement outcomes (1 and 2) are never expected less often than
-// prior says, so a long run of clean ballots never bets everything on the
-// next one being clean too.
+// outcomes come in the shares estimated from the draws so far (the counts
+// shrunk toward prior with the weight of d draws): Kelly's bet, as in
+// Spertus's COBRA for comparison audits.
 type kelly struct {
 	prior []float64
 	d     float64
 }
 
-func (k kelly) shares(t *test) [maxOutcomes]float64 {
-	p := t.estimate(k.prior, k.d)
-	p[over1], p[over2] = max(p[over1], k.prior[over1]), max(p[over2], k.prior[over2])
-	p[clean] = 1 - p[over1] - p[over2] - p[under1] - p[under2]
-	return p
-}
+func (k kelly) shares(t *test) [maxOutcomes]float64 { return t.estimate(k.prior, k.d) }
 
 func (k kelly) next(t *test) float64 {
 	p := k.shares(t)

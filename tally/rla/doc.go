@@ -124,8 +124,9 @@
 //     from the draws so far: each kind's count shrunk toward the planning
 //     rates DefaultExpect (one-vote overstatements 1 in 1,000, two-vote 1
 //     in 10,000: SHANGRLA's planning rates) with the weight of d = 100
-//     draws, the overstatement rates never below the planning ones. A
-//     comparison needs bets near 2 to be efficient: ALPHA's shrinkage
+//     draws, so a long clean run lets the bet grow, even where the margin
+//     is smaller than the planning rates would allow. A comparison needs
+//     bets near 2 to be efficient: ALPHA's shrinkage
 //     toward B's no-discrepancy mean b would bet about 0.05 at v = 0.05 and
 //     need thousands of draws; a fixed bet near 2 is ruined by a few
 //     overstatements; the estimated rates make the bet back off as
@@ -160,9 +161,10 @@
 // sample so far again. The audit escalates to a full hand count
 // (Status.FullHandCount) when n plus that round reaches the manifest's
 // size, or when some assertion's projection does not reach α within the
-// rest of the manifest (or within twice, plus 1,000, the draws the bet it
-// settles on would need at those rates, or at all, when that bet does not
-// gain).
+// rest of the manifest, or never can (the bet its rule settles on at those
+// rates does not gain). A projection goes draw by draw for 100,000 draws,
+// then extrapolates at the growth of the last one, so even a manifest of
+// 100 million ballots is estimated quickly.
 //
 // Draws are with replacement, which wastes a little when the sample is a
 // large fraction of the manifest; in exchange the null mean never changes
