@@ -2,6 +2,7 @@ package rla_test
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"votedesk/tally/raire"
@@ -87,5 +88,62 @@ func TestNewAuditOddInputs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAuditNeverPanics sets up audits of random contests and measures
+// random observations, garbage preferences among them: the risks stay in
+// [0, 1], confirmed assertions are those at the risk limit, and the
+// suggested rounds stay within the manifest.
+func TestAuditNeverPanics(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	garbage := func() []int {
+		p := make([]int, r.IntN(6))
+		for i := range p {
+			p[i] = r.IntN(8) - 2
+		}
+		return p
+	}
+	for range 300 {
+		n := 2 + r.IntN(4)
+		votes := randomVotes(r, n, 1+r.IntN(30))
+		total := 0
+		for _, v := range votes {
+			total += int(v.N)
+		}
+		sol, err := raire.Assertions(raire.Contest{NumCandidates: n, Votes: votes,
+			Audit: raire.Audit{Type: raire.OneOnMargin, TotalAuditableBallots: uint64(total)}}, raire.Options{})
+		if err != nil {
+			continue // a tie
+		}
+		var as []raire.Assertion
+		for _, a := range sol.Assertions {
+			as = append(as, a.Assertion)
+		}
+		ballots := total + r.IntN(5)
+		alpha := []float64{0.001, 0.05, 0.5, 0.999}[r.IntN(4)]
+		for _, kind := range []rla.Kind{rla.Comparison, rla.Polling} {
+			au, err := rla.NewAudit(kind, alpha, as, votes, ballots)
+			if err != nil {
+				t.Fatalf("%s of %v: %v", kind, votes, err)
+			}
+			if n := au.InitialSampleSize(rla.Expect{O1: r.Float64() / 10, U2: r.Float64() / 10}); n < 1 || n > ballots {
+				t.Fatalf("initial sample %d of %d ballots", n, ballots)
+			}
+			obs := make([]rla.Observation, r.IntN(3*ballots))
+			for i := range obs {
+				obs[i] = rla.Observation{CVR: garbage(), Paper: garbage(), Phantom: r.IntN(10) == 0, NotFound: r.IntN(10) == 0}
+			}
+			st := au.Measure(obs)
+			for _, s := range st.Assertions {
+				if !(s.Risk >= 0 && s.Risk <= 1) || s.Confirmed != (s.Risk <= alpha) {
+					t.Fatalf("assertion status %+v at risk limit %v", s, alpha)
+				}
+			}
+			if st.Sampled != len(obs) || st.NextRound < 0 || st.Sampled+st.NextRound > max(ballots, st.Sampled) && !st.FullHandCount ||
+				(st.Confirmed || st.FullHandCount) && st.NextRound != 0 {
+				t.Fatalf("status %+v after %d observations of %d ballots", st, len(obs), ballots)
+			}
+		}
 	}
 }
