@@ -27,8 +27,9 @@ const (
 )
 
 // The shrinkage weights, in draws: how strongly the bets lean on what was
-// expected before the sample (ALPHA's d). 100 is SHANGRLA's and rlauxe's
-// default for polling; comparison's planning rates use the same weight.
+// expected before the sample (ALPHA's d). 100 is rlauxe's default for
+// polling (rlauxe is a port of SHANGRLA); comparison's planning rates use
+// the same weight.
 const (
 	pollingD    = 100
 	comparisonD = 100

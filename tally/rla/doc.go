@@ -113,11 +113,12 @@
 //
 //   - Polling: ALPHA's truncated shrinkage estimator (section 2.5.2), from
 //     the reported mean η_0 = (1 + v)/2: η_j = (d η_0 + S)/(d + j - 1), S
-//     the sum of the j - 1 draws so far, with d = 100 (SHANGRLA's
-//     default), kept at least 1/2 + c/sqrt(d + j - 1) with c = (η_0 -
-//     1/2)/2 and below u(1 - 10⁻⁶); λ_j = (η_j/μ - 1)/(u - μ). With η_j
-//     fixed at η_0 and no ballot worth 1/2 this is BRAVO; shrinkage lets
-//     the bet follow the sample when the reported shares were wrong.
+//     the sum of the j - 1 draws so far, with d = 100 (the default of
+//     rlauxe, a port of SHANGRLA, chosen from its simulations), kept at
+//     least 1/2 + c/sqrt(d + j - 1) with c = (η_0 - 1/2)/2 and below u(1 -
+//     10⁻⁶); λ_j = (η_j/μ - 1)/(u - μ). With η_j fixed at η_0 and no
+//     ballot worth 1/2 this is BRAVO; shrinkage lets the bet follow the
+//     sample when the reported shares were wrong.
 //   - Comparison: the bet that maximizes the expected log growth of T
 //     (Kelly's bet, as in Spertus, "COBRA: Comparison-Optimal Betting for
 //     Risk-limiting Audits", 2023), for the discrepancy rates estimated
