@@ -49,6 +49,9 @@ var handlers = map[EventType]handler{
 	EvBallotsImported:       applyBallotsImported,
 	EvConflictResolved:      applyConflictResolved,
 	EvDeviceJoined:          applyDeviceJoined,
+	EvAuditStarted:          applyAuditStarted,
+	EvAuditRoundStarted:     applyAuditRound,
+	EvAuditBallotRead:       applyAuditBallotRead,
 }
 
 // apply checks an event against the projection at this point of the log and,

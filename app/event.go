@@ -40,6 +40,9 @@ const (
 	EvBallotsImported       EventType = "BallotsImported"
 	EvConflictResolved      EventType = "ConflictResolved"
 	EvDeviceJoined          EventType = "DeviceJoined"
+	EvAuditStarted          EventType = "AuditStarted"
+	EvAuditRoundStarted     EventType = "AuditRoundStarted"
+	EvAuditBallotRead       EventType = "AuditBallotRead"
 )
 
 // The formats of an event. Format 1 (V = 0 when decoded: the field did not
@@ -282,6 +285,7 @@ var knownTypes = map[EventType]bool{
 	EvElectionRenamed: true, EvCandidatesAdded: true, EvCandidatesRemoved: true, EvVotersAdded: true,
 	EvVotersRemoved: true, EvVoterLinked: true, EvBallotCast: true, EvBallotRankingsChanged: true,
 	EvBallotsImported: true, EvConflictResolved: true, EvDeviceJoined: true,
+	EvAuditStarted: true, EvAuditRoundStarted: true, EvAuditBallotRead: true,
 }
 
 // EventTypes lists every event type.

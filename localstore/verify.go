@@ -69,7 +69,14 @@ func verifyDB(ctx context.Context, db *bolt.DB) (VerifyReport, error) {
 		if err := checkCounts(newTx(btx), &r); err != nil {
 			return err
 		}
-		var err error
+		problems, notes, err := app.CheckAudits(newTx(btx))
+		if err != nil {
+			return err
+		}
+		for _, p := range problems {
+			r.Problem("%s", p)
+		}
+		r.Notes = append(r.Notes, notes...)
 		r.Accounts, err = app.ReadAccounts(newTx(btx))
 		return err
 	})

@@ -20,6 +20,10 @@ type Draw struct {
 	Ticket string
 }
 
+// SamplerDescription says in words how the draws follow from the seed, for
+// reports: enough to reproduce the sample.
+const SamplerDescription = "Draw i (1, 2, ...) is ballot 1 + (SHA-256 of the seed, a comma and i in decimal, read as a whole number) mod N of the N ballots in the manifest, counted from 1 in manifest order, as Rivest's sampler.py and ColoradoRLA draw; draws are with replacement, so a ballot can come up twice and counts each time."
+
 // Sample returns the first n draws of the audit's sample: draw i (1, 2,
 // ...) is ballot 1 + (SHA-256(seed + "," + i) mod N) of the N in the
 // manifest, counted from 1 in manifest order, as in Rivest's sampler.py

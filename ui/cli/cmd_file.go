@@ -190,7 +190,10 @@ func verify(c *call) error {
 				}
 				return
 			}
-			fmt.Fprintf(w, "verified: %d events, hash chain whole (head %s), projection matches a rebuild from the log, counts agree\n", r.Events, r.HeadHash)
+			fmt.Fprintf(w, "verified: %d events, hash chain whole (head %s), projection matches a rebuild from the log, counts agree, audits follow from the ballots\n", r.Events, r.HeadHash)
+			for _, n := range r.Notes {
+				fmt.Fprintln(w, "note:", n)
+			}
 			return
 		}
 		for _, p := range r.Problems {
