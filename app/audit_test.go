@@ -1,10 +1,13 @@
 package app_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"votedesk/app"
 	"votedesk/tally"
@@ -285,5 +288,139 @@ func TestAuditRefusals(t *testing.T) {
 				t.Errorf("err = %v (code %s), want %s and nothing changed", err, app.ErrorCode(err), tc.code)
 			}
 		})
+	}
+}
+
+// TestAuditPredicatesMatchTheCommands: for every role, the GUI's offer
+// (MayRunAudit, MayReadAuditBallots) is what the commands allow.
+func TestAuditPredicatesMatchTheCommands(t *testing.T) {
+	for _, role := range app.Roles() {
+		t.Run(role.String(), func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			ae := newAuditElection(t, e, 20)
+			actor := roleUsers[role]
+			if role == app.RoleUser {
+				actor = "other" // a USER who does not own the election
+			}
+			u, err := e.svc.User(e.ctx, "owner", actor)
+			e.must(err)
+			el, err := e.svc.Election(e.ctx, "owner", ae.name)
+			e.must(err)
+			setup := app.AuditSetup{Kind: rla.Comparison, RiskLimit: 0.1, Seed: auditSeed, Manifest: ae.manifest}
+			_, err = e.svc.StartAudit(e.ctx, actor, ae.name, setup)
+			if want := app.MayRunAudit(u, el); (err == nil) != want {
+				t.Errorf("%s starting an audit: offered %v, command said %v", role, want, err)
+			}
+			if err != nil {
+				_, err = e.svc.StartAudit(e.ctx, "user", ae.name, setup)
+				e.must(err)
+			}
+			st, err := e.svc.AuditState(e.ctx, "owner", ae.name, "")
+			e.must(err)
+			d := st.Draws[0]
+			err = e.svc.RecordAuditReading(e.ctx, actor, ae.name, "", d.Draw.Index, 1, ae.paper[d.Batch.Name][d.Draw.Position-1], false)
+			if want := app.MayReadAuditBallots(u); (err == nil) != want {
+				t.Errorf("%s reading a ballot: offered %v, command said %v", role, want, err)
+			}
+		})
+	}
+}
+
+// TestAuditReadingsConvergeInAnyOrder: two laptops that receive the same
+// readings of a ballot (two boards' passes, two settlements) in opposite
+// orders reach the same state: the latest reading of each pass wins,
+// whichever arrived last.
+func TestAuditReadingsConvergeInAnyOrder(t *testing.T) {
+	type reading struct {
+		pass int
+		r    []app.Ranking
+		at   time.Duration
+	}
+	readings := []reading{
+		{1, rank("A", "B"), 1 * time.Minute},
+		{2, rank("B"), 2 * time.Minute},
+		{1, rank("B"), 3 * time.Minute},
+		{0, rank("C"), 4 * time.Minute},
+		{0, rank("B"), 5 * time.Minute},
+	}
+	states := make([][]app.AuditDraw, 2)
+	for k, order := range [][]int{{0, 1, 2, 3, 4}, {4, 2, 3, 1, 0}} {
+		e := newEnv(t)
+		ae := newAuditElection(t, e, 30)
+		au, err := e.svc.StartAudit(e.ctx, "user", ae.name, app.AuditSetup{Kind: rla.Comparison, RiskLimit: 0.1, Seed: auditSeed, Manifest: ae.manifest})
+		e.must(err)
+		el, err := e.svc.Election(e.ctx, "user", ae.name)
+		e.must(err)
+		st, err := e.svc.AuditState(e.ctx, "user", ae.name, au.ID)
+		e.must(err)
+		base := e.clock.Now()
+		for _, i := range order {
+			x := readings[i]
+			refusal := e.foreignEventAt(base.Add(x.at), 100+i, "user", app.EvAuditBallotRead, map[string]any{
+				"election": ae.name, "election_id": el.ID, "audit": au.ID, "ballot": st.Draws[0].Draw.Index,
+				"pass": x.pass, "rankings": json.RawMessage(app.EncodeRankings(x.r))})
+			if refusal != nil {
+				t.Fatalf("reading %d refused: %v", i, refusal)
+			}
+		}
+		st, err = e.svc.AuditState(e.ctx, "user", ae.name, au.ID)
+		e.must(err)
+		states[k] = st.Draws
+	}
+	a, b := states[0][0], states[1][0]
+	if a.State != app.ReadSettled || !slices.Equal(a.Reading.Rankings, rank("B")) {
+		t.Fatalf("first laptop: %s %v", a.State, a.Reading)
+	}
+	if b.State != a.State || !slices.Equal(b.Reading.Rankings, a.Reading.Rankings) ||
+		!slices.Equal(b.Passes[0].Rankings, a.Passes[0].Rankings) || !slices.Equal(b.Passes[1].Rankings, a.Passes[1].Rankings) {
+		t.Errorf("the laptops differ: %v / %v", a, b)
+	}
+}
+
+// TestVerifyCatchesAForgedAudit: a device that lies can record an audit
+// whose assertions do not prove the winner, or whose first round is too
+// small; the event is well formed, so it applies, but verify recomputes
+// the audit from the ballots and says what is wrong.
+func TestVerifyCatchesAForgedAudit(t *testing.T) {
+	e := newEnv(t)
+	ae := newAuditElection(t, e, 100)
+	au, err := e.svc.StartAudit(e.ctx, "user", ae.name, app.AuditSetup{Kind: rla.Comparison, RiskLimit: 0.05, Seed: auditSeed, Manifest: ae.manifest})
+	e.must(err)
+	r, err := e.store.Verify(e.ctx)
+	e.must(err)
+	if !r.OK() {
+		t.Fatalf("an honest audit does not verify: %v", r.Problems)
+	}
+	el, err := e.svc.Election(e.ctx, "user", ae.name)
+	e.must(err)
+	var batches []map[string]any
+	for _, b := range ae.manifest.Batches {
+		batches = append(batches, map[string]any{"name": b.Name, "ballots": b.Ballots})
+	}
+	forge := func(id string, assertions []map[string]any, first int) {
+		refusal := e.foreignEvent("user", app.EvAuditStarted, map[string]any{
+			"election": ae.name, "election_id": el.ID, "audit": id, "kind": "comparison", "risk_limit": 0.05,
+			"seed": auditSeed, "manifest": batches, "candidates": au.Candidates, "rules": map[string]string{},
+			"winner": au.Winner, "assertions": assertions, "ballots": au.Ballots, "digest": au.Digest, "first_round": first})
+		if refusal != nil {
+			t.Fatalf("forged audit %s refused at apply: %v", id, refusal)
+		}
+	}
+	var honest []map[string]any
+	for _, a := range au.Assertions {
+		honest = append(honest, map[string]any{"type": a.Type, "winner": a.Winner, "loser": a.Loser, "continuing": a.Continuing})
+	}
+	e.forged = true
+	forge("forged-assertions", honest[:1], au.FirstRound)
+	forge("forged-round", honest, 3)
+	r, err = e.store.Verify(e.ctx)
+	e.must(err)
+	got := strings.Join(r.Problems, "\n")
+	for _, want := range []string{"audit forged-assertions of Audited: its assertions do not prove the reported winner",
+		fmt.Sprintf("audit forged-round of Audited: its first round draws 3 ballots; its assertions call for %d", au.FirstRound)} {
+		if !strings.Contains(got, want) {
+			t.Errorf("verify says:\n%s\nwant %q", got, want)
+		}
 	}
 }

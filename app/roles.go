@@ -177,3 +177,11 @@ func MayArchive(u User, e Election) bool {
 	owns := e.OwnerID != "" && e.OwnerID == u.ID || e.OwnerID == "" && e.Owner == u.Name
 	return e.Status == StatusFinalized && u.Role.Has(PermUseApplication) && (owns || u.Role == RoleOwner)
 }
+
+// MayRunAudit reports whether u may start an audit of election e and its
+// further rounds: whoever may manage the election.
+func MayRunAudit(u User, e Election) bool { return MayManage(u, e) }
+
+// MayReadAuditBallots reports whether u may sit on an audit board and
+// record readings of sampled paper ballots: anyone who runs elections.
+func MayReadAuditBallots(u User) bool { return u.Role.Has(PermUseApplication) }
