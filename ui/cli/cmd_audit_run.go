@@ -242,9 +242,18 @@ func writeAuditStatus(w io.Writer, st app.AuditState) {
 	fmt.Fprintln(w, dataio.AuditConclusion(st))
 }
 
-// shortAssertion names an assertion in a few words: "NEB Kiss > Wright".
+// shortAssertion names an assertion in a few words: "NEB Kiss > Wright",
+// "NEN Kiss > Smith (continuing: Kiss, Smith, Wright)".
 func shortAssertion(a raire.Assertion, names []string) string {
-	return fmt.Sprintf("%s %s > %s", a.Type, names[a.Winner], names[a.Loser])
+	s := fmt.Sprintf("%s %s > %s", a.Type, names[a.Winner], names[a.Loser])
+	if len(a.Continuing) > 0 {
+		cont := make([]string, len(a.Continuing))
+		for i, c := range a.Continuing {
+			cont[i] = names[c]
+		}
+		s += " (continuing: " + strings.Join(cont, ", ") + ")"
+	}
+	return s
 }
 
 func joinInts(xs []int) string {
