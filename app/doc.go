@@ -38,6 +38,21 @@
 // launched election turns everything off for good. Deleting removes it from
 // the projection; the log keeps its history.
 //
+// A risk-limiting audit (audit*.go) checks a closed single-winner IRV
+// count against the paper. Who may do what:
+//
+//	start an audit, start its next round    the election's manager (MayRunAudit)
+//	record a board's reading of a ballot    USE_APPLICATION (MayReadAuditBallots)
+//	see the audit, its sample and records   whoever may see the election's
+//	                                        ballots (Disclose: a secret
+//	                                        election's after its polls close)
+//
+// The cast vote record of a sampled ballot is shown only once the board's
+// two independent readings agree or a difference is settled. Only paper
+// can be audited: an election with ballots cast on a screen (kiosk or
+// signed in) is refused. The audit's events (AuditStarted, AuditRoundStarted,
+// AuditBallotRead) form a set that converges in any order.
+//
 // A ballot is one voter's rankings in one election: (candidate, rank) pairs,
 // rank 1 first, ties allowed, every candidate at most once. Casting needs
 // VOTE; a VOTER casts only their own ballot, officials (USE_APPLICATION) cast
