@@ -218,19 +218,9 @@ func (st *AuditState) measure(laid auditBallots, reader *auditReader) error {
 	if err != nil {
 		return err
 	}
-	sol := &raire.Solution{Winner: au.Winner, NumCandidates: len(au.Candidates)}
-	for _, a := range au.Assertions {
-		sol.Assertions = append(sol.Assertions, raire.Scored{Assertion: a})
-	}
-	c := raire.Contest{Candidates: au.Candidates, NumCandidates: len(au.Candidates), Votes: votes,
-		Audit: raire.Audit{Type: raire.OneOnMargin, TotalAuditableBallots: uint64(au.Manifest.Total())}}
-	if err := raire.Check(c, sol); err != nil {
-		st.Problem = "the audit's assertions do not hold on the cast vote records: " + raireMessage(err)
-		return nil
-	}
-	ra, err := rla.NewAudit(au.Kind, au.RiskLimit, au.Assertions, votes, au.Manifest.Total())
+	ra, err := au.check(votes)
 	if err != nil {
-		st.Problem = rlaMessage(err)
+		st.Problem = ErrorMessage(err)
 		return nil
 	}
 	var obs []rla.Observation

@@ -40,19 +40,9 @@ func CheckAudits(tx Tx) (problems, notes []string, err error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		sol := &raire.Solution{Winner: au.Winner, NumCandidates: len(au.Candidates)}
-		for _, a := range au.Assertions {
-			sol.Assertions = append(sol.Assertions, raire.Scored{Assertion: a})
-		}
-		c := raire.Contest{Candidates: au.Candidates, NumCandidates: len(au.Candidates), Votes: votes,
-			Audit: raire.Audit{Type: raire.OneOnMargin, TotalAuditableBallots: uint64(au.Manifest.Total())}}
-		if err := raire.Check(c, sol); err != nil {
-			problems = append(problems, where+": its assertions do not prove the reported winner: "+raireMessage(err))
-			continue
-		}
-		ra, err := rla.NewAudit(au.Kind, au.RiskLimit, au.Assertions, votes, au.Manifest.Total())
+		ra, err := au.check(votes)
 		if err != nil {
-			problems = append(problems, where+": "+rlaMessage(err))
+			problems = append(problems, where+": "+ErrorMessage(err))
 			continue
 		}
 		if want := max(1, ra.InitialSampleSize(rla.Expect{})); au.FirstRound != want {
@@ -60,4 +50,24 @@ func CheckAudits(tx Tx) (problems, notes []string, err error) {
 		}
 	}
 	return problems, notes, nil
+}
+
+// check checks the audit's assertions on the records' votes, independently
+// of the search that found them (raire.Check: each holds, and together they
+// rule out every other winner), and sets up its risk measurement.
+func (au Audit) check(votes []raire.Vote) (*rla.Audit, error) {
+	sol := &raire.Solution{Winner: au.Winner, NumCandidates: len(au.Candidates)}
+	for _, a := range au.Assertions {
+		sol.Assertions = append(sol.Assertions, raire.Scored{Assertion: a})
+	}
+	c := raire.Contest{Candidates: au.Candidates, NumCandidates: len(au.Candidates), Votes: votes,
+		Audit: raire.Audit{Type: raire.OneOnMargin, TotalAuditableBallots: uint64(au.Manifest.Total())}}
+	if err := raire.Check(c, sol); err != nil {
+		return nil, Errorf(CodeInvalid, "its assertions do not prove the reported winner: %s", raireMessage(err))
+	}
+	ra, err := rla.NewAudit(au.Kind, au.RiskLimit, au.Assertions, votes, au.Manifest.Total())
+	if err != nil {
+		return nil, Errorf(CodeInvalid, "%s", rlaMessage(err))
+	}
+	return ra, nil
 }
