@@ -1,6 +1,7 @@
 // Package ui is VoteDesk's desktop interface, built with Fyne: the screens an
 // election official uses (first run and sign-in, elections, candidates, the
-// poll book, results, sync, the audit log, users and roles).
+// poll book, results, the risk-limiting audit of a closed election's count
+// and its audit board, sync, the audit log, users and roles).
 //
 // Every screen is a struct that builds its widgets from app services and keeps
 // the ones tests reach (as fyne-io/calculator keeps its buttons). No election

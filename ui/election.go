@@ -23,11 +23,12 @@ const (
 	tabCandidates = "candidates"
 	tabPollBook   = "pollbook"
 	tabResults    = "results"
+	tabAudit      = "audit"
 )
 
 // ElectionScreen is one open election: an overview of its settings and
-// lifecycle with the commands on it, its candidates, its poll book and its
-// results, one tab each.
+// lifecycle with the commands on it, its candidates, its poll book, its
+// results and its risk-limiting audit, one tab each.
 type ElectionScreen struct {
 	s        *session
 	name     string
@@ -50,6 +51,7 @@ type ElectionScreen struct {
 	Candidates   *CandidatesScreen
 	PollBook     *PollBookScreen
 	Results      *ResultsScreen
+	RiskAudit    *RiskAuditScreen
 	EditForm     *ElectionForm
 
 	settingsBox *fyne.Container
@@ -78,6 +80,7 @@ func newElectionScreen(s *session, name string, back func(), onTab func(string))
 	sc.Candidates = newCandidatesScreen(s, name, sc.refresh)
 	sc.PollBook = newPollBookScreen(s, name, sc.refresh)
 	sc.Results = newResultsScreen(s, name)
+	sc.RiskAudit = newRiskAuditScreen(s, name)
 	overview := container.NewVScroll(container.NewVBox(
 		sc.Status,
 		container.NewHBox(sc.Edit, sc.Launch, sc.Close, sc.Finalize, sc.Archive, sc.Delete),
@@ -88,7 +91,8 @@ func newElectionScreen(s *session, name string, back func(), onTab func(string))
 		container.NewTabItemWithIcon("Overview", theme.InfoIcon(), overview),
 		container.NewTabItemWithIcon("Candidates", theme.AccountIcon(), sc.Candidates.content),
 		container.NewTabItemWithIcon("Poll book", theme.ListIcon(), sc.PollBook.content),
-		container.NewTabItemWithIcon("Results", theme.GridIcon(), sc.Results.content))
+		container.NewTabItemWithIcon("Results", theme.GridIcon(), sc.Results.content),
+		container.NewTabItemWithIcon("Audit", theme.VisibilityIcon(), sc.RiskAudit.content))
 	sc.Tabs.OnSelected = func(*container.TabItem) { sc.tabSelected() }
 	top := container.NewBorder(nil, nil, sc.Back, nil, sc.Heading)
 	sc.content = container.NewBorder(top, nil, nil, nil, sc.Tabs)
@@ -97,7 +101,7 @@ func newElectionScreen(s *session, name string, back func(), onTab func(string))
 }
 
 // tabNames are the tabs in order.
-var tabNames = []string{tabOverview, tabCandidates, tabPollBook, tabResults}
+var tabNames = []string{tabOverview, tabCandidates, tabPollBook, tabResults, tabAudit}
 
 // ShowTab selects a tab by name ("" is the overview).
 func (sc *ElectionScreen) ShowTab(tab string) {
@@ -122,6 +126,8 @@ func (sc *ElectionScreen) tabSelected() {
 		sc.PollBook.refresh()
 	case tabResults:
 		sc.Results.open()
+	case tabAudit:
+		sc.RiskAudit.open()
 	}
 	if sc.onTab != nil {
 		sc.onTab(sc.tab())
@@ -141,6 +147,8 @@ func (sc *ElectionScreen) refresh() {
 			sc.PollBook.refresh()
 		case tabResults:
 			sc.Results.refresh()
+		case tabAudit:
+			sc.RiskAudit.refresh()
 		}
 	})
 }
@@ -151,6 +159,7 @@ func (sc *ElectionScreen) show(e app.Election) {
 	sc.Candidates.setElection(e)
 	sc.PollBook.setElection(e)
 	sc.Results.setElection(e)
+	sc.RiskAudit.setElection(e)
 	now := sc.s.svc.Now()
 	sc.Status.SetText(statusLine(e, now))
 	method := methodLabel(tally.Method(e.Method))

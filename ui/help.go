@@ -19,6 +19,7 @@ func keyboardHelp() [][2]string {
 		{shortcutLabel(shortcutNew), "New election"},
 		{shortcutLabel(shortcutFind), "Find an election"},
 		{shortcutLabel(shortcutResults), "Results of the open election"},
+		{shortcutLabel(shortcutAudit), "Risk-limiting audit of the open election"},
 		{shortcutLabel(shortcutRefresh), "Refresh what the screen shows"},
 		{shortcutLabel(shortcutSignOut), "Sign out"},
 		{"Tab / Shift+Tab", "Move to the next / previous field or button"},
@@ -26,6 +27,7 @@ func keyboardHelp() [][2]string {
 		{"Escape", "Close a dialog without doing anything"},
 		{"Enter or double click", "On the elections list: open the election"},
 		{"Arrows, then Space", "In a table: move, then select (a round's cell is read whole below)"},
+		{"On the audit board", "Enter opens a draw; a digit picks a candidate; Enter saves"},
 	}
 }
 
@@ -62,7 +64,7 @@ const guideText = `## An election, step by step
 2. **Candidates** and **Poll book** tabs: add the candidates in ballot order and the voters (type them, or import a CSV file).
 3. **Edit**: the voting window, re-casting, the counting method and its rules, how long the records are kept.
 4. **Launch**: the election opens for voting. Start a **kiosk** on a polling-place computer (Kiosk button, or ` + "`votedesk kiosk ELECTION`" + `); officials key in **paper ballots**; **import** the cast vote records a voting system exported.
-5. **Close polls**: no more ballots. Count (**Results** tab: rounds, chart, flow, ballots), review conflicts from sync, audit.
+5. **Close polls**: no more ballots. Count (**Results** tab: rounds, chart, flow, ballots), review conflicts from sync, and audit: on the **Audit** tab (Ctrl+Shift+A) start a risk-limiting audit with the ballot manifest and a seed rolled in public; the audit board reads each drawn paper ballot twice, and the audit says when the count is confirmed.
 6. **Finalize**: the results are certified and everything is frozen. Export the reports (JSON, CSV, HTML) from the Results tab.
 
 ## Keeping records safe

@@ -93,6 +93,7 @@ func TestScreenshots(t *testing.T) {
 	h.wait()
 	h.sh.Sync.Conflicts.Select(widgetCell(0))
 	h.shot(dir, "14-sync")
+	h.auditShots(dir)
 
 	// Import ballots: the open dialog, in Documents, a name being typed.
 	home := t.TempDir()

@@ -319,6 +319,18 @@ func (sh *Shell) ShowResults() {
 	}
 }
 
+// ShowAudit shows the risk-limiting audit of the open or selected election
+// (Ctrl+Shift+A).
+func (sh *Shell) ShowAudit() {
+	switch {
+	case sh.sess == nil:
+	case sh.Election != nil:
+		sh.Election.ShowTab(tabAudit)
+	case sh.screen == screenElections && sh.Elections.selected != "":
+		sh.OpenElection(sh.Elections.selected, tabAudit)
+	}
+}
+
 // afterKiosk gets the window back from a kiosk (which has left full screen)
 // and asks for sign-in again: the kiosk's passcode is known to poll
 // workers, so the official's session must not outlive the kiosk.
@@ -457,6 +469,7 @@ var (
 	shortcutNew     = &desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutFind    = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutResults = &desktop.CustomShortcut{KeyName: fyne.KeyR, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutAudit   = &desktop.CustomShortcut{KeyName: fyne.KeyA, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
 	shortcutRefresh = &desktop.CustomShortcut{KeyName: fyne.KeyF5}
 	shortcutSignOut = &desktop.CustomShortcut{KeyName: fyne.KeyL, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
 )
@@ -475,7 +488,8 @@ func (sh *Shell) menu() *fyne.MainMenu {
 	restore := fyne.NewMenuItem("Restore from backup…", sh.chooseRestore)
 	restore.Disabled = sh.cfg.Restore == nil || sh.cfg.CheckBackup == nil || !sh.sess.can(app.PermTransferOwner)
 	file := fyne.NewMenu("File", newItem, backup, restore, fyne.NewMenuItemSeparator(), item("Sign out", shortcutSignOut, sh.SignOut))
-	edit := fyne.NewMenu("Election", item("Find…", shortcutFind, sh.Find), item("Results", shortcutResults, sh.ShowResults))
+	edit := fyne.NewMenu("Election", item("Find…", shortcutFind, sh.Find), item("Results", shortcutResults, sh.ShowResults),
+		item("Risk-limiting audit", shortcutAudit, sh.ShowAudit))
 	var views []*fyne.MenuItem
 	for _, s := range sections {
 		id := s.id
@@ -495,7 +509,7 @@ func (sh *Shell) menu() *fyne.MainMenu {
 // takes it.
 func (sh *Shell) shortcuts() {
 	c := sh.win.Canvas()
-	for _, sc := range []fyne.Shortcut{shortcutNew, shortcutFind, shortcutResults, shortcutSignOut} {
+	for _, sc := range []fyne.Shortcut{shortcutNew, shortcutFind, shortcutResults, shortcutAudit, shortcutSignOut} {
 		c.AddShortcut(sc, sh.TypedShortcut)
 	}
 	modal.Keys(c, func(k *fyne.KeyEvent) {
@@ -514,6 +528,8 @@ func (sh *Shell) TypedShortcut(s fyne.Shortcut) {
 		sh.Find()
 	case shortcutResults.ShortcutName():
 		sh.ShowResults()
+	case shortcutAudit.ShortcutName():
+		sh.ShowAudit()
 	case shortcutSignOut.ShortcutName():
 		sh.SignOut()
 	case shortcutRefresh.ShortcutName():

@@ -1,0 +1,326 @@
+package ui
+
+import (
+	"fmt"
+	"image/color"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"votedesk/app"
+	"votedesk/ui/modal"
+)
+
+// noMark is the choice of a rank on which the paper has no mark (a skipped
+// rank, or one after the last the voter used).
+const noMark = "— no mark —"
+
+// boardKeys is what Enter and Escape do in an audit board's entry: save the
+// reading, and go back to the list of draws.
+type boardKeys struct{ submit, escape func() }
+
+// key runs submit for Enter typed into o, unless a dialog or pop-up is
+// over the window (which then takes it), and escape for Escape when there
+// is nothing over the window to close; it reports whether it used the key.
+func (k *boardKeys) key(o fyne.CanvasObject, ev *fyne.KeyEvent) bool {
+	switch ev.Name {
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if c := fyne.CurrentApp().Driver().CanvasForObject(o); c != nil && c.Overlays().Top() != nil {
+			return modal.PassOn(o, ev)
+		}
+		if k.submit != nil {
+			k.submit()
+			return true
+		}
+	case fyne.KeyEscape:
+		if modal.EscapeFrom(o) {
+			return true
+		}
+		if k.escape != nil {
+			k.escape()
+			return true
+		}
+	}
+	return false
+}
+
+// rankSelect is a drop-down of the candidates for one rank that the
+// keyboard fills fast: a candidate's number picks them (as the legend and
+// the options number them), 0, minus, Backspace or Delete pick no mark,
+// Left and Right step through the options, Enter saves the reading and
+// Escape goes back to the draws.
+type rankSelect struct {
+	modal.Select
+	keys *boardKeys
+	// offset is the option index of candidate 1: 1 after noMark, else 0.
+	offset int
+	digits string
+}
+
+func newRankSelect(options []string, offset int, keys *boardKeys) *rankSelect {
+	s := &rankSelect{keys: keys, offset: offset}
+	s.Options = options
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+// TypedRune picks a candidate by number, or no mark.
+func (s *rankSelect) TypedRune(r rune) {
+	switch {
+	case r == '-' || r == '0' && s.digits == "":
+		s.clear()
+	case r >= '0' && r <= '9':
+		n := len(s.Options) - s.offset
+		s.digits += string(r)
+		v, _ := strconv.Atoi(s.digits)
+		if v < 1 || v > n {
+			s.digits = string(r)
+			v = int(r - '0')
+		}
+		if v >= 1 && v <= n {
+			s.SetSelectedIndex(s.offset + v - 1)
+		}
+	}
+}
+
+// TypedKey saves on Enter, goes back on Escape, and clears on Backspace
+// or Delete; other keys are the drop-down's.
+func (s *rankSelect) TypedKey(ev *fyne.KeyEvent) {
+	switch {
+	case s.keys.key(s, ev):
+	case ev.Name == fyne.KeyBackspace || ev.Name == fyne.KeyDelete:
+		s.clear()
+	default:
+		s.Select.TypedKey(ev)
+	}
+}
+
+// FocusGained starts a new number.
+func (s *rankSelect) FocusGained() {
+	s.digits = ""
+	s.Select.FocusGained()
+}
+
+// clear picks no mark.
+func (s *rankSelect) clear() {
+	s.digits = ""
+	if s.offset > 0 {
+		s.SetSelectedIndex(0)
+	} else {
+		s.ClearSelected()
+	}
+}
+
+// boardCheck is a check box of an audit board's entry: Space ticks it,
+// Enter saves the reading, Escape goes back to the draws.
+type boardCheck struct {
+	modal.Check
+	keys *boardKeys
+}
+
+func newBoardCheck(label string, keys *boardKeys, changed func(bool)) *boardCheck {
+	c := &boardCheck{keys: keys}
+	c.Text, c.OnChanged = label, changed
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// TypedKey saves on Enter and goes back on Escape; other keys are the
+// check box's.
+func (c *boardCheck) TypedKey(ev *fyne.KeyEvent) {
+	if !c.keys.key(c, ev) {
+		c.Check.TypedKey(ev)
+	}
+}
+
+// RankEntry is how an audit board enters what a paper ballot shows, rank
+// by rank: the candidate marked at each rank or no mark (a skipped rank), a
+// second candidate where two are marked at one rank (an overvote), and
+// "not found" when the paper is not where the manifest puts it. It starts
+// empty every time, so nothing entered before leads the reader.
+type RankEntry struct {
+	Rows     []*RankRow
+	NotFound *boardCheck
+	names    []string
+	content  *fyne.Container
+}
+
+// RankRow is one rank of a RankEntry: the candidate marked, and whether a
+// second one is marked too (Two, then Other).
+type RankRow struct {
+	Mark  *rankSelect
+	Two   *boardCheck
+	Other *rankSelect
+}
+
+// candidateOption is a candidate as the entry offers them: "3 · Chen Wei".
+func candidateOption(i int, name string) string { return fmt.Sprintf("%d · %s", i+1, name) }
+
+// newRankEntry makes an empty entry for a ballot of the candidates names
+// (in ballot order), one row per rank.
+func newRankEntry(names []string, keys *boardKeys) *RankEntry {
+	re := &RankEntry{names: names}
+	cands := make([]string, len(names))
+	for i, n := range names {
+		cands[i] = candidateOption(i, n)
+	}
+	rows := container.NewVBox()
+	for rank := range names {
+		row := &RankRow{Mark: newRankSelect(append([]string{noMark}, cands...), 1, keys),
+			Other: newRankSelect(cands, 0, keys)}
+		row.Mark.SetSelectedIndex(0)
+		row.Other.PlaceHolder = "the other candidate marked"
+		other := container.NewStack(minWidth(230), row.Other)
+		other.Hide()
+		row.Two = newBoardCheck("Two marks", keys, func(on bool) {
+			if on {
+				other.Show()
+			} else {
+				row.Other.ClearSelected()
+				other.Hide()
+			}
+		})
+		label := widget.NewLabelWithStyle(ordinal(rank+1)+" choice", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		rows.Add(container.NewBorder(nil, nil, container.NewStack(minWidth(110), label), container.NewHBox(row.Two, other), row.Mark))
+		re.Rows = append(re.Rows, row)
+	}
+	re.NotFound = newBoardCheck("The ballot is not found where the manifest puts it", keys, func(on bool) {
+		for _, r := range re.Rows {
+			for _, w := range []fyne.Disableable{r.Mark, r.Two, r.Other} {
+				enable(w, !on)
+			}
+		}
+	})
+	re.content = container.NewVBox(rows, re.NotFound)
+	return re
+}
+
+// First is the control the keyboard starts in: the first rank.
+func (re *RankEntry) First() fyne.Focusable { return re.Rows[0].Mark }
+
+// Rankings reads the entry: the marks rank by rank, or not found. It
+// refuses a rank ticked for two marks without the second candidate.
+func (re *RankEntry) Rankings() ([]app.Ranking, bool, error) {
+	if re.NotFound.Checked {
+		return nil, true, nil
+	}
+	var out []app.Ranking
+	for i, r := range re.Rows {
+		first := r.Mark.SelectedIndex() - 1
+		second := r.Other.SelectedIndex()
+		if first >= 0 {
+			out = append(out, app.Ranking{Candidate: re.names[first], Rank: i + 1})
+		}
+		if !r.Two.Checked {
+			continue
+		}
+		switch {
+		case first < 0 || second < 0:
+			return nil, false, app.Errorf(app.CodeInvalid, "the %s choice is ticked for two marks: choose both candidates marked there, or untick it", ordinal(i+1))
+		case first == second:
+			return nil, false, app.Errorf(app.CodeInvalid, "the %s choice names %s twice: choose the other candidate marked there", ordinal(i+1), re.names[first])
+		}
+		out = append(out, app.Ranking{Candidate: re.names[second], Rank: i + 1})
+	}
+	return out, false, nil
+}
+
+// ordinal writes 1 as "1st", 2 as "2nd" and so on.
+func ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return strconv.Itoa(n) + suffix
+}
+
+// marksByRank writes rankings rank by rank, for people: each rank's
+// candidates joined with " and ", "" for a rank without a mark.
+func marksByRank(rs []app.Ranking) []string {
+	var out []string
+	for _, r := range rs {
+		for len(out) < r.Rank {
+			out = append(out, "")
+		}
+		if out[r.Rank-1] != "" {
+			out[r.Rank-1] += " and "
+		}
+		out[r.Rank-1] += r.Label()
+	}
+	return out
+}
+
+// readingColumn is one reading shown beside others: its title and its
+// marks by rank (marksByRank), or, when Missing is set, why it has none (a
+// ballot not found, no cast vote record).
+type readingColumn struct {
+	Title   string
+	Marks   []string
+	Missing string
+}
+
+// readingTable lays readings out side by side for people to compare: a
+// header row of titles, then one row per rank, the ranks on which the
+// readings differ in bold and in the danger colour.
+func readingTable(cols []readingColumn) *fyne.Container {
+	ranks := 0
+	for _, c := range cols {
+		ranks = max(ranks, len(c.Marks))
+	}
+	grid := container.NewGridWithColumns(len(cols) + 1)
+	grid.Add(widget.NewLabelWithStyle("Rank", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	for _, c := range cols {
+		grid.Add(widget.NewLabelWithStyle(c.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	}
+	if ranks == 0 {
+		ranks = 1
+	}
+	cell := func(c readingColumn, rank int) string {
+		switch {
+		case c.Missing != "":
+			if rank == 0 {
+				return c.Missing
+			}
+			return ""
+		case rank < len(c.Marks) && c.Marks[rank] != "":
+			return c.Marks[rank]
+		case rank == 0 && len(c.Marks) == 0:
+			return "no mark at all (blank)"
+		}
+		return "—"
+	}
+	for rank := range ranks {
+		texts := make([]string, len(cols))
+		differ := false
+		for i, c := range cols {
+			texts[i] = cell(c, rank)
+			differ = differ || i > 0 && texts[i] != texts[0]
+		}
+		grid.Add(widget.NewLabel(ordinal(rank + 1)))
+		for _, t := range texts {
+			l := widget.NewLabel(t)
+			l.Wrapping = fyne.TextWrapWord
+			if differ {
+				l.Importance = widget.DangerImportance
+				l.TextStyle.Bold = true
+			}
+			grid.Add(l)
+		}
+	}
+	bg := canvas.NewRectangle(color.Transparent)
+	bg.StrokeColor = theme.Color(theme.ColorNameSeparator)
+	bg.StrokeWidth = 1
+	bg.CornerRadius = theme.InputRadiusSize()
+	return container.NewStack(bg, container.NewPadded(grid))
+}

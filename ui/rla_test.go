@@ -1,0 +1,563 @@
+package ui
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"votedesk/app"
+	"votedesk/tally/rla"
+	"votedesk/ui/uitest"
+)
+
+// rlaSeed is a public seed as dice would roll it: 20 digits.
+const rlaSeed = "31415926535897932384"
+
+var rlaCandidates = []string{"Ada Ames", "Ben Burke", "Cy Cole", "Dee Dunn"}
+
+// rlaElection is a closed instant-runoff election of cast vote records in
+// four batches, the paper they were read from (by batch, then position),
+// and its ballot manifest as a CSV file in the user's Documents.
+type rlaElection struct {
+	name     string
+	manifest rla.Manifest
+	path     string
+	paper    map[string][][]app.Ranking
+}
+
+// rank is a ballot ranking names in order, one per rank.
+func rank(names ...string) []app.Ranking {
+	out := make([]app.Ranking, len(names))
+	for i, n := range names {
+		out[i] = app.Ranking{Candidate: n, Rank: i + 1}
+	}
+	return out
+}
+
+// newRLAElection stores, through the service, a closed election that Ada
+// wins clearly: perBatch ballots in each of four batches, some with a
+// skipped rank and some with two marks at one rank.
+func newRLAElection(h *harness, perBatch int) *rlaElection {
+	h.t.Helper()
+	home := h.t.TempDir()
+	h.t.Setenv("HOME", home)
+	e := &rlaElection{name: "Council", paper: map[string][][]app.Ranking{}}
+	h.must(h.svc.CreateElection(h.ctx, "Olivia", e.name, "", false))
+	h.must(h.svc.AddCandidates(h.ctx, "Olivia", e.name, rlaCandidates...))
+	h.must(h.svc.LaunchElection(h.ctx, "Olivia", e.name))
+	a, b, c, d := rlaCandidates[0], rlaCandidates[1], rlaCandidates[2], rlaCandidates[3]
+	rng := rand.New(rand.NewPCG(5, 9))
+	var in []app.ImportedBallot
+	var batches []rla.Batch
+	for k := range 4 {
+		batch := fmt.Sprintf("Box %d", k+1)
+		batches = append(batches, rla.Batch{Container: "Vault A", Tabulator: fmt.Sprintf("T%d", k%2+1), Name: batch, Ballots: perBatch})
+		for i := range perBatch {
+			var r []app.Ranking
+			switch x := rng.IntN(100); {
+			case x < 42:
+				r = rank(a, b)
+			case x < 52:
+				r = []app.Ranking{{Candidate: a, Rank: 1}, {Candidate: c, Rank: 3}} // the second rank skipped
+			case x < 72:
+				r = rank(b)
+			case x < 78:
+				r = []app.Ranking{{Candidate: b, Rank: 1}, {Candidate: a, Rank: 2}, {Candidate: c, Rank: 2}} // two marks second
+			case x < 90:
+				r = rank(c, a, b)
+			default:
+				r = rank(d, b, a)
+			}
+			e.paper[batch] = append(e.paper[batch], r)
+			in = append(in, app.ImportedBallot{SourceID: fmt.Sprint(k*perBatch + i + 1), Batch: batch, Rankings: r})
+		}
+	}
+	_, err := h.svc.ImportBallots(h.ctx, "Olivia", e.name, app.SourceCVR, in, nil)
+	h.must(err)
+	h.must(h.svc.CloseElection(h.ctx, "Olivia", e.name))
+	e.manifest, err = rla.NewManifest(batches)
+	h.must(err)
+	docs := filepath.Join(home, "Documents")
+	h.must(os.MkdirAll(docs, 0o755))
+	e.path = filepath.Join(docs, "manifest.csv")
+	f, err := os.Create(e.path)
+	h.must(err)
+	h.must(e.manifest.WriteCSV(f))
+	h.must(f.Close())
+	return e
+}
+
+// paperOf is the paper ballot of a draw.
+func (e *rlaElection) paperOf(d app.AuditDraw) []app.Ranking {
+	return e.paper[d.Batch.Name][d.Draw.Position-1]
+}
+
+// startAudit starts an audit of e through the service, as Olivia.
+func (e *rlaElection) startAudit(h *harness) app.Audit {
+	h.t.Helper()
+	au, err := h.svc.StartAudit(h.ctx, "Olivia", e.name, app.AuditSetup{Kind: rla.Comparison, RiskLimit: 0.05, Seed: rlaSeed, Manifest: e.manifest})
+	h.must(err)
+	return au
+}
+
+// enterMarks enters a paper ballot's marks as a board member does: the
+// candidate's number typed at each rank, Two marks ticked for a second.
+func enterMarks(t *testing.T, re *RankEntry, marks []app.Ranking) {
+	t.Helper()
+	used := map[int]bool{}
+	for _, m := range marks {
+		row := re.Rows[m.Rank-1]
+		digit := rune('1' + slices.Index(rlaCandidates, m.Candidate))
+		if !used[m.Rank] {
+			used[m.Rank] = true
+			row.Mark.TypedRune(digit)
+			continue
+		}
+		test.Tap(row.Two)
+		row.Other.TypedRune(digit)
+	}
+}
+
+// screenText is every text the window draws, dialogs included.
+func screenText(h *harness) string {
+	h.relayout()
+	return strings.Join(uitest.Texts(h.win.Canvas()), "\n")
+}
+
+// openAudit signs in and opens the election's Audit tab.
+func openAudit(h *harness, user, election string) *RiskAuditScreen {
+	h.t.Helper()
+	h.signIn(user)
+	h.sh.OpenElection(election, tabAudit)
+	h.wait()
+	return h.sh.Election.RiskAudit
+}
+
+// TestAuditFromTheGUI starts an audit from the Audit tab (the seed
+// checked under its field, the manifest chosen with the open dialog), then
+// the audit board reads every draw by double entry through the entry's
+// controls until the audit is confirmed; the cast vote record appears
+// beside a reading only once both passes agree.
+func TestAuditFromTheGUI(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	e := newRLAElection(h, 40)
+	ra := openAudit(h, "Olivia", e.name)
+	if !ra.Start.Visible() || !strings.Contains(ra.Note.Text, "No audit of this election yet") {
+		t.Fatalf("before an audit: start shown %v, note %q", ra.Start.Visible(), ra.Note.Text)
+	}
+	test.Tap(ra.Start)
+	f := ra.StartForm
+	t.Run("SeedCheckedUnderItsField", func(t *testing.T) {
+		test.Type(f.Seed, "12345")
+		if err := f.Seed.Validate(); err == nil || !strings.Contains(err.Error(), "at least 20") {
+			t.Errorf("a 5-digit seed: %v", err)
+		}
+		f.Form.Submit()
+		h.wait()
+		if !f.Form.Error.Visible() || !strings.Contains(f.Form.Error.Text, "at least 20") {
+			t.Errorf("starting with a short seed says %q", f.Form.Error.Text)
+		}
+		f.Seed.SetText(rlaSeed)
+		if err := f.Seed.Validate(); err != nil {
+			t.Errorf("the seed %s: %v", rlaSeed, err)
+		}
+	})
+	t.Run("ManifestFromTheOpenDialog", func(t *testing.T) {
+		test.Tap(f.ChooseManifest)
+		op := h.sh.sess.opening
+		op.Path.SetText(e.path)
+		op.Path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		h.wait()
+		if want := "160 ballots in 4 batches"; !strings.Contains(f.ManifestFile.Text, want) {
+			t.Fatalf("manifest read: %q, want %q", f.ManifestFile.Text, want)
+		}
+	})
+	f.Form.Submit()
+	h.wait()
+	if f.Started == nil || ra.state == nil {
+		t.Fatalf("the audit did not start: %q %s", f.Form.Error.Text, h.dialogText())
+	}
+	h.assertDialog("Audit started", "Ada Ames is the reported winner")
+	h.closeDialogs()
+	ov, b := ra.Overview, ra.Board
+	if !strings.Contains(ov.Verdict.Text, "not read yet") || !ov.NextRound.Visible() || !ov.NextRound.Disabled() {
+		t.Errorf("a new audit: verdict %q, next round shown %v, disabled %v", ov.Verdict.Text, ov.NextRound.Visible(), ov.NextRound.Disabled())
+	}
+	for _, want := range []string{"Burke wins", "Dunn wins", "NEB", "Rounds", "cannot be eliminated before"} {
+		ra.ShowView(rlaOverview)
+		if got := screenText(h); !strings.Contains(got, want) {
+			t.Errorf("the overview does not show %q", want)
+		}
+	}
+
+	rounds := 0
+	for read := 0; ; read++ {
+		if read > 500 {
+			t.Fatal("the audit never ends")
+		}
+		if ra.state.Unread == 0 {
+			if !nextRoundDue(ra.state) {
+				break
+			}
+			rounds++
+			test.Tap(ov.NextRound)
+			h.tapDialogButton("Yes")
+			continue
+		}
+		test.Tap(ov.ReadBallots)
+		d := b.st.Draws[b.sel]
+		paper := e.paperOf(d)
+		for pass := 1; pass <= 2; pass++ {
+			if b.pass != pass || b.Entry == nil {
+				t.Fatalf("draw %d: pass %d, entry %v; want pass %d", b.sel+1, b.pass, b.Entry != nil, pass)
+			}
+			if got := screenText(h); strings.Contains(got, "Cast vote record") || strings.Contains(got, "discrepancy") {
+				t.Fatalf("draw %d: the record shows before pass %d is saved:\n%s", b.sel+1, pass, got)
+			}
+			enterMarks(t, b.Entry, paper)
+			if len(paper) == 0 {
+				t.Fatal("a blank ballot")
+			}
+			test.Tap(b.Save)
+			h.wait()
+		}
+		d = b.st.Draws[b.sel]
+		if d.State != app.ReadAgreed || !slices.Equal(d.Reading.Rankings, paper) {
+			t.Fatalf("draw %d after two passes: %s, read %v, paper %v", b.sel+1, d.State, d.Reading, paper)
+		}
+		if got := screenText(h); !strings.Contains(got, "Cast vote record") || !strings.Contains(got, "No discrepancy") {
+			t.Fatalf("draw %d read: the record is not shown beside the paper:\n%s", b.sel+1, got)
+		}
+	}
+	st := ra.state
+	if !st.Status.Confirmed || !strings.HasPrefix(ov.Verdict.Text, "Confirmed") || st.Unread != 0 {
+		t.Fatalf("after %d rounds: confirmed %v, verdict %q, unread %d", rounds+1, st.Status.Confirmed, ov.Verdict.Text, st.Unread)
+	}
+	if ov.NextRound.Disabled() == false {
+		t.Error("next round offered after confirmation")
+	}
+	t.Logf("confirmed after %d draws in %d rounds, risk %.4f", len(st.Draws), len(st.Rounds), st.Status.Risk)
+	t.Run("ExportReport", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "audit.html")
+		ov.Save(path, "html")
+		h.wait()
+		h.closeDialogs()
+		html, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(html), "Confirmed") {
+			t.Errorf("the exported report: %v, %.200s", err, html)
+		}
+	})
+}
+
+// TestAuditSettlesDifferingPasses: a second pass that reads the paper
+// otherwise than the first leads to the settle view, which shows both
+// passes and no record; the record appears once the board settles.
+func TestAuditSettlesDifferingPasses(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	e := newRLAElection(h, 20)
+	e.startAudit(h)
+	ra := openAudit(h, "Olivia", e.name)
+	ra.ShowView(rlaBoard)
+	b := ra.Board
+	b.NextUnread()
+	paper := e.paperOf(b.st.Draws[b.sel])
+	enterMarks(t, b.Entry, paper)
+	test.Tap(b.Save)
+	h.wait()
+	wrong := rank(rlaCandidates[3])
+	if paper[0].Candidate == rlaCandidates[3] {
+		wrong = rank(rlaCandidates[2])
+	}
+	enterMarks(t, b.Entry, wrong)
+	test.Tap(b.Save)
+	h.wait()
+	d := b.st.Draws[b.sel]
+	if d.State != app.ReadDiffer || d.CVR != nil {
+		t.Fatalf("two differing passes: %s, record %v", d.State, d.CVR)
+	}
+	got := screenText(h)
+	for _, want := range []string{"The two passes differ", "Pass 1 (by Olivia)", "Pass 2 (by Olivia)", "Pass 1 is right", rlaCandidates[3]} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the settle view does not show %q:\n%s", want, got)
+		}
+	}
+	for _, never := range []string{"Cast vote record", "discrepancy", "overstates", "understates"} {
+		if strings.Contains(got, never) {
+			t.Errorf("before settling, the screen shows %q:\n%s", never, got)
+		}
+	}
+	h.assertGolden("audit_settle.xml")
+	test.Tap(b.TakeFirst)
+	h.wait()
+	d = b.st.Draws[b.sel]
+	if d.State != app.ReadSettled || !slices.Equal(d.Reading.Rankings, paper) {
+		t.Fatalf("settled with pass 1: %s, %v", d.State, d.Reading)
+	}
+	if got := screenText(h); !strings.Contains(got, "Cast vote record") || !strings.Contains(got, "settled the reading") {
+		t.Errorf("after settling, no record beside the paper:\n%s", got)
+	}
+}
+
+// TestAuditRights: a USER who does not manage the election sees no Start
+// and no Next round but may read ballots on the board; an OBSERVER may not.
+func TestAuditRights(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	h.addUser("Ursula", app.RoleUser)
+	h.addUser("Oscar", app.RoleObserver)
+	e := newRLAElection(h, 20)
+	ra := openAudit(h, "Ursula", e.name)
+	if ra.Start.Visible() || !strings.Contains(ra.Note.Text, "owner or an ADMIN starts it") {
+		t.Errorf("a USER is offered Start (%v); note %q", ra.Start.Visible(), ra.Note.Text)
+	}
+	e.startAudit(h)
+	h.sh.Refresh()
+	h.wait()
+	if ra.Start.Visible() || ra.Overview.NextRound.Visible() {
+		t.Errorf("a USER is offered Start (%v) or Next round (%v)", ra.Start.Visible(), ra.Overview.NextRound.Visible())
+	}
+	if got := screenText(h); strings.Contains(got, "Start an audit") || strings.Contains(got, "Next round") {
+		t.Errorf("a USER's screen offers Start or Next round:\n%s", got)
+	}
+	ra.Overview.readBallots()
+	if ra.Board.Entry == nil || !ra.Board.Save.Visible() {
+		t.Error("a USER cannot read ballots on the audit board")
+	}
+	ra = openAudit(h, "Oscar", e.name)
+	if ra.state == nil {
+		t.Fatalf("an OBSERVER cannot see the audit: %q", ra.Note.Text)
+	}
+	ra.Overview.readBallots()
+	if ra.Board.Entry != nil || ra.Board.Save.Visible() || !strings.Contains(ra.Board.Step.Text, "USE_APPLICATION") {
+		t.Errorf("an OBSERVER is offered the entry: %q", ra.Board.Step.Text)
+	}
+}
+
+// TestAuditKeyboardWalk reads one ballot by keyboard alone: Ctrl+Shift+A
+// opens the audit, Enter on the Audit board button goes to the first draw
+// to read with the keyboard in its first rank, digits pick the candidates,
+// Tab moves on, Space ticks Two marks, Enter saves each pass, Enter on Next
+// goes on, and Escape goes back to the list of draws.
+func TestAuditKeyboardWalk(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	e := newRLAElection(h, 20)
+	e.startAudit(h)
+	h.signIn("Olivia")
+	h.sh.ShowScreen(screenElections)
+	h.wait()
+	h.sh.Elections.Select(e.name)
+	h.sh.TypedShortcut(shortcutAudit)
+	h.wait()
+	if h.sh.Election == nil || h.sh.Election.tab() != tabAudit {
+		t.Fatal("Ctrl+Shift+A does not open the election's audit")
+	}
+	ra := h.sh.Election.RiskAudit
+	c := h.win.Canvas()
+	key := func(name fyne.KeyName) {
+		t.Helper()
+		switch f := c.Focused(); {
+		case name == fyne.KeyTab:
+			c.FocusNext()
+		case f == nil:
+			t.Fatalf("%s with nothing focused", name)
+		default:
+			f.TypedKey(&fyne.KeyEvent{Name: name})
+		}
+		h.wait()
+	}
+	typeRune := func(r rune) {
+		t.Helper()
+		if r == ' ' {
+			c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+		}
+		c.Focused().TypedRune(r)
+	}
+	c.Focus(ra.Overview.ReadBallots)
+	key(fyne.KeyReturn)
+	b := ra.Board
+	if b.sel < 0 || b.Entry == nil || c.Focused() != b.Entry.First() {
+		t.Fatalf("Enter on the audit board button: draw %d, focus on %T", b.sel, c.Focused())
+	}
+	draw := b.sel
+	paper := e.paperOf(b.st.Draws[draw])
+	// Rank by rank: a digit, then Tab past the rank's Two marks (or Space
+	// on it and the second candidate's digit) to the next rank.
+	walk := func() {
+		t.Helper()
+		byRank := map[int][]int{}
+		last := 0
+		for _, m := range paper {
+			byRank[m.Rank] = append(byRank[m.Rank], slices.Index(rlaCandidates, m.Candidate)+1)
+			last = max(last, m.Rank)
+		}
+		for r := 1; r <= last; r++ {
+			marks := byRank[r]
+			if len(marks) > 0 {
+				typeRune(rune('0' + marks[0]))
+			}
+			key(fyne.KeyTab) // to Two marks
+			if len(marks) > 1 {
+				typeRune(' ')
+				key(fyne.KeyTab) // to the second candidate
+				typeRune(rune('0' + marks[1]))
+			}
+			key(fyne.KeyTab) // to the next rank
+		}
+		key(fyne.KeyReturn)
+	}
+	walk()
+	if d := b.st.Draws[draw]; d.State != app.ReadOnce || b.pass != 2 || c.Focused() != b.Entry.First() {
+		t.Fatalf("Enter after pass 1: %s, pass %d, focus on %T", d.State, b.pass, c.Focused())
+	}
+	walk()
+	if d := b.st.Draws[draw]; d.State != app.ReadAgreed || c.Focused() != b.Next {
+		t.Fatalf("Enter after pass 2: %s (paper %v, read %v), focus on %T", d.State, paper, d.Reading, c.Focused())
+	}
+	key(fyne.KeyReturn)
+	if b.sel == draw || b.Entry == nil || c.Focused() != b.Entry.First() {
+		t.Fatalf("Enter on Next: draw %d, focus on %T", b.sel+1, c.Focused())
+	}
+	key(fyne.KeyEscape)
+	if c.Focused() != b.Draws {
+		t.Errorf("Escape in the entry: focus on %T, want the list of draws", c.Focused())
+	}
+}
+
+// TestAuditNextRound: when every draw is read and the risk is still above
+// the limit (here the board reads the first draw's paper as Cy alone,
+// which its record is not: a two-vote overstatement), the overview offers
+// the next round; starting it draws more ballots for the board.
+func TestAuditNextRound(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	e := newRLAElection(h, 40)
+	au := e.startAudit(h)
+	st, err := h.svc.AuditState(h.ctx, "Olivia", e.name, au.ID)
+	h.must(err)
+	for i, d := range st.Draws {
+		paper := e.paperOf(d)
+		if i < 1 {
+			paper = rank(rlaCandidates[2])
+		}
+		for pass := 1; pass <= 2 && !d.Repeat; pass++ {
+			h.must(h.svc.RecordAuditReading(h.ctx, "Olivia", e.name, au.ID, d.Draw.Index, pass, paper, false))
+		}
+	}
+	ra := openAudit(h, "Olivia", e.name)
+	ov := ra.Overview
+	if ra.state.Status.Confirmed || ov.NextRound.Disabled() {
+		t.Fatalf("risk %.4f with three altered ballots: next round disabled %v; verdict %q", ra.state.Status.Risk, ov.NextRound.Disabled(), ov.Verdict.Text)
+	}
+	if got := screenText(h); !strings.Contains(got, "Next: round 2 draws") || !strings.Contains(got, "overstatements: 1 of two votes") {
+		t.Errorf("the overview does not say what comes next or what was found:\n%s", got)
+	}
+	before := len(ra.state.Draws)
+	test.Tap(ov.NextRound)
+	h.tapDialogButton("Yes")
+	if len(ra.state.Rounds) != 2 || len(ra.state.Draws) <= before || ra.Board.Draws.Length == nil {
+		t.Fatalf("after Next round: rounds %v, %d draws (before %d)", ra.state.Rounds, len(ra.state.Draws), before)
+	}
+	if rows, _ := ra.Board.Draws.Length(); rows != len(ra.state.Draws) || !ov.NextRound.Disabled() {
+		t.Errorf("the board lists %d of %d draws; next round disabled %v", rows, len(ra.state.Draws), ov.NextRound.Disabled())
+	}
+}
+
+// auditShots renders the audit screens for TestScreenshots: the start
+// dialog, the overview part way through the first round, the board with an
+// agreed reading that differs from its record, a difference to settle,
+// and a second pass being entered.
+func (h *harness) auditShots(dir string) {
+	h.t.Helper()
+	e := newRLAElection(h, 40)
+	ra := openAudit(h, "Olivia", e.name)
+	test.Tap(ra.Start)
+	f := ra.StartForm
+	test.Type(f.Seed, rlaSeed)
+	f.ReadManifest(e.path)
+	h.shot(dir, "16-audit-start")
+	f.Form.Submit()
+	h.wait()
+	h.closeDialogs()
+	st := ra.state
+	au := st.Audit
+	// The board has read the first eleven draws, one of them (draw 3)
+	// otherwise than its record; draw 12's passes differ; draw 13 has one
+	// pass.
+	for i, d := range st.Draws[:13] {
+		paper := e.paperOf(d)
+		passes := [][]app.Ranking{paper, paper}
+		switch i {
+		case 2:
+			paper = append(slices.Clone(paper[:1]), app.Ranking{Candidate: rlaCandidates[3], Rank: 2})
+			passes = [][]app.Ranking{paper, paper}
+		case 11:
+			passes[1] = rank(rlaCandidates[2], rlaCandidates[0])
+		case 12:
+			passes = passes[:1]
+		}
+		for p, r := range passes {
+			if !d.Repeat {
+				h.must(h.svc.RecordAuditReading(h.ctx, "Olivia", e.name, au.ID, d.Draw.Index, p+1, r, false))
+			}
+		}
+	}
+	h.sh.Refresh()
+	h.wait()
+	ra.ShowView(rlaOverview)
+	h.shot(dir, "17-audit-overview")
+	h.relayout()
+	ra.Overview.scroll.ScrollToBottom()
+	h.shot(dir, "17b-audit-trees")
+	ra.ShowView(rlaBoard)
+	ra.Board.OpenDraw(2)
+	h.shot(dir, "18-audit-board")
+	ra.Board.OpenDraw(11)
+	h.shot(dir, "19-audit-settle")
+	ra.Board.OpenDraw(12)
+	enterMarks(h.t.(*testing.T), ra.Board.Entry, e.paperOf(ra.state.Draws[12])[:1])
+	h.shot(dir, "20-audit-second-pass")
+}
+
+// TestAuditFitsTheScreen: on a small laptop's screen, the audit's overview
+// (trees included), the board with a ballot being entered, and the start
+// dialog fit; what is long scrolls inside.
+func TestAuditFitsTheScreen(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	e := newRLAElection(h, 20)
+	e.startAudit(h)
+	ra := openAudit(h, "Olivia", e.name)
+	h.win.Resize(screenSize)
+	fits := func(what string) {
+		t.Helper()
+		h.wait()
+		h.relayout()
+		if got := h.win.Content().MinSize(); got.Width > screenSize.Width || got.Height > screenSize.Height {
+			t.Errorf("%s: the window needs %v, more than the screen's %v", what, got, screenSize)
+		}
+		for _, o := range h.overlays() {
+			if got := o.MinSize(); got.Width > screenSize.Width || got.Height > screenSize.Height {
+				t.Errorf("%s: a dialog needs %v", what, got)
+			}
+		}
+	}
+	ra.ShowView(rlaOverview)
+	fits("the overview")
+	h.assertGolden("audit_overview.xml")
+	ra.Overview.readBallots()
+	test.Tap(ra.Board.Entry.Rows[1].Two)
+	fits("the board")
+	test.Tap(ra.Start)
+	fits("the start dialog")
+	h.closeDialogs()
+}
