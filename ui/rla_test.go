@@ -180,6 +180,20 @@ func TestAuditFromTheGUI(t *testing.T) {
 			t.Fatalf("manifest read: %q, want %q", f.ManifestFile.Text, want)
 		}
 	})
+	t.Run("RefusalSaidInTheDialog", func(t *testing.T) {
+		short := slices.Clone(e.manifest.Batches)
+		short[0].Ballots = 30
+		m, err := rla.NewManifest(short)
+		h.must(err)
+		good := f.manifest
+		f.manifest = &m
+		f.Form.Submit()
+		h.wait()
+		f.manifest = good
+		if want := `batch "Box 1" holds 40 cast vote records but the manifest counts 30`; f.Started != nil || !strings.Contains(f.Form.Error.Text, want) {
+			t.Errorf("a manifest short of the records: started %v, the dialog says %q", f.Started != nil, f.Form.Error.Text)
+		}
+	})
 	f.Form.Submit()
 	h.wait()
 	if f.Started == nil || ra.state == nil {
