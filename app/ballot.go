@@ -30,6 +30,22 @@ func (r Ranking) Label() string {
 	return r.Candidate
 }
 
+// MarksByRank writes rankings rank by rank, for people: each rank's marks
+// joined with sep, "" for a rank without a mark.
+func MarksByRank(rs []Ranking, sep string) []string {
+	var out []string
+	for _, r := range rs {
+		for len(out) < r.Rank {
+			out = append(out, "")
+		}
+		if out[r.Rank-1] != "" {
+			out[r.Rank-1] += sep
+		}
+		out[r.Rank-1] += r.Label()
+	}
+	return out
+}
+
 // Where a ballot came from.
 const (
 	SourceDirect = "direct" // cast by a signed-in user (CLI, GUI)

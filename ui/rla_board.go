@@ -315,7 +315,7 @@ func readStep(d app.AuditDraw) string {
 
 // passColumn is a pass's reading as a column.
 func passColumn(title string, r *app.AuditReading) readingColumn {
-	c := readingColumn{Title: fmt.Sprintf("%s (by %s)", title, r.By), Marks: marksByRank(r.Rankings)}
+	c := readingColumn{Title: fmt.Sprintf("%s (by %s)", title, r.By), Marks: app.MarksByRank(r.Rankings, " and ")}
 	if r.NotFound {
 		c.Missing = "ballot not found"
 	}
@@ -325,11 +325,11 @@ func passColumn(title string, r *app.AuditReading) readingColumn {
 // comparison shows a read ballot's paper beside its cast vote record, and
 // what the difference means for each assertion.
 func (b *AuditBoard) comparison(d app.AuditDraw) []fyne.CanvasObject {
-	paper := readingColumn{Title: "Paper (the board's reading)", Marks: marksByRank(d.Reading.Rankings)}
+	paper := readingColumn{Title: "Paper (the board's reading)", Marks: app.MarksByRank(d.Reading.Rankings, " and ")}
 	if d.Reading.NotFound {
 		paper.Missing = "ballot not found"
 	}
-	record := readingColumn{Title: "Cast vote record", Marks: marksByRank(d.CVR)}
+	record := readingColumn{Title: "Cast vote record", Marks: app.MarksByRank(d.CVR, " and ")}
 	if d.Phantom {
 		record.Missing = "no record (a phantom ballot)"
 	}

@@ -166,13 +166,13 @@ func (o *AuditOverview) assertion(i int, a raire.Assertion) fyne.CanvasObject {
 // assertionWords says an assertion in a few plain words.
 func assertionWords(a raire.Assertion, names []string) string {
 	if a.Type == raire.NEB {
-		return fmt.Sprintf("%s cannot be eliminated before %s", treeName(names, a.Winner), treeName(names, a.Loser))
+		return fmt.Sprintf("%s cannot be eliminated before %s", raire.CandidateName(names, a.Winner), raire.CandidateName(names, a.Loser))
 	}
 	left := make([]string, len(a.Continuing))
 	for i, c := range a.Continuing {
-		left[i] = treeName(names, c)
+		left[i] = raire.CandidateName(names, c)
 	}
-	return fmt.Sprintf("With only %s left, %s is not eliminated next", strings.Join(left, ", "), treeName(names, a.Winner))
+	return fmt.Sprintf("With only %s left, %s is not eliminated next", strings.Join(left, ", "), raire.CandidateName(names, a.Winner))
 }
 
 // roundLines says each round in a line: its draws and, once they are all

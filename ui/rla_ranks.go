@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/tally/report"
 	"votedesk/ui/modal"
 )
 
@@ -184,7 +185,7 @@ func newRankEntry(names []string, keys *boardKeys) *RankEntry {
 				other.Hide()
 			}
 		})
-		label := widget.NewLabelWithStyle(ordinal(rank+1)+" choice", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		label := widget.NewLabelWithStyle(report.Ordinal(rank+1)+" choice", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		rows.Add(container.NewBorder(nil, nil, container.NewStack(minWidth(110), label), container.NewHBox(row.Two, other), row.Mark))
 		re.Rows = append(re.Rows, row)
 	}
@@ -220,49 +221,17 @@ func (re *RankEntry) Rankings() ([]app.Ranking, bool, error) {
 		}
 		switch {
 		case first < 0 || second < 0:
-			return nil, false, app.Errorf(app.CodeInvalid, "the %s choice is ticked for two marks: choose both candidates marked there, or untick it", ordinal(i+1))
+			return nil, false, app.Errorf(app.CodeInvalid, "the %s choice is ticked for two marks: choose both candidates marked there, or untick it", report.Ordinal(i+1))
 		case first == second:
-			return nil, false, app.Errorf(app.CodeInvalid, "the %s choice names %s twice: choose the other candidate marked there", ordinal(i+1), re.names[first])
+			return nil, false, app.Errorf(app.CodeInvalid, "the %s choice names %s twice: choose the other candidate marked there", report.Ordinal(i+1), re.names[first])
 		}
 		out = append(out, app.Ranking{Candidate: re.names[second], Rank: i + 1})
 	}
 	return out, false, nil
 }
 
-// ordinal writes 1 as "1st", 2 as "2nd" and so on.
-func ordinal(n int) string {
-	suffix := "th"
-	if n%100 < 11 || n%100 > 13 {
-		switch n % 10 {
-		case 1:
-			suffix = "st"
-		case 2:
-			suffix = "nd"
-		case 3:
-			suffix = "rd"
-		}
-	}
-	return strconv.Itoa(n) + suffix
-}
-
-// marksByRank writes rankings rank by rank, for people: each rank's
-// candidates joined with " and ", "" for a rank without a mark.
-func marksByRank(rs []app.Ranking) []string {
-	var out []string
-	for _, r := range rs {
-		for len(out) < r.Rank {
-			out = append(out, "")
-		}
-		if out[r.Rank-1] != "" {
-			out[r.Rank-1] += " and "
-		}
-		out[r.Rank-1] += r.Label()
-	}
-	return out
-}
-
 // readingColumn is one reading shown beside others: its title and its
-// marks by rank (marksByRank), or, when Missing is set, why it has none (a
+// marks by rank (app.MarksByRank), or, when Missing is set, why it has none (a
 // ballot not found, no cast vote record).
 type readingColumn struct {
 	Title   string
@@ -307,7 +276,7 @@ func readingTable(cols []readingColumn) *fyne.Container {
 			texts[i] = cell(c, rank)
 			differ = differ || i > 0 && texts[i] != texts[0]
 		}
-		grid.Add(widget.NewLabel(ordinal(rank + 1)))
+		grid.Add(widget.NewLabel(report.Ordinal(rank + 1)))
 		for _, t := range texts {
 			l := widget.NewLabel(t)
 			l.Wrapping = fyne.TextWrapWord

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"strings"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -13,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"votedesk/tally/raire"
+	"votedesk/tally/report"
 )
 
 // The elimination trees' sizes on the canvas, as the audit report draws
@@ -58,7 +57,7 @@ func (l *fixedSize) Layout([]fyne.CanvasObject, fyne.Size) {}
 // labelled with the assertion, and an order nothing rules out is red.
 // Boxes name the candidates by surname when surnames tell them apart.
 func newTreesPicture(t raire.Trees, names []string) *fyne.Container {
-	label := treeSurnames(names)
+	label := report.Surnames(names)
 	textW := func(s string, size float32, bold bool) float32 {
 		return fyne.MeasureText(s, size, fyne.TextStyle{Bold: bold}).Width
 	}
@@ -131,7 +130,7 @@ func newTreesPicture(t raire.Trees, names []string) *fyne.Container {
 		case len(n.PrunedBy) > 0:
 			a := t.Assertions[n.PrunedBy[0]]
 			text(string(a.Type), treePruned, treeLabelSize, true, x, below)
-			words := []string{treeName(label, a.Winner), "> " + treeName(label, a.Loser)}
+			words := []string{raire.CandidateName(label, a.Winner), "> " + raire.CandidateName(label, a.Loser)}
 			for i, line := range treeWrap(words, inner, func(s string) float32 { return textW(s, treeLabelSize, false) }) {
 				text(line, fg, treeLabelSize, false, x, below+lineH*float32(i+1))
 			}
@@ -153,9 +152,9 @@ func treeCaption(t raire.Trees, names []string) string {
 		return true
 	})
 	s := fmt.Sprintf("Every way someone other than %s could win, one tree each: at the top who would win, and each level down who would be eliminated just before. "+
-		"A branch ends in green where an assertion rules that order out (%d branches); ", treeName(names, t.Winner), ends)
+		"A branch ends in green where an assertion rules that order out (%d branches); ", raire.CandidateName(names, t.Winner), ends)
 	if open > 0 {
-		s += fmt.Sprintf("%d orders in red are not ruled out, so the assertions do not show that %s won.", open, treeName(names, t.Winner))
+		s += fmt.Sprintf("%d orders in red are not ruled out, so the assertions do not show that %s won.", open, raire.CandidateName(names, t.Winner))
 	} else {
 		s += "none is left open, so if every assertion holds, no one else won."
 	}
@@ -163,40 +162,6 @@ func treeCaption(t raire.Trees, names []string) string {
 		s += fmt.Sprintf(" The picture stops at %d nodes: the branches under … are not drawn.", t.Nodes)
 	}
 	return s
-}
-
-// treeName is a candidate's name, or "candidate c" when names lacks it.
-func treeName(names []string, c int) string {
-	if c >= 0 && c < len(names) && names[c] != "" {
-		return names[c]
-	}
-	return fmt.Sprintf("candidate %d", c)
-}
-
-// treeSurnames returns each name's surname (the part before a comma, else
-// the last word) when those are all different and at least three letters
-// long, and otherwise the names unchanged: the report's rule.
-func treeSurnames(names []string) []string {
-	out := make([]string, len(names))
-	seen := map[string]bool{}
-	for i, n := range names {
-		s, _, comma := strings.Cut(n, ",")
-		if !comma {
-			f := strings.Fields(n)
-			s = ""
-			if len(f) > 0 {
-				s = f[len(f)-1]
-			}
-		}
-		s = strings.TrimSpace(s)
-		key := strings.ToLower(s)
-		if utf8.RuneCountInString(s) < 3 || seen[key] {
-			return names
-		}
-		seen[key] = true
-		out[i] = s
-	}
-	return out
 }
 
 // treeFit cuts s short with "…" until width(s) is at most w.

@@ -57,28 +57,12 @@ func AuditReport(st app.AuditState, generatedBy string, now time.Time) report.Au
 			Batch: d.Batch.Name, Position: d.Draw.Position, Repeat: d.Repeat, State: string(d.State), Phantom: d.Phantom,
 			Overstatements: d.Overstatements}
 		if d.Reading != nil {
-			x.Paper, x.NotFound = rankWords(d.Reading.Rankings), d.Reading.NotFound
-			x.Record = rankWords(d.CVR)
+			x.Paper, x.NotFound = app.MarksByRank(d.Reading.Rankings, "="), d.Reading.NotFound
+			x.Record = app.MarksByRank(d.CVR, "=")
 		}
 		r.Draws = append(r.Draws, x)
 	}
 	return r
-}
-
-// rankWords writes rankings rank by rank: "A", "A=B" for two marks at a
-// rank, "" for a skipped rank.
-func rankWords(rs []app.Ranking) []string {
-	var out []string
-	for _, x := range rs {
-		for len(out) < x.Rank {
-			out = append(out, "")
-		}
-		if out[x.Rank-1] != "" {
-			out[x.Rank-1] += "="
-		}
-		out[x.Rank-1] += x.Label()
-	}
-	return out
 }
 
 // AuditConclusion says what the audit has shown so far and what to do next.

@@ -131,7 +131,7 @@ func (s Scored) Explain(names []string) string {
 // explain words the assertion with the winner's and loser's tallies
 // (possibly empty) after their sides.
 func (a Assertion) explain(names []string, wt, lt string) string {
-	w, l := name(names, a.Winner), name(names, a.Loser)
+	w, l := CandidateName(names, a.Winner), CandidateName(names, a.Loser)
 	if a.Type == NEB {
 		return fmt.Sprintf("%s cannot be eliminated before %s: %s's first preferences%s outnumber the ballots that "+
 			"rank %s above %s or rank %s but not %s%s, which are the most votes %s could have while %s is still in the count.",

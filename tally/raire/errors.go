@@ -96,8 +96,9 @@ func (e *FieldError) Unwrap() error {
 	return e.Err
 }
 
-// name returns candidate c's name, or "candidate c" when it has none.
-func name(names []string, c int) string {
+// CandidateName returns candidate c's name, or "candidate c" when names
+// has none for it.
+func CandidateName(names []string, c int) string {
 	if c >= 0 && c < len(names) && names[c] != "" {
 		return names[c]
 	}
@@ -109,7 +110,7 @@ func name(names []string, c int) string {
 func nameList(names []string, cs []int, last string) string {
 	parts := make([]string, len(cs))
 	for i, c := range cs {
-		parts[i] = name(names, c)
+		parts[i] = CandidateName(names, c)
 	}
 	if len(parts) < 2 {
 		return strings.Join(parts, "")

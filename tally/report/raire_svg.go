@@ -49,9 +49,9 @@ func WriteEliminationTreesSVG(w io.Writer, t raire.Trees, names []string, explai
 	}
 	full := make([]string, max(t.NumCandidates, 0))
 	for c := range full {
-		full[c] = treeCandidate(names, c)
+		full[c] = raire.CandidateName(names, c)
 	}
-	label := treeSurnames(full)
+	label := Surnames(full)
 
 	slot := treeMinSlot
 	for _, n := range label {
@@ -77,7 +77,7 @@ func WriteEliminationTreesSVG(w io.Writer, t raire.Trees, names []string, explai
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="elimination-trees" width="%s" height="%s" viewBox="0 0 %s %s" role="img" aria-labelledby="et-title et-desc">`,
 		px(width), px(height), px(width), px(height))
 	fmt.Fprintf(&b, `<title id="et-title">%s</title><desc id="et-desc">%s</desc>`,
-		treeXML(fmt.Sprintf("Elimination trees: every way someone other than %s could win, and what rules it out", treeCandidate(names, t.Winner))),
+		treeXML(fmt.Sprintf("Elimination trees: every way someone other than %s could win, and what rules it out", raire.CandidateName(names, t.Winner))),
 		treeXML(treeSummary(t, full)))
 	b.WriteString(`<style>` +
 		`svg.elimination-trees{width:auto;height:auto;max-width:none}` +
@@ -149,7 +149,7 @@ func treeNodeLabel(t raire.Trees, n *raire.TreeNode, names []string, width float
 		return nil
 	}
 	a := t.Assertions[n.PrunedBy[0]]
-	words := []string{string(a.Type), treeCandidate(names, a.Winner), "> " + treeCandidate(names, a.Loser)}
+	words := []string{string(a.Type), raire.CandidateName(names, a.Winner), "> " + raire.CandidateName(names, a.Loser)}
 	return treeWrap(words, width, true)
 }
 
@@ -195,7 +195,7 @@ func treeWrap(words []string, width float64, kind bool) []string {
 func treeNodeText(t raire.Trees, n *raire.TreeNode, names []string, explain func(i int) string) string {
 	var b strings.Builder
 	tail := n.Tail
-	win := treeCandidate(names, tail[len(tail)-1])
+	win := raire.CandidateName(names, tail[len(tail)-1])
 	if len(tail) == 1 {
 		fmt.Fprintf(&b, "%s wins.", win)
 	} else {
@@ -203,15 +203,15 @@ func treeNodeText(t raire.Trees, n *raire.TreeNode, names []string, explain func
 		if len(tail) == t.NumCandidates {
 			lead = "The count"
 		}
-		fmt.Fprintf(&b, "%s: %s is eliminated", lead, treeCandidate(names, tail[0]))
+		fmt.Fprintf(&b, "%s: %s is eliminated", lead, raire.CandidateName(names, tail[0]))
 		for _, c := range tail[1 : len(tail)-1] {
-			fmt.Fprintf(&b, ", then %s", treeCandidate(names, c))
+			fmt.Fprintf(&b, ", then %s", raire.CandidateName(names, c))
 		}
 		fmt.Fprintf(&b, ", and %s wins.", win)
 	}
 	switch {
 	case n.NotRuledOut:
-		fmt.Fprintf(&b, " No assertion rules this order out, so the assertions do not show that %s won.", treeCandidate(names, t.Winner))
+		fmt.Fprintf(&b, " No assertion rules this order out, so the assertions do not show that %s won.", raire.CandidateName(names, t.Winner))
 	case n.Truncated:
 		fmt.Fprintf(&b, " The orders that lead here are not drawn: the picture stops at %d tails.", raire.MaxTreeNodes)
 	}
@@ -222,7 +222,7 @@ func treeNodeText(t raire.Trees, n *raire.TreeNode, names []string, explain func
 		} else {
 			b.WriteString(" Also by ")
 		}
-		fmt.Fprintf(&b, "%s %s > %s: %s", a.Type, treeCandidate(names, a.Winner), treeCandidate(names, a.Loser), explain(k))
+		fmt.Fprintf(&b, "%s %s > %s: %s", a.Type, raire.CandidateName(names, a.Winner), raire.CandidateName(names, a.Loser), explain(k))
 	}
 	return b.String()
 }
@@ -241,7 +241,7 @@ func treeSummary(t raire.Trees, names []string) string {
 		return true
 	})
 	s := fmt.Sprintf("%d trees, one for each candidate who could win instead of %s, with %d nodes; %d branches end at an assertion that rules them out.",
-		len(t.Roots), treeCandidate(names, t.Winner), t.Nodes, ends)
+		len(t.Roots), raire.CandidateName(names, t.Winner), t.Nodes, ends)
 	if open > 0 {
 		s += fmt.Sprintf(" %d elimination orders are not ruled out.", open)
 	}
@@ -251,19 +251,11 @@ func treeSummary(t raire.Trees, names []string) string {
 	return s
 }
 
-// treeCandidate is a candidate's name, or "candidate c" when names lacks
-// it, as package raire names them.
-func treeCandidate(names []string, c int) string {
-	if c >= 0 && c < len(names) && names[c] != "" {
-		return names[c]
-	}
-	return fmt.Sprintf("candidate %d", c)
-}
-
-// treeSurnames returns each name's surname (the part before a comma, else
-// the last word) when those are all different and at least three letters
-// long, and otherwise the names unchanged.
-func treeSurnames(names []string) []string {
+// Surnames returns each name's surname (the part before a comma, else the
+// last word) when those are all different and at least three letters long,
+// and otherwise the names unchanged: the short labels of the elimination
+// trees, in the report and on screen.
+func Surnames(names []string) []string {
 	out := make([]string, len(names))
 	seen := map[string]bool{}
 	for i, n := range names {

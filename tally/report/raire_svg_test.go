@@ -210,8 +210,8 @@ func TestTreeSurnames(t *testing.T) {
 		{"Blank", []string{"Bob Kiss", " "}, []string{"Bob Kiss", " "}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := treeSurnames(tc.names); !slices.Equal(got, tc.want) {
-				t.Errorf("treeSurnames(%q) = %q, want %q", tc.names, got, tc.want)
+			if got := Surnames(tc.names); !slices.Equal(got, tc.want) {
+				t.Errorf("Surnames(%q) = %q, want %q", tc.names, got, tc.want)
 			}
 		})
 	}
