@@ -139,23 +139,29 @@ func (c *boardCheck) TypedKey(ev *fyne.KeyEvent) {
 }
 
 // RankEntry is how an audit board enters what a paper ballot shows, rank
-// by rank: the candidate marked at each rank or no mark (a skipped rank), a
-// second candidate where two are marked at one rank (an overvote), and
-// "not found" when the paper is not where the manifest puts it. It starts
-// empty every time, so nothing entered before leads the reader.
+// by rank: the candidate marked at each rank or no mark (a skipped rank),
+// every other candidate marked at that rank where there are more (an
+// overvote, kept whole as paper entry keeps "1/2/3", since the counting
+// rules may read two marks and three differently), and "not found" when the
+// paper is not where the manifest puts it. It starts empty every time, so
+// nothing entered before leads the reader.
 type RankEntry struct {
 	Rows     []*RankRow
 	NotFound *boardCheck
 	names    []string
+	keys     *boardKeys
 	content  *fyne.Container
 }
 
-// RankRow is one rank of a RankEntry: the candidate marked, and whether a
-// second one is marked too (Two, then Other).
+// RankRow is one rank of a RankEntry: the candidate marked, and whether
+// more are marked too (More, then one drop-down in Others per further
+// candidate; picking one in the last adds another, empty, below it).
 type RankRow struct {
-	Mark  *rankSelect
-	Two   *boardCheck
-	Other *rankSelect
+	Mark   *rankSelect
+	More   *boardCheck
+	Others []*rankSelect
+	others *fyne.Container
+	below  *fyne.Container // others, indented; hidden while empty
 }
 
 // candidateOption is a candidate as the entry offers them: "3 · Chen Wei".
@@ -164,47 +170,72 @@ func candidateOption(i int, name string) string { return fmt.Sprintf("%d · %s",
 // newRankEntry makes an empty entry for a ballot of the candidates names
 // (in ballot order), one row per rank.
 func newRankEntry(names []string, keys *boardKeys) *RankEntry {
-	re := &RankEntry{names: names}
-	cands := make([]string, len(names))
-	for i, n := range names {
-		cands[i] = candidateOption(i, n)
-	}
+	re := &RankEntry{names: names, keys: keys}
 	rows := container.NewVBox()
 	for rank := range names {
-		row := &RankRow{Mark: newRankSelect(append([]string{noMark}, cands...), 1, keys),
-			Other: newRankSelect(cands, 0, keys)}
+		row := &RankRow{Mark: newRankSelect(append([]string{noMark}, re.options()...), 1, keys), others: container.NewVBox()}
 		row.Mark.SetSelectedIndex(0)
-		row.Other.PlaceHolder = "the other candidate marked"
-		other := container.NewStack(minWidth(230), row.Other)
-		other.Hide()
-		row.Two = newBoardCheck("Two marks", keys, func(on bool) {
+		row.More = newBoardCheck("More marks", keys, func(on bool) {
+			row.Others = nil
+			row.others.RemoveAll()
+			row.below.Hide()
 			if on {
-				other.Show()
-			} else {
-				row.Other.ClearSelected()
-				other.Hide()
+				re.addOther(row)
+				row.below.Show()
 			}
 		})
 		label := widget.NewLabelWithStyle(report.Ordinal(rank+1)+" choice", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		rows.Add(container.NewBorder(nil, nil, container.NewStack(minWidth(110), label), container.NewHBox(row.Two, other), row.Mark))
+		rows.Add(container.NewBorder(nil, nil, container.NewStack(minWidth(110), label), row.More, row.Mark))
+		row.below = container.NewBorder(nil, nil, minWidth(110), nil, row.others)
+		row.below.Hide()
+		rows.Add(row.below)
 		re.Rows = append(re.Rows, row)
 	}
 	re.NotFound = newBoardCheck("The ballot is not found where the manifest puts it", keys, func(on bool) {
 		for _, r := range re.Rows {
-			for _, w := range []fyne.Disableable{r.Mark, r.Two, r.Other} {
+			for _, w := range append([]*rankSelect{r.Mark}, r.Others...) {
 				enable(w, !on)
 			}
+			enable(r.More, !on)
 		}
 	})
 	re.content = container.NewVBox(rows, re.NotFound)
 	return re
 }
 
+// options are the candidates as the drop-downs offer them.
+func (re *RankEntry) options() []string {
+	out := make([]string, len(re.names))
+	for i, n := range re.names {
+		out[i] = candidateOption(i, n)
+	}
+	return out
+}
+
+// addOther adds an empty drop-down for one more candidate marked at row's
+// rank, unless every candidate already has one; picking a candidate in the
+// last adds the next.
+func (re *RankEntry) addOther(row *RankRow) {
+	if len(row.Others)+1 >= len(re.names) {
+		return
+	}
+	o := newRankSelect(re.options(), 0, re.keys)
+	o.PlaceHolder = "another candidate marked at this rank"
+	o.OnChanged = func(string) {
+		if o.SelectedIndex() >= 0 && row.Others[len(row.Others)-1] == o {
+			re.addOther(row)
+		}
+	}
+	row.Others = append(row.Others, o)
+	row.others.Add(container.NewBorder(nil, nil, widget.NewLabel("and"), nil, o))
+}
+
 // First is the control the keyboard starts in: the first rank.
 func (re *RankEntry) First() fyne.Focusable { return re.Rows[0].Mark }
 
 // Rankings reads the entry: the marks rank by rank, or not found. It
-// refuses a rank ticked for two marks without the second candidate.
+// refuses a rank ticked for more marks without another candidate, and a
+// candidate chosen twice at one rank.
 func (re *RankEntry) Rankings() ([]app.Ranking, bool, error) {
 	if re.NotFound.Checked {
 		return nil, true, nil
@@ -212,20 +243,29 @@ func (re *RankEntry) Rankings() ([]app.Ranking, bool, error) {
 	var out []app.Ranking
 	for i, r := range re.Rows {
 		first := r.Mark.SelectedIndex() - 1
-		second := r.Other.SelectedIndex()
 		if first >= 0 {
 			out = append(out, app.Ranking{Candidate: re.names[first], Rank: i + 1})
 		}
-		if !r.Two.Checked {
+		if !r.More.Checked {
 			continue
 		}
-		switch {
-		case first < 0 || second < 0:
-			return nil, false, app.Errorf(app.CodeInvalid, "the %s choice is ticked for two marks: choose both candidates marked there, or untick it", report.Ordinal(i+1))
-		case first == second:
-			return nil, false, app.Errorf(app.CodeInvalid, "the %s choice names %s twice: choose the other candidate marked there", report.Ordinal(i+1), re.names[first])
+		picked := map[int]bool{first: true}
+		more := 0
+		for _, o := range r.Others {
+			c := o.SelectedIndex()
+			switch {
+			case c < 0:
+				continue
+			case picked[c]:
+				return nil, false, app.Errorf(app.CodeInvalid, "the %s choice names %s twice: choose each candidate marked there once", report.Ordinal(i+1), re.names[c])
+			}
+			picked[c] = true
+			more++
+			out = append(out, app.Ranking{Candidate: re.names[c], Rank: i + 1})
 		}
-		out = append(out, app.Ranking{Candidate: re.names[second], Rank: i + 1})
+		if first < 0 || more == 0 {
+			return nil, false, app.Errorf(app.CodeInvalid, "the %s choice is ticked for more marks: choose every candidate marked there, or untick it", report.Ordinal(i+1))
+		}
 	}
 	return out, false, nil
 }

@@ -108,7 +108,8 @@ func (e *rlaElection) startAudit(h *harness) app.Audit {
 }
 
 // enterMarks enters a paper ballot's marks as a board member does: the
-// candidate's number typed at each rank, Two marks ticked for a second.
+// candidate's number typed at each rank, More marks ticked for a second,
+// and each further one typed into the drop-down that then appears below.
 func enterMarks(t *testing.T, re *RankEntry, marks []app.Ranking) {
 	t.Helper()
 	used := map[int]bool{}
@@ -120,8 +121,10 @@ func enterMarks(t *testing.T, re *RankEntry, marks []app.Ranking) {
 			row.Mark.TypedRune(digit)
 			continue
 		}
-		test.Tap(row.Two)
-		row.Other.TypedRune(digit)
+		if !row.More.Checked {
+			test.Tap(row.More)
+		}
+		row.Others[len(row.Others)-1].TypedRune(digit)
 	}
 }
 
@@ -404,8 +407,9 @@ func TestAuditKeyboardWalk(t *testing.T) {
 	}
 	draw := b.sel
 	paper := e.paperOf(b.st.Draws[draw])
-	// Rank by rank: a digit, then Tab past the rank's Two marks (or Space
-	// on it and the second candidate's digit) to the next rank.
+	// Rank by rank: a digit, then Tab past the rank's More marks (or Space
+	// on it, then each further candidate's digit and Tab, and Tab past the
+	// empty drop-down for yet another) to the next rank.
 	walk := func() {
 		t.Helper()
 		byRank := map[int][]int{}
@@ -419,11 +423,16 @@ func TestAuditKeyboardWalk(t *testing.T) {
 			if len(marks) > 0 {
 				typeRune(rune('0' + marks[0]))
 			}
-			key(fyne.KeyTab) // to Two marks
+			key(fyne.KeyTab) // to More marks
 			if len(marks) > 1 {
 				typeRune(' ')
-				key(fyne.KeyTab) // to the second candidate
-				typeRune(rune('0' + marks[1]))
+				for _, m := range marks[1:] {
+					key(fyne.KeyTab) // to the drop-down for another candidate
+					typeRune(rune('0' + m))
+				}
+				if len(marks) < len(rlaCandidates) {
+					key(fyne.KeyTab) // past the empty one below
+				}
 			}
 			key(fyne.KeyTab) // to the next rank
 		}
@@ -569,9 +578,53 @@ func TestAuditFitsTheScreen(t *testing.T) {
 	fits("the overview")
 	h.assertGolden("audit_overview.xml")
 	ra.Overview.readBallots()
-	test.Tap(ra.Board.Entry.Rows[1].Two)
+	test.Tap(ra.Board.Entry.Rows[1].More)
 	fits("the board")
 	test.Tap(ra.Start)
 	fits("the start dialog")
 	h.closeDialogs()
+}
+
+// TestRankEntryOvervotes: a rank on which the paper shows three marks is
+// read as three marks (as paper entry keys "1/2/3"), each candidate once,
+// and a rank ticked for more marks without another candidate is refused.
+func TestRankEntryOvervotes(t *testing.T) {
+	test.NewTempApp(t)
+	re := newRankEntry(rlaCandidates, &boardKeys{})
+	w := test.NewTempWindow(t, re.content)
+	w.Resize(fyne.NewSize(700, 500))
+	marks := []app.Ranking{{Candidate: "Cy Cole", Rank: 1}, {Candidate: "Ada Ames", Rank: 2}, {Candidate: "Ben Burke", Rank: 2}, {Candidate: "Dee Dunn", Rank: 2}}
+	enterMarks(t, re, marks)
+	row := re.Rows[1]
+	if len(row.Others) != 3 || row.Others[2].SelectedIndex() >= 0 {
+		t.Fatalf("after two more candidates at the 2nd choice, %d drop-downs, want 3 (the last empty, for the fourth candidate)", len(row.Others))
+	}
+	row.Others[2].TypedRune('3')
+	if len(row.Others) != 3 {
+		t.Fatalf("with every candidate marked at a rank, %d drop-downs, want no empty one more", len(row.Others))
+	}
+	row.Others[2].TypedRune('-')
+	got, notFound, err := re.Rankings()
+	if err != nil || notFound || !slices.Equal(got, marks) {
+		t.Fatalf("Rankings() = %v, %v, %v; want %v", got, notFound, err, marks)
+	}
+	row.Others[1].TypedRune('1') // Ada again, already the rank's first mark
+	if _, _, err := re.Rankings(); err == nil || !strings.Contains(err.Error(), "names Ada Ames twice") {
+		t.Errorf("a candidate chosen twice at a rank: %v", err)
+	}
+	test.Tap(row.More) // untick: the other marks go
+	test.Tap(row.More) // tick again: one empty drop-down
+	if len(row.Others) != 1 || row.Others[0].SelectedIndex() >= 0 {
+		t.Fatalf("ticked again: %d drop-downs", len(row.Others))
+	}
+	if _, _, err := re.Rankings(); err == nil || !strings.Contains(err.Error(), "2nd choice is ticked for more marks") {
+		t.Errorf("ticked without another candidate: %v", err)
+	}
+	test.Tap(re.NotFound)
+	if row.More.Disabled() == false || row.Others[0].Disabled() == false {
+		t.Error("not found leaves the marks enabled")
+	}
+	if got, notFound, err := re.Rankings(); got != nil || !notFound || err != nil {
+		t.Errorf("not found: %v, %v, %v", got, notFound, err)
+	}
 }
