@@ -27,9 +27,10 @@ import (
 // it, and the screen shows only where the ballot is and how far its
 // reading is.
 //
-// Keys: arrows and Enter on the list open a draw; in the entry, a digit
-// picks a candidate by number, Tab moves on, Enter saves the pass and
-// Escape goes back to the list.
+// Keys: arrows and Enter on the list open a draw, Escape there goes back
+// to the overview; in the entry, a digit picks a candidate by number, Tab
+// moves on, Enter saves the pass, and Escape (from the entry or any of the
+// board's buttons) goes back to the list.
 type AuditBoard struct {
 	sc *RiskAuditScreen
 	st *app.AuditState
@@ -50,11 +51,11 @@ type AuditBoard struct {
 	Message *widget.Label
 	// Entry is the marks being entered; Save saves them as the pass.
 	Entry *RankEntry
-	Save  *modal.Button
+	Save  *boardButton
 	// TakeFirst and TakeSecond settle a difference with one of the passes.
-	TakeFirst, TakeSecond *modal.Button
+	TakeFirst, TakeSecond *boardButton
 	// Next goes to the next draw not yet read; Back to the list.
-	Next, Back *modal.Button
+	Next, Back *boardButton
 	// Readings shows readings side by side: the two passes to settle, or
 	// the agreed reading beside the cast vote record.
 	Readings *fyne.Container
@@ -65,7 +66,7 @@ type AuditBoard struct {
 }
 
 // chooseDraw is what the board's panel says with no draw chosen.
-const chooseDraw = "Choose a draw in the list (arrows, then Enter) to read its paper ballot."
+const chooseDraw = "Choose a draw in the list (arrows, then Enter) to read its paper ballot. Escape on the list goes back to the overview."
 
 func newAuditBoard(sc *RiskAuditScreen) *AuditBoard {
 	b := &AuditBoard{sc: sc, sel: -1, Where: title(""), Step: widget.NewLabel(""), Message: widget.NewLabel(""),
@@ -98,13 +99,14 @@ func newAuditBoard(sc *RiskAuditScreen) *AuditBoard {
 			b.showDraw(id.Row)
 		}
 	}
-	b.Save = modal.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), b.submit)
+	b.Draws.OnEscape = sc.focusOverview
+	b.Save = newBoardButton("Save", theme.DocumentSaveIcon(), &b.keys, b.submit)
 	b.Save.Importance = widget.HighImportance
-	b.TakeFirst = modal.NewButtonWithIcon("Pass 1 is right", theme.ConfirmIcon(), func() { b.settleWith(0) })
-	b.TakeSecond = modal.NewButtonWithIcon("Pass 2 is right", theme.ConfirmIcon(), func() { b.settleWith(1) })
-	b.Next = modal.NewButtonWithIcon("Next draw to read", theme.NavigateNextIcon(), b.NextUnread)
+	b.TakeFirst = newBoardButton("Pass 1 is right", theme.ConfirmIcon(), &b.keys, func() { b.settleWith(0) })
+	b.TakeSecond = newBoardButton("Pass 2 is right", theme.ConfirmIcon(), &b.keys, func() { b.settleWith(1) })
+	b.Next = newBoardButton("Next draw to read", theme.NavigateNextIcon(), &b.keys, b.NextUnread)
 	b.Next.Importance = widget.HighImportance
-	b.Back = modal.NewButtonWithIcon("All draws", theme.ListIcon(), b.backToList)
+	b.Back = newBoardButton("All draws", theme.ListIcon(), &b.keys, b.backToList)
 	b.reset(chooseDraw)
 	split := container.NewHSplit(b.Draws, container.NewVScroll(container.NewPadded(b.panel)))
 	split.SetOffset(0.42)

@@ -116,6 +116,29 @@ func (s *rankSelect) clear() {
 	}
 }
 
+// boardButton is a button of the audit board: Enter and Space press it,
+// Escape goes back to the list of draws (unless a dialog is over the
+// window, which then takes it).
+type boardButton struct {
+	modal.Button
+	keys *boardKeys
+}
+
+func newBoardButton(label string, icon fyne.Resource, keys *boardKeys, tapped func()) *boardButton {
+	b := &boardButton{keys: keys}
+	b.Text, b.Icon, b.OnTapped = label, icon, tapped
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// TypedKey goes back on Escape; other keys are the button's.
+func (b *boardButton) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape && b.keys.key(b, ev) {
+		return
+	}
+	b.Button.TypedKey(ev)
+}
+
 // boardCheck is a check box of an audit board's entry: Space ticks it,
 // Enter saves the reading, Escape goes back to the draws.
 type boardCheck struct {

@@ -223,6 +223,14 @@ func kindWord(a app.Audit) string {
 // ShowView selects the overview or the audit board.
 func (sc *RiskAuditScreen) ShowView(view int) { sc.Tabs.SelectIndex(view) }
 
+// focusOverview shows the overview with the keyboard on its first button
+// (Escape on the board's list of draws): the audit board is one Enter
+// away from there, so the keyboard alone moves between the two views.
+func (sc *RiskAuditScreen) focusOverview() {
+	sc.ShowView(rlaOverview)
+	sc.s.win.Canvas().Focus(sc.Overview.ReadBallots)
+}
+
 // do runs a command on the audit off the UI goroutine; a refusal is shown
 // as the app shows one, and success loads the audit again, then calls ok.
 func (sc *RiskAuditScreen) do(what string, cmd func(ctx context.Context) error, ok func()) {

@@ -454,6 +454,26 @@ func TestAuditKeyboardWalk(t *testing.T) {
 	if c.Focused() != b.Draws {
 		t.Errorf("Escape in the entry: focus on %T, want the list of draws", c.Focused())
 	}
+	// Escape from any of the board's buttons goes back to the list too.
+	b.OpenDraw(draw)
+	h.wait()
+	for _, btn := range []*boardButton{b.Back, b.Next} {
+		c.Focus(btn)
+		key(fyne.KeyEscape)
+		if c.Focused() != b.Draws || ra.Tabs.SelectedIndex() != rlaBoard {
+			t.Errorf("Escape on %q: focus on %T, view %d; want the list of draws", btn.Text, c.Focused(), ra.Tabs.SelectedIndex())
+		}
+	}
+	// Escape on the list goes to the overview, whose first button goes
+	// back to the board: the two views are a key apart.
+	key(fyne.KeyEscape)
+	if ra.Tabs.SelectedIndex() != rlaOverview || c.Focused() != ra.Overview.ReadBallots {
+		t.Fatalf("Escape on the list of draws: view %d, focus on %T; want the overview's Audit board button", ra.Tabs.SelectedIndex(), c.Focused())
+	}
+	key(fyne.KeyReturn)
+	if ra.Tabs.SelectedIndex() != rlaBoard || b.Entry == nil || c.Focused() != b.Entry.First() {
+		t.Errorf("Enter on the overview's Audit board button: view %d, focus on %T", ra.Tabs.SelectedIndex(), c.Focused())
+	}
 }
 
 // TestAuditNextRound: when every draw is read and the risk is still above

@@ -29,6 +29,10 @@ type grid struct {
 	// focused row is selected first, as Space selects it, so Enter opens
 	// what the keyboard is on.
 	OnActivate func()
+	// OnEscape, when set, runs when Escape is pressed on the table and no
+	// dialog is over the window to close: where the screen's keyboard
+	// goes back to.
+	OnEscape func()
 	// Importance, when set, colours a cell (a count's elected and
 	// eliminated).
 	Importance func(row, col int) widget.Importance
@@ -40,10 +44,14 @@ type grid struct {
 }
 
 // TypedKey takes Enter (and the keypad's) for OnActivate and Escape for
-// the dialog the grid is in; every other key goes to the table (arrows
-// move, Space selects).
+// the dialog the grid is in, else for OnEscape; every other key goes to
+// the table (arrows move, Space selects).
 func (g *grid) TypedKey(ev *fyne.KeyEvent) {
 	if ev.Name == fyne.KeyEscape && modal.EscapeFrom(g) {
+		return
+	}
+	if ev.Name == fyne.KeyEscape && g.OnEscape != nil {
+		g.OnEscape()
 		return
 	}
 	if (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && g.OnActivate != nil {
