@@ -154,6 +154,16 @@ func (a Assertion) String() string {
 	return fmt.Sprintf("NEN(%d,%d|{%s})", a.Winner, a.Loser, strings.Join(parts, ","))
 }
 
+// Named is String with the candidates named from names (or by number where
+// names lack them): "NEB(Alice, Bob)", "NEN(Alice, Chuan | Alice, Bob, Chuan)".
+func (a Assertion) Named(names []string) string {
+	w, l := CandidateName(names, a.Winner), CandidateName(names, a.Loser)
+	if a.Type == NEB {
+		return fmt.Sprintf("NEB(%s, %s)", w, l)
+	}
+	return fmt.Sprintf("NEN(%s, %s | %s)", w, l, nameList(names, a.Continuing, ", "))
+}
+
 // compareAssertions orders assertions as RAIRE lists them: NEB before NEN;
 // NEB by winner then loser; NEN by the number continuing, winner, loser,
 // then the continuing candidates.

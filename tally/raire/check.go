@@ -11,31 +11,33 @@ import (
 // whose last candidate is not sol.Winner is contradicted by at least one
 // assertion. It walks the tails of elimination orders, which covers every
 // order: a tail that an assertion contradicts rules out all orders ending
-// in it. An error names the false assertion or an order nothing rules out.
+// in it. An error names the false assertion or an order nothing rules out,
+// with the contest's candidate names.
 func Check(c Contest, sol *Solution) error {
 	if err := c.validate(); err != nil {
 		return err
 	}
 	n := c.NumCandidates
+	names := c.Candidates
 	if sol == nil || sol.Winner < 0 || sol.Winner >= n {
 		return fmt.Errorf("raire: check: no solution, or its winner is not one of the %d candidates", n)
 	}
 	for _, a := range sol.Assertions {
 		if a.Winner < 0 || a.Winner >= n || a.Loser < 0 || a.Loser >= n || a.Winner == a.Loser {
-			return fmt.Errorf("raire: check: %v: its winner and loser must be two of candidates 0..%d", a.Assertion, n-1)
+			return fmt.Errorf("raire: check: %v: its winner and loser must be two of candidates 0..%d", a.Named(names), n-1)
 		}
 		switch a.Type {
 		case NEB:
 		case NEN:
 			if !increasing(a.Continuing, n) || !slices.Contains(a.Continuing, a.Winner) || !slices.Contains(a.Continuing, a.Loser) {
 				return fmt.Errorf("raire: check: %v: continuing must be distinct candidates in increasing order, "+
-					"the winner and loser among them", a.Assertion)
+					"the winner and loser among them", a.Named(names))
 			}
 		default:
 			return fmt.Errorf("raire: check: assertion type %q is not NEB or NEN", a.Type)
 		}
 		if m := a.MarginOn(c.Votes); m <= 0 {
-			return fmt.Errorf("raire: check: %v does not hold: margin %d", a.Assertion, m)
+			return fmt.Errorf("raire: check: %v does not hold: margin %d", a.Named(names), m)
 		}
 	}
 	// An assertion that rules out a tail but not the tail without its first
@@ -59,7 +61,7 @@ func Check(c Contest, sol *Solution) error {
 			}
 		}
 		if len(tail) == n {
-			return fmt.Errorf("raire: check: no assertion rules out the elimination order %v (first eliminated first)", tail)
+			return &Error{Kind: CouldNotRuleOut, Candidates: slices.Clone(tail), Names: names}
 		}
 		for x := range n {
 			if !slices.Contains(tail, x) {

@@ -1,8 +1,10 @@
 package raire_test
 
 import (
+	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"votedesk/tally/raire"
@@ -116,8 +118,16 @@ func TestCheckRejectsFalseAssertion(t *testing.T) {
 	c, want := readExample(t, "a_guide_to_RAIRE_eg_one_candidate_dominates")
 	bad := *want
 	bad.Assertions = append(slices.Clone(want.Assertions), raire.Scored{Assertion: raire.Assertion{Type: raire.NEB, Winner: 1, Loser: 0}})
-	if err := raire.Check(c, &bad); err == nil {
-		t.Error("Check accepted NEB(Bob, Alice), which is false")
+	if err := raire.Check(c, &bad); err == nil || !strings.Contains(err.Error(), "NEB(Bob, Alice) does not hold") {
+		t.Errorf("Check of NEB(Bob, Alice), which is false: %v", err)
+	}
+	gap := *want
+	gap.Assertions = want.Assertions[:0]
+	if err := raire.Check(c, &gap); err == nil || !strings.Contains(err.Error(), "Diego, Chuan, Alice, then Bob (first eliminated first)") {
+		t.Errorf("Check of no assertions: %v; want the order it leaves open, by name", err)
+	}
+	if e := (*raire.Error)(nil); !errors.As(raire.Check(c, &gap), &e) || e.Kind != raire.CouldNotRuleOut {
+		t.Errorf("Check of no assertions: not RAIRE's CouldNotRuleOut")
 	}
 }
 
