@@ -237,10 +237,13 @@ func applyBallotsImported(a *applier) error {
 		if err := checkGroupID("batch", ib.Batch); err != nil {
 			return Errorf(CodeInvalid, "imported ballot %d (%s): %s", i+1, ib.SourceID, ErrorMessage(err))
 		}
+		if err := checkGroupID("tabulator", ib.Tabulator); err != nil {
+			return Errorf(CodeInvalid, "imported ballot %d (%s): %s", i+1, ib.SourceID, ErrorMessage(err))
+		}
 		e.Grouped = e.Grouped || ib.Precinct != "" || ib.Batch != ""
 		keys[i] = importedSK(a.ev.ID, i)
 		ballots[i] = Ballot{Election: e.Name, Confirmation: keys[i][len(prefixUnlisted):], WhenCast: a.ev.When, Rankings: r, Source: d.Source, SourceID: ib.SourceID,
-			Precinct: ib.Precinct, Batch: ib.Batch}
+			Precinct: ib.Precinct, Batch: ib.Batch, Tabulator: ib.Tabulator}
 	}
 	pk := electionPK(e.Name)
 	// The ids come from the event id, so one lookup tells whether this

@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
-	"math/big"
+	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"votedesk/tally"
 	"votedesk/tally/raire"
@@ -18,30 +20,46 @@ import (
 // is CVRs[i][p-1], and a position past the records is a phantom (paper the
 // manifest counts without a record).
 //
-// A record belongs to the batch its file named (Ballot.Batch); records
-// without one (keyed-in paper ballots) to a batch named by their source
-// ("paper"). Within a batch, records go in the order of their record ids
-// (numerically where both are numbers), then of their ballot ids.
+// A record belongs to the batch its file named (Ballot.Batch) on the
+// tabulator its file named (Ballot.Tabulator, which Dominion's exports
+// give: their batch ids repeat across tabulators); records without a batch
+// (keyed-in paper ballots) to a batch named by their source ("paper"). A
+// manifest line matches the records of its batch name and, where both say
+// one, its tabulator. Within a batch, records go in the order of their
+// record ids, numbers within them compared as numbers (Dominion's
+// "5-12-9" before "5-12-10"), then of their ballot ids.
 type auditBallots struct {
 	CVRs   [][]Ballot
 	Total  int
 	Digest string
 }
 
-// auditBatchOf is the manifest batch a record belongs to.
-func auditBatchOf(b Ballot) string {
+// batchKey is the batch of the manifest a record belongs to: the
+// tabulator and batch its file named.
+type batchKey struct{ Tabulator, Name string }
+
+// auditBatchOf is the batch a record belongs to.
+func auditBatchOf(b Ballot) batchKey {
 	if b.Batch != "" {
-		return b.Batch
+		return batchKey{b.Tabulator, b.Batch}
 	}
-	return b.Source
+	return batchKey{b.Tabulator, b.Source}
+}
+
+// String names the batch as a person finds it: "batch 12 of tabulator 5".
+func (k batchKey) String() string {
+	if k.Tabulator == "" {
+		return fmt.Sprintf("batch %q", k.Name)
+	}
+	return fmt.Sprintf("batch %q of tabulator %q", k.Name, k.Tabulator)
 }
 
 // layOutBallots matches an election's ballots to a manifest. Every record
-// must be in a batch the manifest names once, with no more records than the
+// must be in one batch the manifest lists, with no more records than the
 // manifest counts there; ballots cast on a screen (at a kiosk or signed in)
 // have no paper to audit and are refused.
 func layOutBallots(tx Tx, election string, m rla.Manifest) (auditBallots, error) {
-	groups := map[string][]Ballot{}
+	groups := map[batchKey][]Ballot{}
 	screen := 0
 	total := 0
 	err := tx.Query(electionPK(election), prefixBallot, func(it Item) (bool, error) {
@@ -67,47 +85,90 @@ func layOutBallots(tx Tx, election string, m rla.Manifest) (auditBallots, error)
 	if total == 0 {
 		return auditBallots{}, Errorf(CodeInvalid, "election %q has no cast vote records to audit", election)
 	}
-	out := auditBallots{CVRs: make([][]Ballot, len(m.Batches)), Total: total}
-	seen := map[string]int{}
+	byName := map[string][]int{}
 	for i, b := range m.Batches {
-		if j, dup := seen[b.Name]; dup {
-			return auditBallots{}, Errorf(CodeInvalid, "the manifest names batch %q twice (lines %d and %d); the cast vote records name batches by name alone", b.Name, j+2, i+2)
+		for _, j := range byName[b.Name] {
+			if t := m.Batches[j].Tabulator; t == b.Tabulator || t == "" || b.Tabulator == "" {
+				return auditBallots{}, Errorf(CodeInvalid, "the manifest lists batch %q on lines %d and %d without telling them apart: give each line the tabulator its batch came from", b.Name, j+2, i+2)
+			}
 		}
-		seen[b.Name] = i
-		recs := groups[b.Name]
+		byName[b.Name] = append(byName[b.Name], i)
+	}
+	out := auditBallots{CVRs: make([][]Ballot, len(m.Batches)), Total: total}
+	from := make([]batchKey, len(m.Batches)) // the records' batch each line took
+	for _, k := range slices.SortedFunc(maps.Keys(groups), compareAuditBatches) {
+		line := -1
+		for _, i := range byName[k.Name] {
+			if t := m.Batches[i].Tabulator; t == "" || k.Tabulator == "" || t == k.Tabulator {
+				if line >= 0 {
+					return auditBallots{}, Errorf(CodeInvalid, "the cast vote records of %s name no tabulator, and the manifest lists that batch under tabulators %q and %q (lines %d and %d): it cannot tell which paper they are",
+						k, m.Batches[line].Tabulator, t, line+2, i+2)
+				}
+				line = i
+			}
+		}
+		if line < 0 {
+			return auditBallots{}, Errorf(CodeInvalid, "the manifest does not list %s, which holds %d cast vote records", k, len(groups[k]))
+		}
+		if prev := from[line]; len(out.CVRs[line]) > 0 && prev != k {
+			return auditBallots{}, Errorf(CodeInvalid, "the manifest's line %d (batch %q) matches the records of both %s and %s: "+
+				"their batches come from different tabulators, so give each its own line with its tabulator", line+2, k.Name, prev, k)
+		}
+		from[line] = k
+		out.CVRs[line] = groups[k]
+	}
+	for i, b := range m.Batches {
+		recs := out.CVRs[i]
 		if len(recs) > b.Ballots {
-			return auditBallots{}, Errorf(CodeInvalid, "batch %q holds %d cast vote records but the manifest counts %d ballots in it; a manifest counts every sheet of paper, so recount the batch", b.Name, len(recs), b.Ballots)
+			return auditBallots{}, Errorf(CodeInvalid, "%s holds %d cast vote records but the manifest counts %d ballots in it; a manifest counts every sheet of paper, so recount the batch", batchKey{b.Tabulator, b.Name}, len(recs), b.Ballots)
 		}
 		slices.SortFunc(recs, compareRecords)
-		out.CVRs[i] = recs
-		delete(groups, b.Name)
-	}
-	if len(groups) > 0 {
-		missing := make([]string, 0, len(groups))
-		for k := range groups {
-			missing = append(missing, k)
-		}
-		slices.Sort(missing)
-		return auditBallots{}, Errorf(CodeInvalid, "the manifest does not list batch %q, which holds %d cast vote records (%d batches missing)", missing[0], len(groups[missing[0]]), len(missing))
 	}
 	out.Digest = out.digest(m)
 	return out, nil
 }
 
-// compareRecords orders the records of a batch: by record id, numerically
-// where both are whole numbers, then by ballot id.
-func compareRecords(a, b Ballot) int {
-	x, okx := new(big.Int).SetString(a.SourceID, 10)
-	y, oky := new(big.Int).SetString(b.SourceID, 10)
-	if okx && oky {
-		if c := x.Cmp(y); c != 0 {
-			return c
-		}
-	} else if c := cmp.Compare(a.SourceID, b.SourceID); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Confirmation, b.Confirmation)
+// compareAuditBatches orders batches by tabulator, then name.
+func compareAuditBatches(a, b batchKey) int {
+	return cmp.Or(naturalCompare(a.Tabulator, b.Tabulator), naturalCompare(a.Name, b.Name))
 }
+
+// compareRecords orders the records of a batch: by record id, numbers in
+// them compared as numbers, then by ballot id.
+func compareRecords(a, b Ballot) int {
+	return cmp.Or(naturalCompare(a.SourceID, b.SourceID), cmp.Compare(a.Confirmation, b.Confirmation))
+}
+
+// naturalCompare orders text with the runs of digits in it compared as
+// numbers: "5-12-9" before "5-12-10", "b2" before "b10". Equal numbers
+// written differently ("7", "007") then go in plain text order, so the
+// order is total.
+func naturalCompare(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if isDigit(a[i]) && isDigit(b[j]) {
+			x, y := i, j
+			for i < len(a) && isDigit(a[i]) {
+				i++
+			}
+			for j < len(b) && isDigit(b[j]) {
+				j++
+			}
+			n, m := strings.TrimLeft(a[x:i], "0"), strings.TrimLeft(b[y:j], "0")
+			if c := cmp.Or(cmp.Compare(len(n), len(m)), strings.Compare(n, m)); c != 0 {
+				return c
+			}
+			continue
+		}
+		if a[i] != b[j] {
+			return cmp.Compare(a[i], b[j])
+		}
+		i, j = i+1, j+1
+	}
+	return cmp.Or(cmp.Compare(len(a)-i, len(b)-j), strings.Compare(a, b))
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // digest fingerprints the records in manifest order: per record its batch,
 // record id and marks.

@@ -76,7 +76,11 @@ type AuditDraw struct {
 	// record.
 	Reading *AuditReading
 	CVR     []Ranking
-	Phantom bool
+	// RecordID is the record's id in its file (Dominion's
+	// TabulatorId-BatchId-RecordId, which is imprinted on the paper), shown
+	// with the record.
+	RecordID string
+	Phantom  bool
 	// Overstatements are, per assertion, the record's assorter value less
 	// the paper's (comparison audits, once agreed): 1/2 or 1 overstates
 	// the winner's margin, -1/2 or -1 understates it.
@@ -235,7 +239,7 @@ func (st *AuditState) measure(laid auditBallots, reader *auditReader) error {
 		}
 		o := rla.Observation{Phantom: !ok, NotFound: d.Reading.NotFound}
 		if ok {
-			d.CVR = rec.Rankings
+			d.CVR, d.RecordID = rec.Rankings, rec.SourceID
 			if o.CVR, err = reader.prefs(rec.Rankings); err != nil {
 				return err
 			}
@@ -364,7 +368,7 @@ func (s *Service) AuditManifest(ctx context.Context, actor, election string) (rl
 		if !Disclose(e, u.Role).Contents {
 			return withheld(e)
 		}
-		counts := map[string]int{}
+		counts := map[batchKey]int{}
 		err = tx.Query(electionPK(e.Name), prefixBallot, func(it Item) (bool, error) {
 			b, err := ballotFromItem(it)
 			counts[auditBatchOf(b)]++
@@ -373,10 +377,10 @@ func (s *Service) AuditManifest(ctx context.Context, actor, election string) (rl
 		if err != nil {
 			return err
 		}
-		names := slices.Sorted(maps.Keys(counts))
-		batches := make([]rla.Batch, len(names))
-		for i, n := range names {
-			batches[i] = rla.Batch{Name: n, Ballots: counts[n]}
+		keys := slices.SortedFunc(maps.Keys(counts), compareAuditBatches)
+		batches := make([]rla.Batch, len(keys))
+		for i, k := range keys {
+			batches[i] = rla.Batch{Tabulator: k.Tabulator, Name: k.Name, Ballots: counts[k]}
 		}
 		if m, err = rla.NewManifest(batches); err != nil {
 			return Errorf(CodeInvalid, "election %q: %s", e.Name, rlaMessage(err))

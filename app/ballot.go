@@ -65,8 +65,9 @@ type Ballot struct {
 	Source       string
 	SourceID     string
 	Transcribed  bool
-	Precinct     string // imported cast vote records: the precinct and batch they name
+	Precinct     string // imported cast vote records: the precinct, batch and tabulator they name
 	Batch        string
+	Tabulator    string
 }
 
 func (b Ballot) key() string {
@@ -110,6 +111,9 @@ func (b Ballot) fill(it Item, pk, sk, whenCast string) Item {
 	if b.Batch != "" {
 		it.Set("batch", S(b.Batch))
 	}
+	if b.Tabulator != "" {
+		it.Set("tabulator", S(b.Tabulator))
+	}
 	return it
 }
 
@@ -129,6 +133,7 @@ func ballotFromItem(it Item) (Ballot, error) {
 		Transcribed:  it.Flag("transcribed"),
 		Precinct:     it.Str("precinct"),
 		Batch:        it.Str("batch"),
+		Tabulator:    it.Str("tabulator"),
 	}, nil
 }
 

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -289,5 +290,32 @@ func TestCastVoteRecordsKeptAsCast(t *testing.T) {
 				t.Errorf("%s ballot %v: %v, want it refused", source, rk, err)
 			}
 		}
+	}
+}
+
+// TestImportedBallotJSON: an imported ballot's compact form carries its
+// precinct, batch and tabulator as far as it has them, and reads back the
+// same; a sixth element is refused.
+func TestImportedBallotJSON(t *testing.T) {
+	for _, b := range []app.ImportedBallot{
+		{SourceID: "1", Rankings: rank("A")},
+		{SourceID: "2", Rankings: rank("A", "B"), Precinct: "North"},
+		{SourceID: "3", Rankings: rank("B"), Batch: "892"},
+		{SourceID: "27-892-10", Rankings: rank("B"), Batch: "892", Tabulator: "27"},
+		{SourceID: "4", Tabulator: "T1"},
+	} {
+		data, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back app.ImportedBallot
+		if err := json.Unmarshal(data, &back); err != nil || back.SourceID != b.SourceID || back.Precinct != b.Precinct ||
+			back.Batch != b.Batch || back.Tabulator != b.Tabulator || len(back.Rankings) != len(b.Rankings) {
+			t.Errorf("%s read back as %+v, %v", data, back, err)
+		}
+	}
+	var b app.ImportedBallot
+	if err := json.Unmarshal([]byte(`["1",[["A"]],"p","b","t","x"]`), &b); err == nil {
+		t.Error("six elements read")
 	}
 }

@@ -138,7 +138,7 @@ func (s *Service) ImportBallots(ctx context.Context, actor, election, source str
 				if err != nil {
 					return ballotRefused(CodeInvalid, start+i, b.SourceID, ErrorMessage(err))
 				}
-				batch[i] = ImportedBallot{SourceID: b.SourceID, Rankings: r, Precinct: b.Precinct, Batch: b.Batch}
+				batch[i] = ImportedBallot{SourceID: b.SourceID, Rankings: r, Precinct: b.Precinct, Batch: b.Batch, Tabulator: b.Tabulator}
 			}
 			d := decision{typ: EvBallotsImported, data: ballotsImported{Election: e.Name, ElectionID: e.ID, Source: source, Ballots: batch, Secret: e.Secret}}
 			if _, err := s.record(tx, actor, d); err != nil {

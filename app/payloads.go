@@ -176,16 +176,19 @@ type rankingsSecret struct {
 
 // ImportedBallot is one ballot to import: the id it had in its source file
 // (a cast vote record's id), its rankings as cast, and the precinct and
-// batch the record names, if any (for counts by precinct or batch).
+// batch the record names, if any (for counts by precinct or batch), and the
+// tabulator that scanned it where the file says (an audit finds the paper
+// by tabulator and batch).
 type ImportedBallot struct {
-	SourceID string
-	Rankings []Ranking
-	Precinct string
-	Batch    string
+	SourceID  string
+	Rankings  []Ranking
+	Precinct  string
+	Batch     string
+	Tabulator string
 }
 
 // MarshalJSON writes an imported ballot compactly: [source id, rankings],
-// then the precinct and the batch when it has them.
+// then the precinct, the batch and the tabulator, as far as it has them.
 func (b ImportedBallot) MarshalJSON() ([]byte, error) { return b.appendJSON(nil) }
 
 func (b ImportedBallot) appendJSON(out []byte) ([]byte, error) {
@@ -196,29 +199,32 @@ func (b ImportedBallot) appendJSON(out []byte) ([]byte, error) {
 	out = appendJSONString(out, b.SourceID)
 	out = append(out, ',')
 	out = appendRankings(out, b.Rankings)
-	if b.Precinct != "" || b.Batch != "" {
+	if b.Precinct != "" || b.Batch != "" || b.Tabulator != "" {
 		out = appendJSONString(append(out, ','), b.Precinct)
 	}
-	if b.Batch != "" {
+	if b.Batch != "" || b.Tabulator != "" {
 		out = appendJSONString(append(out, ','), b.Batch)
+	}
+	if b.Tabulator != "" {
+		out = appendJSONString(append(out, ','), b.Tabulator)
 	}
 	return append(out, ']'), nil
 }
 
-// UnmarshalJSON reads [source id, rankings], [source id, rankings,
-// precinct] or [source id, rankings, precinct, batch].
+// UnmarshalJSON reads [source id, rankings], then as far as written the
+// precinct, the batch and the tabulator.
 func (b *ImportedBallot) UnmarshalJSON(data []byte) error {
 	var pair []json.RawMessage
-	if err := json.Unmarshal(data, &pair); err != nil || len(pair) < 2 || len(pair) > 4 {
-		return Errorf(CodeInvalid, "imported ballot %.40q is not [source id, rankings, precinct, batch]", data)
+	if err := json.Unmarshal(data, &pair); err != nil || len(pair) < 2 || len(pair) > 5 {
+		return Errorf(CodeInvalid, "imported ballot %.40q is not [source id, rankings, precinct, batch, tabulator]", data)
 	}
 	if err := json.Unmarshal(pair[0], &b.SourceID); err != nil {
 		return Errorf(CodeInvalid, "imported ballot source id %.40q is not a string", pair[0])
 	}
-	for i, to := range []*string{&b.Precinct, &b.Batch} {
+	for i, to := range []*string{&b.Precinct, &b.Batch, &b.Tabulator} {
 		if len(pair) > 2+i {
 			if err := json.Unmarshal(pair[2+i], to); err != nil {
-				return Errorf(CodeInvalid, "imported ballot %s %.40q is not a string", []string{"precinct", "batch"}[i], pair[2+i])
+				return Errorf(CodeInvalid, "imported ballot %s %.40q is not a string", []string{"precinct", "batch", "tabulator"}[i], pair[2+i])
 			}
 		}
 	}

@@ -20,15 +20,18 @@ const MaxCandidates = 0xFFFE
 // marks Marks[start(i):Ends[i]], where start(0) = 0 and start(i) = Ends[i-1].
 // Within one ballot the marks are sorted by rank. Counts, IDs and Precincts are
 // either nil (every ballot counts once, has no id, no precinct) or have one
-// entry per ballot; so does Batches, the batch (scan or tabulator batch)
-// a cast vote record came in.
+// entry per ballot; so do Batches, the batch (scan or tabulator batch)
+// a cast vote record came in, and Tabulators, the tabulator that scanned
+// it where its file says (Dominion's batch ids repeat across tabulators, so
+// a batch is known by the pair).
 type BallotSet struct {
-	Marks     []Mark
-	Ends      []uint32
-	Counts    []uint32
-	IDs       []string
-	Precincts []string
-	Batches   []string
+	Marks      []Mark
+	Ends       []uint32
+	Counts     []uint32
+	IDs        []string
+	Precincts  []string
+	Batches    []string
+	Tabulators []string
 }
 
 // Len returns the number of distinct ballot records (not weighted by Counts).

@@ -332,6 +332,9 @@ func (b *AuditBoard) comparison(d app.AuditDraw) []fyne.CanvasObject {
 		paper.Missing = "ballot not found"
 	}
 	record := readingColumn{Title: "Cast vote record", Marks: app.MarksByRank(d.CVR, " and ")}
+	if d.RecordID != "" {
+		record.Title += " " + d.RecordID
+	}
 	if d.Phantom {
 		record.Missing = "no record (a phantom ballot)"
 	}

@@ -193,7 +193,7 @@ func TestAuditFromTheGUI(t *testing.T) {
 		f.Form.Submit()
 		h.wait()
 		f.manifest = good
-		if want := `batch "Box 1" holds 40 cast vote records but the manifest counts 30`; f.Started != nil || !strings.Contains(f.Form.Error.Text, want) {
+		if want := `batch "Box 1" of tabulator "T1" holds 40 cast vote records but the manifest counts 30`; f.Started != nil || !strings.Contains(f.Form.Error.Text, want) {
 			t.Errorf("a manifest short of the records: started %v, the dialog says %q", f.Started != nil, f.Form.Error.Text)
 		}
 	})

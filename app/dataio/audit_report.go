@@ -58,7 +58,7 @@ func AuditReport(st app.AuditState, generatedBy string, now time.Time) report.Au
 			Overstatements: d.Overstatements}
 		if d.Reading != nil {
 			x.Paper, x.NotFound = app.MarksByRank(d.Reading.Rankings, "="), d.Reading.NotFound
-			x.Record = app.MarksByRank(d.CVR, "=")
+			x.Record, x.RecordID = app.MarksByRank(d.CVR, "="), d.RecordID
 		}
 		r.Draws = append(r.Draws, x)
 	}

@@ -264,6 +264,9 @@ func (im *CVRImport) add(set *tally.BallotSet, sum *CVRFileSummary, names []stri
 		if set.Batches != nil {
 			b.Batch = set.Batches[i]
 		}
+		if set.Tabulators != nil {
+			b.Tabulator = set.Tabulators[i]
+		}
 		if count == 1 {
 			im.ballots = append(im.ballots, b)
 			continue

@@ -37,8 +37,9 @@ import (
 //     lists them as its candidates' codes or aliases; the source's
 //     undeclaredWriteInLabel names the write-in candidate's id.
 //   - The precinct is PrecinctManifest's Description of the PrecinctId (none
-//     when the export has no PrecinctManifest.json), the batch the BatchId,
-//     and the record id TabulatorId-BatchId-RecordId.
+//     when the export has no PrecinctManifest.json), the batch the BatchId
+//     and the tabulator the TabulatorId (batch ids repeat across
+//     tabulators), and the record id TabulatorId-BatchId-RecordId.
 const (
 	dominionContests         = "ContestManifest.json"
 	dominionCandidates       = "CandidateManifest.json"
@@ -389,6 +390,7 @@ func (r *dominionReader) session(s *dominionSession) error {
 				return err
 			}
 			r.j.out.setBatch([]byte(s.BatchID))
+			r.j.out.setTabulator([]byte(s.TabulatorID))
 		}
 	}
 	if !found {

@@ -21,7 +21,8 @@ type sink struct {
 	precinctOf map[string]string
 	precincts  []string // nil until a ballot has a precinct
 
-	batches []string // nil until a ballot has a batch (interned through precinctOf)
+	batches    []string // nil until a ballot has a batch (interned through precinctOf)
+	tabulators []string // nil until a ballot has a tabulator (likewise)
 }
 
 // add appends one ballot. id and precinct may be empty.
@@ -65,26 +66,34 @@ func (s *sink) add(marks []tally.Mark, id []byte, count uint32, precinct []byte)
 
 // setBatch records the batch of the ballot added last; once one ballot has
 // a batch, every ballot has an entry ("" for none).
-func (s *sink) setBatch(batch []byte) {
+func (s *sink) setBatch(batch []byte) { s.batches = s.setColumn(s.batches, batch) }
+
+// setTabulator records the tabulator of the ballot added last, as setBatch
+// does the batch.
+func (s *sink) setTabulator(tab []byte) { s.tabulators = s.setColumn(s.tabulators, tab) }
+
+// setColumn sets the last ballot's entry of an optional text column (nil
+// until a ballot has a value), interning the value through precinctOf.
+func (s *sink) setColumn(col []string, v []byte) []string {
 	n := s.set.Len()
-	if n == 0 || len(batch) == 0 && s.batches == nil {
-		return
+	if n == 0 || len(v) == 0 && col == nil {
+		return col
 	}
-	if s.batches == nil {
-		s.batches = make([]string, 0, max(n, 1024))
+	if col == nil {
+		col = make([]string, 0, max(n, 1024))
 	}
-	for len(s.batches) < n-1 {
-		s.batches = append(s.batches, "")
+	for len(col) < n-1 {
+		col = append(col, "")
 	}
 	if s.precinctOf == nil {
 		s.precinctOf = make(map[string]string)
 	}
-	b, ok := s.precinctOf[string(batch)]
+	x, ok := s.precinctOf[string(v)]
 	if !ok {
-		b = string(batch)
-		s.precinctOf[b] = b
+		x = string(v)
+		s.precinctOf[x] = x
 	}
-	s.batches = append(s.batches, b)
+	return append(col, x)
 }
 
 // reserve grows the set's storage for about n more ballots of k marks each,
@@ -128,17 +137,22 @@ func (s *sink) finish() error {
 		s.idEnds = nil
 	}
 	s.set.Precincts = s.precincts
-	if s.batches != nil {
-		for len(s.batches) < s.set.Len() {
-			s.batches = append(s.batches, "")
-		}
-		s.set.Batches = s.batches
-	}
+	s.set.Batches = s.padded(s.batches)
+	s.set.Tabulators = s.padded(s.tabulators)
 	return nil
 }
 
+// padded fills an optional column to one entry per ballot ("" for the
+// ballots after the last that set it); nil stays nil.
+func (s *sink) padded(col []string) []string {
+	for col != nil && len(col) < s.set.Len() {
+		col = append(col, "")
+	}
+	return col
+}
+
 // appendSet appends the ballots of src to dst, keeping dst's optional
-// columns (Counts, IDs, Precincts, Batches) either nil or one entry per
+// columns (Counts, IDs, Precincts, Batches, Tabulators) either nil or one entry per
 // ballot.
 func appendSet(dst, src *tally.BallotSet) error {
 	if dst.Len() == 0 {
@@ -158,6 +172,7 @@ func appendSet(dst, src *tally.BallotSet) error {
 	dst.IDs = mergeColumn(dst.IDs, src.IDs, n0, n1, "")
 	dst.Precincts = mergeColumn(dst.Precincts, src.Precincts, n0, n1, "")
 	dst.Batches = mergeColumn(dst.Batches, src.Batches, n0, n1, "")
+	dst.Tabulators = mergeColumn(dst.Tabulators, src.Tabulators, n0, n1, "")
 	return nil
 }
 

@@ -93,7 +93,10 @@ type AuditDraw struct {
 	Paper    []string `json:"paper,omitempty"`
 	NotFound bool     `json:"not_found,omitempty"`
 	Record   []string `json:"record,omitempty"`
-	Phantom  bool     `json:"phantom,omitempty"`
+	// RecordID is the record's id in its file (Dominion's
+	// TabulatorId-BatchId-RecordId, imprinted on the paper).
+	RecordID string `json:"record_id,omitempty"`
+	Phantom  bool   `json:"phantom,omitempty"`
 	// Overstatements per assertion (comparison audits, once read).
 	Overstatements []float64 `json:"overstatements,omitempty"`
 }
