@@ -240,7 +240,7 @@ func applyBallotsImported(a *applier) error {
 		if err := checkGroupID("tabulator", ib.Tabulator); err != nil {
 			return Errorf(CodeInvalid, "imported ballot %d (%s): %s", i+1, ib.SourceID, ErrorMessage(err))
 		}
-		e.Grouped = e.Grouped || ib.Precinct != "" || ib.Batch != ""
+		e.Grouped = e.Grouped || ib.Precinct != "" || ib.Batch != "" || ib.Tabulator != ""
 		keys[i] = importedSK(a.ev.ID, i)
 		ballots[i] = Ballot{Election: e.Name, Confirmation: keys[i][len(prefixUnlisted):], WhenCast: a.ev.When, Rankings: r, Source: d.Source, SourceID: ib.SourceID,
 			Precinct: ib.Precinct, Batch: ib.Batch, Tabulator: ib.Tabulator}

@@ -202,18 +202,26 @@ func (s *Service) Ballots(ctx context.Context, actor, election string) ([]Ballot
 }
 
 // mergeBallotGroups applies the small-group rule (MergeSmallGroups) to the
-// precincts and batches of a list of an election's ballots.
+// precincts, batches and tabulators of a list of an election's ballots.
 func mergeBallotGroups(e Election, out []Ballot) {
 	if !e.Grouped {
 		return
 	}
-	precincts, batches := make([]string, len(out)), make([]string, len(out))
-	for i := range out {
-		precincts[i], batches[i] = out[i].Precinct, out[i].Batch
-	}
-	precincts, _ = MergeSmallGroups(e, "precinct", precincts)
-	batches, _ = MergeSmallGroups(e, "batch", batches)
-	for i := range out {
-		out[i].Precinct, out[i].Batch = precincts[i], batches[i]
+	for _, col := range []struct {
+		what  string
+		field func(*Ballot) *string
+	}{
+		{"precinct", func(b *Ballot) *string { return &b.Precinct }},
+		{"batch", func(b *Ballot) *string { return &b.Batch }},
+		{"tabulator", func(b *Ballot) *string { return &b.Tabulator }},
+	} {
+		values := make([]string, len(out))
+		for i := range out {
+			values[i] = *col.field(&out[i])
+		}
+		values, _ = MergeSmallGroups(e, col.what, values)
+		for i := range out {
+			*col.field(&out[i]) = values[i]
+		}
 	}
 }

@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -216,5 +217,36 @@ func TestMergeSmallGroups(t *testing.T) {
 				t.Errorf("merging twice changed the groups: %v", sizes(again))
 			}
 		})
+	}
+}
+
+// TestBallotListCombinesSmallTabulators: the tabulator of a secret
+// election's cast vote records is a group like its precinct and batch, so a
+// tabulator that scanned one ballot is not shown beside that ballot (which
+// would say how its voter voted); an open election shows it.
+func TestBallotListCombinesSmallTabulators(t *testing.T) {
+	for _, secret := range []bool{true, false} {
+		e := newEnv(t)
+		name := fmt.Sprint("Tabulated ", secret)
+		e.must(e.svc.CreateElection(e.ctx, "user", name, "", secret))
+		e.must(e.svc.AddCandidates(e.ctx, "user", name, "A", "B"))
+		var in []app.ImportedBallot
+		for i := range 30 {
+			in = append(in, app.ImportedBallot{SourceID: fmt.Sprint(i + 1), Rankings: rank("A"), Batch: "1", Tabulator: "T1"})
+		}
+		in = append(in, app.ImportedBallot{SourceID: "31", Rankings: rank("B"), Batch: "1", Tabulator: "T9"})
+		_, err := e.svc.ImportBallots(e.ctx, "user", name, app.SourceCVR, in, nil)
+		e.must(err)
+		e.must(e.svc.LaunchElection(e.ctx, "user", name))
+		e.must(e.svc.CloseElection(e.ctx, "user", name))
+		bs, err := e.svc.Ballots(e.ctx, "user", name)
+		e.must(err)
+		alone := false
+		for _, b := range bs {
+			alone = alone || b.Tabulator == "T9"
+		}
+		if alone == secret {
+			t.Errorf("secret %v: the one ballot of tabulator T9 shown with it: %v", secret, alone)
+		}
 	}
 }
