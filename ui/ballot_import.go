@@ -145,7 +145,7 @@ func (bi *BallotImport) showProgress(p dataio.Progress) {
 
 // progress reports from the import's goroutine to the UI's.
 func (bi *BallotImport) progress(p dataio.Progress) {
-	bi.s.tasks.post(func() { bi.showProgress(p) })
+	bi.s.tasks.Post(func() { bi.showProgress(p) })
 }
 
 // Read reads and checks the file at path, then asks to import it.

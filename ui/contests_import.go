@@ -50,7 +50,7 @@ func (ci *ContestsImport) Import(paths ...string) {
 			return nil, err
 		}
 		return dataio.ImportContests(context.Background(), ci.s.svc, actor, configs, func(p dataio.ContestsProgress) {
-			ci.s.tasks.post(func() { ci.showProgress(p) })
+			ci.s.tasks.Post(func() { ci.showProgress(p) })
 		}), nil
 	}, func(results []dataio.ContestImport, err error) {
 		ci.Progress.hide()

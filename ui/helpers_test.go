@@ -21,6 +21,7 @@ import (
 	"votedesk/assets"
 	"votedesk/localstore"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 	"votedesk/ui/uitest"
 )
 
@@ -122,7 +123,7 @@ func newHarness(t testing.TB, sync Syncer) *harness {
 	h.win = test.NewWindow(nil)
 	t.Cleanup(func() { h.sh.Wait(); h.win.Close() })
 	h.sh = NewShell(h.app, h.win, Config{Service: h.svc, DBPath: st.Path(), Sync: sync, Icon: assets.Icon})
-	h.sh.tasks.queued = true
+	h.sh.tasks = offui.NewManual()
 	h.sh.since = func(time.Time) time.Duration { return 42 * time.Millisecond }
 	h.sh.Show()
 	h.win.Resize(fyne.NewSize(1100, 720))

@@ -46,10 +46,10 @@ func (sh *Shell) Join(set SyncSettings) {
 	bar := widget.NewProgressBar()
 	progress := modal.NewCustomWithoutButtons("Fetching from the cloud", container.NewVBox(widget.NewLabel("Syncing this device with the deployment's log…"), bar), sh.win)
 	modal.ShowBusy(sh.win, progress)
-	run(&sh.tasks, func() (SyncReport, error) {
+	run(sh.tasks, func() (SyncReport, error) {
 		return sh.cfg.Sync.Sync(context.Background(), func(done, total int) {
 			if total > 0 {
-				sh.tasks.post(func() { bar.SetValue(float64(done) / float64(total)) })
+				sh.tasks.Post(func() { bar.SetValue(float64(done) / float64(total)) })
 			}
 		})
 	}, func(rep SyncReport, err error) {

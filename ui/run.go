@@ -3,7 +3,6 @@ package ui
 import (
 	"time"
 
-	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
 
 	"votedesk/ui/modal"
@@ -30,15 +29,14 @@ func Run(cfg Config) error {
 	if cfg.Notice != "" {
 		modal.ShowInformation("VoteDesk", cfg.Notice, w)
 	}
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	a.Lifecycle().SetOnStarted(func() {
-		go func() {
-			for range tick.C {
-				fyne.Do(sh.SaveWindow)
-			}
-		}()
-	})
+	var save func()
+	stopSaving := func() {}
+	save = func() {
+		sh.SaveWindow()
+		stopSaving = sh.tasks.After(time.Second, save)
+	}
+	a.Lifecycle().SetOnStarted(save)
 	w.ShowAndRun()
+	stopSaving()
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"votedesk/app"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 )
 
 // session is what every screen of a signed-in user shares: the services, the
@@ -17,7 +18,7 @@ type session struct {
 	svc   *app.Service
 	user  app.User
 	win   fyne.Window
-	tasks *tasks
+	tasks *offui.Runner
 	prefs fyne.Preferences
 	sync  Syncer
 	// since measures how long work took, for status lines (tests fix it).

@@ -14,6 +14,7 @@ import (
 
 	"votedesk/app"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 )
 
 // The preference keys the app remembers.
@@ -49,7 +50,7 @@ type Shell struct {
 	app   fyne.App
 	win   fyne.Window
 	cfg   Config
-	tasks tasks
+	tasks *offui.Runner
 	sess  *session
 
 	FirstRun *FirstRunScreen
@@ -71,7 +72,7 @@ type Shell struct {
 
 // NewShell builds the frame over a window.
 func NewShell(a fyne.App, w fyne.Window, cfg Config) *Shell {
-	return &Shell{app: a, win: w, cfg: cfg, since: time.Since}
+	return &Shell{app: a, win: w, cfg: cfg, tasks: offui.New(), since: time.Since}
 }
 
 // Show puts the first screen in the window: first run on an empty
@@ -90,12 +91,12 @@ func (sh *Shell) Show() {
 		if sh.cfg.Sync != nil {
 			join = sh.JoinCloud
 		}
-		sh.FirstRun = newFirstRunScreen(sh.cfg.Service, sh.win, &sh.tasks, sh.cfg.Icon, sh.signedIn, join)
+		sh.FirstRun = newFirstRunScreen(sh.cfg.Service, sh.win, sh.tasks, sh.cfg.Icon, sh.signedIn, join)
 		sh.win.SetContent(sh.FirstRun.content)
 		sh.win.Canvas().Focus(sh.FirstRun.Name)
 		return
 	}
-	sh.SignIn = newSignInScreen(sh.cfg.Service, sh.win, &sh.tasks, sh.cfg.Icon, p.String(prefLogin), sh.signedIn)
+	sh.SignIn = newSignInScreen(sh.cfg.Service, sh.win, sh.tasks, sh.cfg.Icon, p.String(prefLogin), sh.signedIn)
 	sh.win.SetContent(sh.SignIn.content)
 	if sh.SignIn.Login.Text == "" {
 		sh.win.Canvas().Focus(sh.SignIn.Login)
@@ -113,8 +114,9 @@ func (sh *Shell) RestoreWindow() {
 	sh.win.Resize(fyne.NewSize(w, h))
 }
 
-// Wait blocks until every background task has delivered its result (tests,
-// screenshots and shutdown use it).
+// Wait blocks until the work started off the UI goroutine has delivered
+// its result, and the timers that are due have run (offui.Runner.Wait);
+// tests and screenshots use it.
 func (sh *Shell) Wait() { sh.tasks.Wait() }
 
 // SaveWindow remembers the window size when it changed, as one preference
@@ -131,7 +133,7 @@ func (sh *Shell) SaveWindow() {
 // signedIn builds the user's screens and shows the one they were on last.
 func (sh *Shell) signedIn(u app.User) {
 	sh.app.Preferences().SetString(prefLogin, u.Name)
-	sh.sess = &session{svc: sh.cfg.Service, user: u, win: sh.win, tasks: &sh.tasks, prefs: sh.app.Preferences(), sync: sh.cfg.Sync, since: sh.since, changed: sh.roleMayHaveChanged, kioskDone: sh.afterKiosk, keep: sh.keep}
+	sh.sess = &session{svc: sh.cfg.Service, user: u, win: sh.win, tasks: sh.tasks, prefs: sh.app.Preferences(), sync: sh.cfg.Sync, since: sh.since, changed: sh.roleMayHaveChanged, kioskDone: sh.afterKiosk, keep: sh.keep}
 	sh.build()
 	last := sh.app.Preferences().StringWithFallback(prefScreen, screenElections)
 	if name, ok := strings.CutPrefix(last, "election:"); ok {

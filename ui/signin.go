@@ -12,6 +12,7 @@ import (
 
 	"votedesk/app"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 )
 
 // FirstRunScreen creates the OWNER account on an empty database.
@@ -28,7 +29,7 @@ type FirstRunScreen struct {
 // newFirstRunScreen builds the screen; done is called with the new owner,
 // already signed in; join, when set, joins an existing deployment.
 // Hashing the password (argon2id, about 0.1 s) runs off the UI goroutine.
-func newFirstRunScreen(svc *app.Service, w fyne.Window, t *tasks, icon fyne.Resource, done func(app.User), join func()) *FirstRunScreen {
+func newFirstRunScreen(svc *app.Service, w fyne.Window, t *offui.Runner, icon fyne.Resource, done func(app.User), join func()) *FirstRunScreen {
 	s := &FirstRunScreen{Name: modal.NewEntry(), Email: modal.NewEntry(), Password: modal.NewPasswordEntry(), Repeat: modal.NewPasswordEntry()}
 	s.Name.SetPlaceHolder("Your name")
 	s.Email.SetPlaceHolder("name@example.org")
@@ -83,7 +84,7 @@ type SignInScreen struct {
 
 // newSignInScreen builds the screen; done is called with the signed-in user.
 // Checking the password (argon2id, about 0.1 s) runs off the UI goroutine.
-func newSignInScreen(svc *app.Service, w fyne.Window, t *tasks, icon fyne.Resource, lastLogin string, done func(app.User)) *SignInScreen {
+func newSignInScreen(svc *app.Service, w fyne.Window, t *offui.Runner, icon fyne.Resource, lastLogin string, done func(app.User)) *SignInScreen {
 	s := &SignInScreen{Login: modal.NewEntry(), Password: modal.NewPasswordEntry()}
 	s.Login.SetPlaceHolder("Name or email")
 	s.Login.SetText(lastLogin)

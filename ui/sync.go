@@ -77,9 +77,10 @@ type SyncScreen struct {
 	Rejections                *grid
 	Accept, Dismiss           *modal.Button
 
-	timer   *time.Timer
-	syncing bool
-	content fyne.CanvasObject
+	// stopAuto stops the automatic-sync timer, while one is armed.
+	stopAuto func()
+	syncing  bool
+	content  fyne.CanvasObject
 }
 
 func newSyncScreen(s *session) *SyncScreen {
@@ -198,19 +199,17 @@ func (sc *SyncScreen) schedule(remember bool) {
 	if minutes == 0 || sc.s.sync == nil {
 		return
 	}
-	sc.timer = time.AfterFunc(time.Duration(minutes)*time.Minute, func() {
-		fyne.Do(func() {
-			sc.Sync()
-			sc.schedule(false)
-		})
+	sc.stopAuto = sc.s.tasks.After(time.Duration(minutes)*time.Minute, func() {
+		sc.Sync()
+		sc.schedule(false)
 	})
 }
 
 // stop ends automatic sync (on sign-out).
 func (sc *SyncScreen) stop() {
-	if sc.timer != nil {
-		sc.timer.Stop()
-		sc.timer = nil
+	if sc.stopAuto != nil {
+		sc.stopAuto()
+		sc.stopAuto = nil
 	}
 }
 
@@ -306,7 +305,7 @@ func (sc *SyncScreen) Sync() {
 	run(sc.s.tasks, func() (SyncReport, error) {
 		return sc.s.sync.Sync(sc.s.ctx(), func(done, total int) {
 			if total > 0 {
-				sc.s.tasks.post(func() { sc.Progress.SetValue(float64(done) / float64(total)) })
+				sc.s.tasks.Post(func() { sc.Progress.SetValue(float64(done) / float64(total)) })
 			}
 		})
 	}, func(r SyncReport, err error) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 
@@ -128,22 +129,34 @@ func TestSyncPanel(t *testing.T) {
 		}
 	})
 	t.Run("IntervalRemembered", func(t *testing.T) {
+		fs.fail = nil
+		syncs := fs.syncs
 		s.Interval.SetSelected("Every 15 minutes")
 		if got := h.app.Preferences().Int(prefSyncInterval); got != 15 {
 			t.Errorf("interval stored %d", got)
 		}
-		if s.timer == nil {
-			t.Error("no automatic sync scheduled")
+		// The timer syncs every 15 minutes; waiting covers the sync it starts.
+		h.sh.tasks.Advance(15*time.Minute - time.Second)
+		if fs.syncs != syncs {
+			t.Errorf("synced before the interval passed: %d syncs", fs.syncs-syncs)
+		}
+		h.sh.tasks.Advance(15*time.Minute + time.Second)
+		if fs.syncs != syncs+2 || s.Progress.Value != 1 {
+			t.Errorf("after 30 minutes: %d automatic syncs, bar %v, want 2 and a full bar", fs.syncs-syncs, s.Progress.Value)
 		}
 		h.sh.SignOut()
-		if s.timer != nil {
+		h.sh.tasks.Advance(time.Hour)
+		if fs.syncs != syncs+2 {
 			t.Error("automatic sync survives sign-out")
 		}
 		h.signIn("Olivia")
 		if h.sh.Sync.Interval.Selected != "Every 15 minutes" {
 			t.Errorf("interval after sign-in %q", h.sh.Sync.Interval.Selected)
 		}
-		h.sh.Sync.stop()
+		h.sh.tasks.Advance(15 * time.Minute)
+		if fs.syncs != syncs+3 {
+			t.Error("the remembered interval does not sync after sign-in")
+		}
 	})
 }
 
