@@ -10,10 +10,13 @@
 // refusal's message is shown as a plain dialog.
 //
 // Threading: every Fyne callback runs on the one UI goroutine. Work that may
-// take long (loading a big poll book, importing, counting, syncing) runs on a
-// goroutine started by run, and its result is posted back with
-// fyne.DoAndWait, so a handler never blocks on disk or a big tally. Tests
-// queue those results and deliver them on the test's goroutine (Shell.Wait).
+// take long (loading a big poll book, importing, counting, syncing) runs off
+// it on the shell's offui.Runner (run), and its result is posted back with
+// fyne.Do, so a handler never blocks on disk or a big tally; the timers
+// (automatic sync, saving the window size) and a kiosk started from an
+// election run on the same Runner. Tests give the shell offui.NewManual:
+// results and timers then run on the test's goroutine when it waits
+// (Shell.Wait), and time passes only when the test advances it.
 //
 // What the screens need beyond app.Service comes in Config: the sync panel
 // drives a Syncer (the sync package's), and the File menu's backup calls

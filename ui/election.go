@@ -247,9 +247,7 @@ func (sc *ElectionScreen) startKiosk() {
 				sc.KioskStarted(k)
 			}
 		},
-		Background: func(work func() func()) {
-			run(sc.s.tasks, func() (func(), error) { return work(), nil }, func(onUI func(), _ error) { onUI() })
-		},
+		Runner: sc.s.tasks,
 	})
 }
 

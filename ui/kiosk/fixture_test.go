@@ -3,7 +3,6 @@ package kiosk
 import (
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"votedesk/app"
 	"votedesk/app/apptest"
 	"votedesk/localstore"
+	"votedesk/ui/offui"
 	"votedesk/ui/uitest"
 )
 
@@ -140,72 +140,16 @@ func (f *fixture) ballots(election string) []app.Ballot {
 	return bs
 }
 
-// fakeTimers stands in for time.AfterFunc: a test fires the timers it wants.
-type fakeTimers struct {
-	pending []*fakeTimer
-}
-
-type fakeTimer struct {
-	d       time.Duration
-	f       func()
-	stopped bool
-}
-
-func (ft *fakeTimers) after(d time.Duration, f func()) func() {
-	t := &fakeTimer{d: d, f: f}
-	ft.pending = append(ft.pending, t)
-	return func() { t.stopped = true }
-}
-
-// fire runs the timers set for d that are not stopped.
-func (ft *fakeTimers) fire(d time.Duration) {
-	var due []*fakeTimer
-	rest := ft.pending[:0]
-	for _, t := range ft.pending {
-		if t.d == d {
-			due = append(due, t)
-		} else {
-			rest = append(rest, t)
-		}
-	}
-	ft.pending = rest
-	for _, t := range due {
-		if !t.stopped {
-			t.f()
-		}
-	}
-}
-
 // harness is a kiosk in a test window over a fixture.
 type harness struct {
 	*fixture
-	app    fyne.App
-	win    fyne.Window
-	k      *Kiosk
-	timers *fakeTimers
-	posted *postQueue
+	app fyne.App
+	win fyne.Window
+	k   *Kiosk
+	// run is the kiosk's Runner: results and timers run on the test's
+	// goroutine, and time moves only with advance.
+	run    *offui.Runner
 	exited bool
-}
-
-// postQueue holds what background work posts to the UI goroutine, for the
-// test's goroutine to run, as the desktop driver runs fyne.Do on its own.
-type postQueue struct {
-	mu  sync.Mutex
-	fns []func()
-}
-
-func (q *postQueue) add(f func()) {
-	q.mu.Lock()
-	q.fns = append(q.fns, f)
-	q.mu.Unlock()
-}
-
-func (q *postQueue) take() []func() {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	fns := q.fns
-	q.fns = nil
-	return fns
 }
 
 // kioskSize is the window size of the tests and screenshots.
@@ -221,34 +165,24 @@ func startHarness(t testing.TB, f *fixture, election string, opts ...func(*Confi
 	a := test.NewTempApp(t)
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(kioskSize)
-	h := &harness{fixture: f, app: a, win: w, timers: &fakeTimers{}, posted: &postQueue{}}
+	h := &harness{fixture: f, app: a, win: w, run: offui.NewManual()}
 	cfg := Config{Service: f.svc, Official: official, Election: election, PasscodeHash: passcodeHash, Clock: f.clock,
-		OnExit: func() { h.exited = true }}
+		Runner: h.run, OnExit: func() { h.exited = true }}
 	for _, o := range opts {
 		o(&cfg)
 	}
 	h.k = New(a, w, cfg)
-	h.k.after = h.timers.after
-	h.k.post = h.posted.add
 	h.k.Start()
 	h.settle()
 	return h
 }
 
-// settle waits for the kiosk's background work to finish and runs what it
-// posted to the UI goroutine, until nothing is left.
-func (h *harness) settle() {
-	for {
-		h.k.jobs.Wait()
-		fns := h.posted.take()
-		if len(fns) == 0 {
-			return
-		}
-		for _, f := range fns {
-			f()
-		}
-	}
-}
+// settle waits for the kiosk's work off the UI goroutine and runs its
+// results, and the timers that are due, until nothing is left.
+func (h *harness) settle() { h.run.Wait() }
+
+// advance lets d pass on the kiosk's timers, each run at its time.
+func (h *harness) advance(d time.Duration) { h.run.Advance(d) }
 
 // key presses a key the way the desktop driver delivers it: Tab and
 // Shift+Tab move the focus, other keys go to the focused control, or to the

@@ -75,7 +75,7 @@ func TestNothingOfTheVoterRemains(t *testing.T) {
 			if ending == "Done" {
 				h.key(fyne.KeyReturn)
 			} else {
-				h.timers.fire(DefaultReturnAfter)
+				h.advance(DefaultReturnAfter)
 			}
 			k := h.k
 			if k.screen != k.checkIn || k.session != nil || k.ballot != nil || k.review != nil || k.receipt != nil {

@@ -55,7 +55,7 @@ func (k *Kiosk) armIdle() {
 	}
 	switch k.screen.(type) {
 	case *checkInScreen, *ballotScreen, *reviewScreen:
-		k.stopIdle = k.after(k.cfg.IdleAfter, k.idleWarn)
+		k.stopIdle = k.run.After(k.cfg.IdleAfter, k.idleWarn)
 	}
 }
 
@@ -77,9 +77,9 @@ func (k *Kiosk) idleWarn() {
 	}
 	k.idle = newIdleScreen(k, k.screen, k.win.Canvas().Focused())
 	k.show(k.idle)
-	k.stopIdle = k.after(k.cfg.IdleGrace, k.idleEnd)
+	k.stopIdle = k.run.After(k.cfg.IdleGrace, k.idleEnd)
 	idle := k.idle
-	k.after(time.Second, func() { idle.tick() })
+	k.run.After(time.Second, func() { idle.tick() })
 }
 
 // idleEnd discards the voter's unfinished session and returns to check-in.
@@ -148,7 +148,7 @@ func (s *idleScreen) tick() {
 	}
 	s.left -= time.Second
 	s.count.SetText(s.countText())
-	s.k.after(time.Second, s.tick)
+	s.k.run.After(time.Second, s.tick)
 }
 
 // resume shows the voter's screen again as it was, the focus where it was.

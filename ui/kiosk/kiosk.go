@@ -2,7 +2,6 @@ package kiosk
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/ui/offui"
 )
 
 // DefaultReturnAfter is how long the receipt stays before the kiosk returns
@@ -59,6 +59,9 @@ type Config struct {
 	IdleAfter, IdleGrace time.Duration
 	// Clock times passcode lockouts (the system clock if nil).
 	Clock app.Clock
+	// Runner runs the kiosk's work off the UI goroutine and its timers (a
+	// new offui.Runner if nil; the officials' app passes its own).
+	Runner *offui.Runner
 	// OnExit is called on the UI goroutine after an official closed the
 	// kiosk and the window is unlocked again (not full screen, closable, the
 	// app's theme back); when nil, the window is closed. Fyne has no call to
@@ -108,18 +111,14 @@ type Kiosk struct {
 	busy  bool
 	casts int
 
-	// after runs f on the UI goroutine after d, unless stopped, and post
-	// runs f on the UI goroutine (fyne.Do); tests replace them to run time
-	// forward without sleeping and to run results on the test's goroutine.
-	after       func(d time.Duration, f func()) (stop func())
-	post        func(f func())
+	// run runs work off the UI goroutine and the timers (Config.Runner).
+	run         *offui.Runner
 	stopReturn  func()
 	stopPending func()
 	stopIdle    func()
 	// showing is set while show moves the focus: that is not the voter's
 	// input.
 	showing      bool
-	jobs         sync.WaitGroup
 	pendingCount int
 	pendingErr   error
 }
@@ -135,14 +134,12 @@ func New(a fyne.App, win fyne.Window, cfg Config) *Kiosk {
 	if cfg.IdleGrace <= 0 {
 		cfg.IdleGrace = DefaultIdleGrace
 	}
+	run := cfg.Runner
+	if run == nil {
+		run = offui.New()
+	}
 	return &Kiosk{app: a, win: win, cfg: cfg, ctx: context.Background(),
-		lock: app.NewPasscodeLock(cfg.PasscodeHash, cfg.Clock), after: afterOnUI, post: fyne.Do}
-}
-
-// afterOnUI runs f on the UI goroutine after d.
-func afterOnUI(d time.Duration, f func()) func() {
-	t := time.AfterFunc(d, func() { fyne.Do(f) })
-	return func() { t.Stop() }
+		lock: app.NewPasscodeLock(cfg.PasscodeHash, cfg.Clock), run: run}
 }
 
 // Start locks the window (full screen, on top where the platform allows,
@@ -170,7 +167,7 @@ func (k *Kiosk) Start() {
 	k.win.SetContent(container.NewBorder(container.NewVBox(k.bar.view(), widget.NewSeparator()), nil, nil, nil, k.body))
 
 	official, election := k.cfg.Official, k.cfg.Election
-	k.background(func() func() {
+	k.run.Go(func() func() {
 		e, cands, err := k.cfg.Service.KioskElection(k.ctx, official, election)
 		return func() {
 			if err != nil {
@@ -187,21 +184,6 @@ func (k *Kiosk) Start() {
 
 // JoinCode is the election's join code, once the kiosk has loaded it.
 func (k *Kiosk) JoinCode() string { return k.joinCode }
-
-// Wait returns once the background work started so far (and what it posted
-// to the UI goroutine) is done.
-func (k *Kiosk) Wait() { k.jobs.Wait() }
-
-// background runs work off the UI goroutine, then the function it returns
-// on the UI goroutine.
-func (k *Kiosk) background(work func() (onUI func())) {
-	k.jobs.Add(1)
-	go func() {
-		defer k.jobs.Done()
-		onUI := work()
-		k.post(onUI)
-	}()
-}
 
 // show puts a screen in the window and focuses its first control.
 func (k *Kiosk) show(s screen) {
@@ -387,7 +369,7 @@ func (k *Kiosk) schedulePending() {
 		return
 	}
 	k.refreshPending()
-	k.stopPending = k.after(pendingEvery, k.schedulePending)
+	k.stopPending = k.run.After(pendingEvery, k.schedulePending)
 }
 
 // refreshPending asks the syncer, off the UI goroutine, how much is not yet
@@ -396,7 +378,7 @@ func (k *Kiosk) refreshPending() {
 	if k.cfg.Sync == nil {
 		return
 	}
-	k.background(func() func() {
+	k.run.Go(func() func() {
 		n, err := k.cfg.Sync.Pending(k.ctx)
 		return func() {
 			k.pendingCount, k.pendingErr = n, err

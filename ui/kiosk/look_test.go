@@ -89,7 +89,7 @@ var voterScreens = []screenStep{
 			barOrder(h), o[:2])
 		return o
 	}, false},
-	{"idle", func(h *harness) { h.timers.fire(DefaultIdleAfter) }, func(h *harness) []namedFocus {
+	{"idle", func(h *harness) { h.advance(DefaultIdleAfter) }, func(h *harness) []namedFocus {
 		return []namedFocus{{"I need more time", h.k.idle.more}}
 	}, true},
 	{"review", func(h *harness) {

@@ -31,7 +31,7 @@ func kioskWorld(t *testing.T, third string) *harness {
 	h.must(h.svc.SetRole(h.ctx, official, "adam", app.RoleAdmin))
 	for _, v := range [][2]string{{"Ann Lee", "12"}, {"Bob Ray", "23"}, {"Cy Young", third}} {
 		h.vote(v[0], v[1])
-		h.timers.fire(DefaultReturnAfter) // the receipt returns to check-in by itself
+		h.advance(DefaultReturnAfter) // the receipt returns to check-in by itself
 	}
 	return h
 }

@@ -61,7 +61,7 @@ func (s *passcodeScreen) submit() {
 	s.unlock.Disable()
 	s.msg.Importance = widget.MediumImportance
 	s.msg.SetText("Checking…")
-	k.background(func() func() {
+	k.run.Go(func() func() {
 		err := k.lock.Unlock(passcode)
 		return func() {
 			s.checking = false
@@ -160,7 +160,7 @@ func (m *menuScreen) sync() {
 	m.syncMsg.Importance = widget.MediumImportance
 	m.syncMsg.SetText("Syncing…")
 	m.syncMsg.Show()
-	k.background(func() func() {
+	k.run.Go(func() func() {
 		err := k.cfg.Sync.SyncNow(k.ctx)
 		return func() {
 			m.syncing = false

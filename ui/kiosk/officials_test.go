@@ -172,6 +172,19 @@ func TestPendingAndSyncNow(t *testing.T) {
 	if h.k.menu.syncMsg.Text != "Synced." || h.k.menu.pending.Text != "Not yet synced: 0" || sy.syncs != 2 {
 		t.Errorf("sync: %q, %q, %d syncs", h.k.menu.syncMsg.Text, h.k.menu.pending.Text, sy.syncs)
 	}
+	// The count is asked again every pendingEvery: the timer, the question
+	// off the UI goroutine and its answer on it are all in one advance.
+	sy.mu.Lock()
+	sy.pending = 4
+	sy.mu.Unlock()
+	h.advance(pendingEvery - time.Second)
+	if got := h.k.menu.pending.Text; got != "Not yet synced: 0" {
+		t.Errorf("before %v the menu says %q", pendingEvery, got)
+	}
+	h.advance(time.Second)
+	if got := h.k.menu.pending.Text; got != "Not yet synced: 4" {
+		t.Errorf("after %v the menu says %q, want 4", pendingEvery, got)
+	}
 	t.Run("HiddenWithoutSync", func(t *testing.T) {
 		h := newHarness(t, "Mayor")
 		if h.k.bar.pending.Visible() {
@@ -263,7 +276,7 @@ func TestReceiptEndsUnderThePasscodeScreen(t *testing.T) {
 	h.vote("Ann Lee", "1")
 	h.press(h.k.bar.officials)
 	h.typ("kiosk-")
-	h.timers.fire(DefaultReturnAfter)
+	h.advance(DefaultReturnAfter)
 	if h.k.receipt != nil || h.win.Canvas().Focused() != h.k.passcode.entry || h.k.passcode.entry.Text != "kiosk-" {
 		t.Fatalf("receipt %v, focus %v, typed %q", h.k.receipt, h.win.Canvas().Focused(), h.k.passcode.entry.Text)
 	}

@@ -233,7 +233,7 @@ func (p *paperScreen) cast(ballots []keyed, done func(codes []string, err error)
 	for i, b := range ballots {
 		rankings[i] = b.rankings(p.candidates)
 	}
-	k.background(func() func() {
+	k.run.Go(func() func() {
 		var codes []string
 		var err error
 		for _, r := range rankings {

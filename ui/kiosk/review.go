@@ -91,7 +91,7 @@ func (r *reviewScreen) castBallot() {
 	r.status.Importance = widget.MediumImportance
 	r.status.SetText("Recording your ballot…")
 	c := app.Cast{Election: k.election.Name, Voter: r.s.voter, Rankings: r.s.rankings(k.candidates), Source: app.SourceKiosk}
-	k.background(func() func() {
+	k.run.Go(func() func() {
 		rc, err := k.cfg.Service.CastBallot(k.ctx, k.cfg.Official, c)
 		return func() {
 			k.busy = false
@@ -144,7 +144,7 @@ func (r *receiptScreen) tick(k *Kiosk) {
 	}
 	r.left -= time.Second
 	r.clears.SetText(clearsText(r.left))
-	k.after(time.Second, func() { r.tick(k) })
+	k.run.After(time.Second, func() { r.tick(k) })
 }
 
 func newReceiptScreen(k *Kiosk, code string) *receiptScreen {

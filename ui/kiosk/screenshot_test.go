@@ -130,6 +130,6 @@ func TestScreenshots(t *testing.T) {
 	h.press(h.k.bar.contrast)
 	h.tabTo(h.k.ballot.cands[2])
 	shot("largest")
-	h.timers.fire(DefaultIdleAfter)
+	h.advance(DefaultIdleAfter)
 	shot("idle")
 }

@@ -10,6 +10,7 @@ import (
 
 	"votedesk/app"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 )
 
 // Run opens a kiosk in a window of its own and returns when an official
@@ -41,10 +42,9 @@ type StartRequest struct {
 	// Started just after.
 	OnStart func(*Kiosk)
 	Started func(*Kiosk)
-	// Background, when set, runs work off the UI goroutine and what it
-	// returns on it (the officials' app passes its own task runner); nil
-	// uses a goroutine and fyne.Do.
-	Background func(work func() (onUI func()))
+	// Runner runs the dialog's checks off the UI goroutine, and then the
+	// kiosk's work (Config.Runner; a new offui.Runner if nil).
+	Runner *offui.Runner
 }
 
 // ShowStartDialog asks an official for the election (name or join code) and
@@ -64,13 +64,12 @@ func ShowStartDialog(a fyne.App, win fyne.Window, req StartRequest) *modal.Form 
 		widget.NewFormItem("Passcode again", again),
 	}
 	items[1].HintText = fmt.Sprintf("At least %d characters. Needed to leave the kiosk or reach any other screen", app.MinPasscodeLength)
-	background := startOffUI
-	if req.Background != nil {
-		background = req.Background
+	if req.Runner == nil {
+		req.Runner = offui.New()
 	}
 	f := modal.NewForm(win, "Start a kiosk", "Start kiosk", "Cancel", items, func(done func(error)) {
 		nameOrCode, passcode, repeat := election.Text, pass.Text, again.Text
-		background(func() func() {
+		req.Runner.Go(func() func() {
 			cfg, err := prepare(context.Background(), req, nameOrCode, passcode, repeat)
 			return func() {
 				if err != nil {
@@ -96,12 +95,6 @@ func ShowStartDialog(a fyne.App, win fyne.Window, req StartRequest) *modal.Form 
 	return f
 }
 
-// startOffUI runs work off the UI goroutine and what it returns on it; tests
-// replace it to run both in order.
-var startOffUI = func(work func() (onUI func())) {
-	go func() { fyne.Do(work()) }()
-}
-
 // prepare checks a start request and hashes the passcode.
 func prepare(ctx context.Context, req StartRequest, nameOrCode, passcode, repeat string) (Config, error) {
 	e, _, err := req.Service.KioskElection(ctx, req.Official, nameOrCode)
@@ -118,5 +111,5 @@ func prepare(ctx context.Context, req StartRequest, nameOrCode, passcode, repeat
 	if err != nil {
 		return Config{}, err
 	}
-	return Config{Service: req.Service, Official: req.Official, Election: e.Name, PasscodeHash: hash, Sync: req.Sync, OnExit: req.OnExit}, nil
+	return Config{Service: req.Service, Official: req.Official, Election: e.Name, PasscodeHash: hash, Sync: req.Sync, Runner: req.Runner, OnExit: req.OnExit}, nil
 }

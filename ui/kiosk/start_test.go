@@ -10,6 +10,7 @@ import (
 
 	"votedesk/app"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 	"votedesk/ui/uitest"
 )
 
@@ -45,16 +46,13 @@ func TestStartDialog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	saved := startOffUI
-	startOffUI = func(work func() func()) { work()() }
-	t.Cleanup(func() { startOffUI = saved })
 	a := test.NewTempApp(t)
 	w := test.NewTempWindow(t, widget.NewLabel("officials' app"))
 	w.Resize(kioskSize)
 	var k *Kiosk
-	posted := &postQueue{}
-	form := ShowStartDialog(a, w, StartRequest{Service: f.svc, Official: official, Election: app.JoinCode(e),
-		OnStart: func(started *Kiosk) { k, started.post, started.after = started, posted.add, (&fakeTimers{}).after }})
+	run := offui.NewManual()
+	form := ShowStartDialog(a, w, StartRequest{Service: f.svc, Official: official, Election: app.JoinCode(e), Runner: run,
+		OnStart: func(started *Kiosk) { k = started }})
 
 	var entries []*modal.Entry
 	var start *modal.Button
@@ -85,6 +83,7 @@ func TestStartDialog(t *testing.T) {
 	test.Type(entries[1], "short")
 	test.Type(entries[2], "short")
 	entries[2].TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	run.Wait()
 	if k != nil || w.Canvas().Overlays().Top() == nil {
 		t.Fatal("a 5-character passcode started the kiosk or closed the dialog")
 	}
@@ -97,11 +96,11 @@ func TestStartDialog(t *testing.T) {
 	entries[1].SetText("kiosk-pass")
 	entries[2].SetText("kiosk-pass")
 	test.Tap(start)
+	run.Wait()
 	if k == nil || !w.FullScreen() {
 		t.Fatalf("after Start kiosk: kiosk %v, full screen %v", k, w.FullScreen())
 	}
-	h := &harness{fixture: f, app: a, win: w, k: k, posted: posted}
-	h.settle()
+	// The kiosk runs on the dialog's Runner: one Wait has loaded it.
 	if k.election.Name != "Council" || k.screen != k.checkIn {
 		t.Errorf("started kiosk: election %q, screen %T", k.election.Name, k.screen)
 	}

@@ -54,7 +54,7 @@ func (s *checkInScreen) submit() {
 	s.next.Disable()
 	s.msg.Importance = widget.MediumImportance
 	s.msg.SetText("Checking the poll book…")
-	k.background(func() func() {
+	k.run.Go(func() func() {
 		ci, err := k.cfg.Service.CheckInVoter(k.ctx, k.cfg.Official, k.election.Name, name)
 		return func() {
 			if k.checkIn != s {
@@ -79,7 +79,7 @@ func (s *checkInScreen) refused(err error) {
 	s.msg.SetText(app.ErrorMessage(err))
 	k.win.Canvas().Focus(s.name)
 	typed := s.name.Text
-	k.after(k.cfg.ReturnAfter, func() {
+	k.run.After(k.cfg.ReturnAfter, func() {
 		if k.checkIn == s && s.name.Text == typed {
 			s.wipe()
 		}
@@ -132,8 +132,8 @@ func (k *Kiosk) showReceipt(code string) {
 	r := newReceiptScreen(k, code)
 	k.receipt = r
 	k.show(r)
-	k.stopReturn = k.after(k.cfg.ReturnAfter, func() { k.receiptDone(r) })
-	k.after(time.Second, func() { r.tick(k) })
+	k.stopReturn = k.run.After(k.cfg.ReturnAfter, func() { k.receiptDone(r) })
+	k.run.After(time.Second, func() { r.tick(k) })
 }
 
 // receiptDone ends receipt r: back to check-in, or, if the passcode screen

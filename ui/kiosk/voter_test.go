@@ -158,9 +158,13 @@ func TestReceiptReturnsToCheckInByItself(t *testing.T) {
 		if !strings.Contains(clears.Text, "clears in "+want) {
 			t.Errorf("the receipt says %q, want %s left", clears.Text, want)
 		}
-		h.timers.fire(time.Second)
+		h.advance(time.Second)
 	}
-	h.timers.fire(7 * time.Second)
+	h.advance(3*time.Second + 999*time.Millisecond)
+	if h.k.screen != h.k.receipt {
+		t.Fatalf("the receipt went before its 7 s: screen %T", h.k.screen)
+	}
+	h.advance(time.Millisecond)
 	if h.k.screen != h.k.checkIn || h.k.receipt != nil {
 		t.Errorf("after the receipt time: screen %T", h.k.screen)
 	}
@@ -220,7 +224,7 @@ func TestRefusedCheckIns(t *testing.T) {
 			if h.win.Canvas().Focused() != h.k.checkIn.name {
 				t.Error("after a refusal the name field lost the focus")
 			}
-			h.timers.fire(DefaultReturnAfter)
+			h.advance(DefaultReturnAfter)
 			if h.k.checkIn.msg.Text != "" || h.k.checkIn.name.Text != "" {
 				t.Errorf("the refusal stays for the next person: %q, %q", h.k.checkIn.msg.Text, h.k.checkIn.name.Text)
 			}
@@ -380,7 +384,7 @@ func TestTextSizeAndContrast(t *testing.T) {
 func TestIdleWarning(t *testing.T) {
 	const after, grace = 3 * time.Minute, 25 * time.Second
 	h := newHarness(t, "Mayor", func(c *Config) { c.IdleAfter, c.IdleGrace = after, grace })
-	h.timers.fire(after)
+	h.advance(after)
 	if h.k.idle != nil {
 		t.Fatal("an untouched check-in was warned about")
 	}
@@ -388,11 +392,11 @@ func TestIdleWarning(t *testing.T) {
 	h.typ("31")
 	h.press(h.k.bar.larger)
 	h.tabTo(h.k.ballot.cands[1])
-	h.timers.fire(after - time.Second) // a timer of another length is not the idle timer
+	h.advance(after - time.Second)
 	if h.k.idle != nil {
 		t.Fatal("warned before IdleAfter")
 	}
-	h.timers.fire(after)
+	h.advance(time.Second)
 	idle := h.k.idle
 	if idle == nil || h.k.screen != idle {
 		t.Fatalf("after %v without input: screen %T", after, h.k.screen)
@@ -403,7 +407,7 @@ func TestIdleWarning(t *testing.T) {
 	if !strings.Contains(idle.count.Text, "In 25 s your ballot is cleared") {
 		t.Errorf("warning says %q", idle.count.Text)
 	}
-	h.timers.fire(time.Second)
+	h.advance(time.Second)
 	if !strings.Contains(idle.count.Text, "In 24 s") {
 		t.Errorf("after a second the warning says %q", idle.count.Text)
 	}
@@ -412,16 +416,16 @@ func TestIdleWarning(t *testing.T) {
 	if h.k.screen != h.k.ballot || len(h.k.session.ranking) != 2 || h.win.Canvas().Focused() != h.k.ballot.cands[1] {
 		t.Fatalf("a key after the warning: screen %T, ranking %v, focus %v", h.k.screen, h.k.session.ranking, h.win.Canvas().Focused())
 	}
-	h.timers.fire(grace)
+	h.advance(grace)
 	if h.k.screen != h.k.ballot {
 		t.Fatal("the warning's end fired after the voter came back")
 	}
 
-	h.timers.fire(after)
+	h.advance(after - grace) // IdleAfter since the voter came back
 	if h.k.screen != h.k.idle {
 		t.Fatalf("second warning: screen %T", h.k.screen)
 	}
-	h.timers.fire(grace)
+	h.advance(grace)
 	if h.k.screen != h.k.checkIn || h.k.session != nil || h.k.ballot != nil || h.k.idle != nil {
 		t.Fatalf("after the grace time: screen %T, session %v", h.k.screen, h.k.session)
 	}
@@ -437,11 +441,11 @@ func TestIdleWarning(t *testing.T) {
 
 	t.Run("TypedNameIsCleared", func(t *testing.T) {
 		h.typ("Bob")
-		h.timers.fire(after)
+		h.advance(after)
 		if h.k.screen != h.k.idle || !strings.Contains(h.k.idle.count.Text, "starts again for the next voter") {
 			t.Fatalf("a half-typed name: screen %T", h.k.screen)
 		}
-		h.timers.fire(grace)
+		h.advance(grace)
 		if h.k.screen != h.k.checkIn || h.k.checkIn.name.Text != "" {
 			t.Errorf("after the grace time: screen %T, name %q", h.k.screen, h.k.checkIn.name.Text)
 		}
@@ -450,8 +454,8 @@ func TestIdleWarning(t *testing.T) {
 		h.checkIn("Ann Lee")
 		h.typ("1")
 		h.press(h.k.ballot.review)
-		h.timers.fire(after)
-		h.timers.fire(grace)
+		h.advance(after)
+		h.advance(grace)
 		if h.k.screen != h.k.checkIn || h.k.review != nil || len(h.ballots("Mayor")) != 0 {
 			t.Errorf("review left alone: screen %T", h.k.screen)
 		}
