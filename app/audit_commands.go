@@ -111,12 +111,15 @@ func (s *Service) planAudit(tx Tx, e Election, setup AuditSetup) (auditStarted, 
 		Digest: laid.Digest, FirstRound: first}, nil
 }
 
-// NextAuditRound starts the audit's next round, of the size its risk
-// measurement suggests (AuditState's Status.NextRound). It returns the new
-// total of draws. When the audit is confirmed or has escalated to a full
-// hand count there is no next round.
-func (s *Service) NextAuditRound(ctx context.Context, actor, election, audit string) (int, error) {
-	var draws int
+// NextAuditRound starts the audit's next round of draws further draws, or
+// with draws 0 of the size its risk measurement suggests (AuditState's
+// Status.NextRound). It returns the new total of draws. A confirmed audit
+// has no next round. An audit that has escalated to a full hand count
+// takes one only when a round still fits within the manifest
+// (Status.Continue) and its size is named: officials who doubt what
+// escalated it may sample on instead of counting every ballot.
+func (s *Service) NextAuditRound(ctx context.Context, actor, election, audit string, draws int) (int, error) {
+	var total int
 	_, err := s.run(ctx, "start the next audit round of "+election, actor, func(tx Tx) (decision, error) {
 		gate := &applier{tx: tx, ev: &Event{Actor: actor, Type: EvAuditRoundStarted}}
 		e, u, err := gate.manager(election, "")
@@ -127,20 +130,27 @@ func (s *Service) NextAuditRound(ctx context.Context, actor, election, audit str
 		if err != nil {
 			return decision{}, err
 		}
+		most := st.Audit.Manifest.Total()
 		switch {
+		case draws < 0 || draws > most:
+			return decision{}, Errorf(CodeInvalid, "a round draws 1 to %d ballots (the manifest's), not %d", most, draws)
 		case st.Problem != "":
 			return decision{}, Errorf(CodeConflict, "%s", st.Problem)
 		case st.Status.Confirmed:
 			return decision{}, Errorf(CodeConflict, "audit %s is done: every assertion is confirmed at the risk limit", st.Audit.ID)
-		case st.Status.FullHandCount:
-			return decision{}, Errorf(CodeConflict, "audit %s has escalated to a full hand count; no sample round can confirm the outcome", st.Audit.ID)
 		case st.Unread > 0:
 			return decision{}, Errorf(CodeConflict, "%d ballots of this round are not read yet; read them before the next round", st.Unread)
+		case st.Status.FullHandCount && st.Status.Continue == 0:
+			return decision{}, Errorf(CodeConflict, "audit %s has escalated to a full hand count: another round would draw as many ballots as the manifest holds", st.Audit.ID)
+		case st.Status.FullHandCount && draws == 0:
+			return decision{}, Errorf(CodeConflict, "audit %s has escalated to a full hand count; to sample on instead, name the round's size (%d suggested)", st.Audit.ID, st.Status.Continue)
+		case draws == 0:
+			draws = st.Status.NextRound
 		}
-		draws = len(st.Draws) + st.Status.NextRound
-		return decision{typ: EvAuditRoundStarted, data: auditRound{Election: e.Name, ElectionID: e.ID, Audit: st.Audit.ID, Draws: draws}}, nil
+		total = len(st.Draws) + draws
+		return decision{typ: EvAuditRoundStarted, data: auditRound{Election: e.Name, ElectionID: e.ID, Audit: st.Audit.ID, Draws: total}}, nil
 	})
-	return draws, err
+	return total, err
 }
 
 // RecordAuditReading records an audit board's reading of a sampled ballot

@@ -154,7 +154,7 @@ func TestAuditConfirmsWhenThePaperMatches(t *testing.T) {
 			t.Fatalf("draw %v: record %v beside paper %v", d.Draw, d.CVR, d.Reading.Rankings)
 		}
 	}
-	if _, err := e.svc.NextAuditRound(e.ctx, "user", ae.name, au.ID); app.ErrorCode(err) != app.CodeConflict {
+	if _, err := e.svc.NextAuditRound(e.ctx, "user", ae.name, au.ID, 0); app.ErrorCode(err) != app.CodeConflict {
 		t.Errorf("a next round after confirmation: %v", err)
 	}
 }
@@ -185,12 +185,31 @@ func TestAuditEscalatesWhenAnotherCandidateWon(t *testing.T) {
 		}
 		if st.Status.FullHandCount {
 			t.Logf("escalated after %d rounds, %d draws, risk %.3f", round, len(st.Draws), st.Status.Risk)
+			// Officials may sample on instead while a round fits, naming its
+			// size; it still never confirms, and ends with no round left.
+			for st.Status.Continue > 0 {
+				if _, err := e.svc.NextAuditRound(e.ctx, "user", ae.name, au.ID, 0); app.ErrorCode(err) != app.CodeConflict {
+					t.Fatalf("the suggested round after escalating: %v, want a refusal asking for the size", err)
+				}
+				if _, err := e.svc.NextAuditRound(e.ctx, "user", ae.name, au.ID, -1); app.ErrorCode(err) != app.CodeInvalid {
+					t.Fatalf("a round of -1: %v", err)
+				}
+				_, err := e.svc.NextAuditRound(e.ctx, "user", ae.name, au.ID, st.Status.Continue)
+				e.must(err)
+				if st = ae.readAll(t, e, au.ID); st.Status.Confirmed || !st.Status.FullHandCount {
+					t.Fatalf("sampling on after escalating: confirmed %v, escalated %v at %d draws", st.Status.Confirmed, st.Status.FullHandCount, len(st.Draws))
+				}
+			}
+			if _, err := e.svc.NextAuditRound(e.ctx, "user", ae.name, au.ID, 10); app.ErrorCode(err) != app.CodeConflict {
+				t.Errorf("a round once none fits: %v", err)
+			}
+			t.Logf("sampled on to %d draws", len(st.Draws))
 			break
 		}
 		if round > 20 {
 			t.Fatalf("no escalation after %d rounds (%d draws)", round, len(st.Draws))
 		}
-		_, err := e.svc.NextAuditRound(e.ctx, "user", ae.name, au.ID)
+		_, err := e.svc.NextAuditRound(e.ctx, "user", ae.name, au.ID, 0)
 		e.must(err)
 	}
 }

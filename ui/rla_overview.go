@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -31,6 +32,8 @@ type AuditOverview struct {
 	Verdict   *widget.Label
 	Setup     *widget.Label
 	NextRound *modal.Button
+	// NextForm is the last Start round dialog shown.
+	NextForm *NextRoundForm
 	// ReadBallots goes to the audit board, at the next draw to read.
 	ReadBallots *modal.Button
 	ExportHTML  *modal.Button
@@ -85,6 +88,10 @@ func (o *AuditOverview) show(st *app.AuditState) {
 		plural(au.Manifest.Total(), "paper ballot", "paper ballots"), plural(len(au.Manifest.Batches), "batch", "batches"),
 		fmtCount(au.Ballots), fmtTime(au.Started), au.StartedBy))
 	if app.MayRunAudit(o.sc.s.user, o.sc.election) {
+		o.NextRound.SetText("Next round…")
+		if st.Status.FullHandCount {
+			o.NextRound.SetText("Sample on instead…")
+		}
 		o.NextRound.Show()
 		enable(o.NextRound, nextRoundDue(st))
 	} else {
@@ -124,12 +131,13 @@ func (o *AuditOverview) readBallots() {
 	b.backToList()
 }
 
-// nextRoundDue reports whether the audit's status asks for another round
-// now: every draw is read, and the risk is not yet within the limit
-// without the audit having escalated to a full hand count.
+// nextRoundDue reports whether the audit's status offers another round
+// now: every draw is read, the risk is not yet within the limit, and either
+// the audit has not escalated to a full hand count or a round still fits
+// within the manifest to sample on instead.
 func nextRoundDue(st *app.AuditState) bool {
 	s := st.Status
-	return st.Problem == "" && st.Unread == 0 && !s.Confirmed && !s.FullHandCount && s.NextRound > 0
+	return st.Problem == "" && st.Unread == 0 && !s.Confirmed && (s.NextRound > 0 || s.FullHandCount && s.Continue > 0)
 }
 
 // assertion is one assertion's block: its number and where it stands (its
@@ -201,7 +209,10 @@ func roundLines(st *app.AuditState) []string {
 		out = append(out, line)
 		from = n + 1
 	}
-	if s := st.Status; st.Problem == "" && s.FullHandCount {
+	if s := st.Status; st.Problem == "" && s.FullHandCount && s.Continue > 0 {
+		out = append(out, fmt.Sprintf("Escalated: count every paper ballot by hand, or, if you doubt what was found, sample on with round %d, of at least %s.",
+			len(st.Rounds)+1, plural(s.Continue, "ballot", "ballots")))
+	} else if st.Problem == "" && s.FullHandCount {
 		out = append(out, "No further sample round can confirm the outcome: count every paper ballot by hand.")
 	} else if nextRoundDue(st) {
 		out = append(out, fmt.Sprintf("Next: round %d draws %s more.", len(st.Rounds)+1, plural(s.NextRound, "ballot", "ballots")))
@@ -209,29 +220,56 @@ func roundLines(st *app.AuditState) []string {
 	return out
 }
 
-// askNextRound asks before starting the next round, which draws more
-// ballots for the board.
+// NextRoundForm is the dialog that starts the next round: how many ballots
+// it draws, the size the measured risk asks for filled in (or, once the
+// audit has escalated, the least round it still offers instead of the
+// hand count).
+type NextRoundForm struct {
+	Form  *modal.Form
+	Draws *modal.Entry
+}
+
+// askNextRound asks for the next round's size, then starts it.
 func (o *AuditOverview) askNextRound() {
 	st := o.st
 	if st == nil || !nextRoundDue(st) {
 		return
 	}
-	msg := fmt.Sprintf("The measured risk is %.4f, above the %s limit. Round %d draws %s more from the seed, for the audit board to read.",
-		st.Status.Risk, dataio.Percent(st.Audit.RiskLimit), len(st.Rounds)+1, plural(st.Status.NextRound, "ballot", "ballots"))
-	modal.ShowConfirm("Start the next round?", msg, func(ok bool) {
-		if ok {
-			o.StartNextRound()
+	s := st.Status
+	round := len(st.Rounds) + 1
+	size, msg := s.NextRound, fmt.Sprintf("The measured risk is %.4f, above the %s limit. Round %d draws more ballots from the seed for the audit board to read: %s is what the measured risk asks for.",
+		s.Risk, dataio.Percent(st.Audit.RiskLimit), round, plural(s.NextRound, "ballot", "ballots"))
+	if s.FullHandCount {
+		size, msg = s.Continue, fmt.Sprintf("The audit has escalated to a full hand count: the discrepancies found make it unlikely that more sampling confirms the reported outcome. "+
+			"If you doubt what was found (a misread ballot, say), you may sample on instead: round %d draws more ballots from the seed, at least %d suggested, and the risk is measured again.",
+			round, s.Continue)
+	}
+	f := &NextRoundForm{Draws: modal.NewEntry()}
+	f.Draws.SetText(strconv.Itoa(size))
+	note := widget.NewLabel(msg)
+	note.Wrapping = fyne.TextWrapWord
+	items := []*widget.FormItem{{Widget: note},
+		{Text: "Ballots to draw", Widget: f.Draws, HintText: fmt.Sprintf("A whole number; the manifest holds %s.", plural(st.Audit.Manifest.Total(), "ballot", "ballots"))}}
+	sc := o.sc
+	f.Form = modal.NewForm(sc.s.win, fmt.Sprintf("Start round %d", round), fmt.Sprintf("Start round %d", round), "Cancel", items, func(done func(error)) {
+		n, err := strconv.Atoi(strings.TrimSpace(f.Draws.Text))
+		if err != nil || n < 1 {
+			done(app.Errorf(app.CodeInvalid, "the ballots to draw are a whole number, at least 1, not %q", strings.TrimSpace(f.Draws.Text)))
+			return
 		}
-	}, o.sc.s.win)
-}
-
-// StartNextRound starts the audit's next round off the UI goroutine.
-func (o *AuditOverview) StartNextRound() {
-	s, id := o.sc.s, o.st.Audit.ID
-	o.sc.do("Cannot start the next round", func(ctx context.Context) error {
-		_, err := s.svc.NextAuditRound(ctx, s.actor(), o.sc.name, id)
-		return err
-	}, nil)
+		ses, id := sc.s, st.Audit.ID
+		run(ses.tasks, func() (int, error) {
+			return ses.svc.NextAuditRound(ses.ctx(), ses.actor(), sc.name, id, n)
+		}, func(_ int, err error) {
+			done(err)
+			if err == nil {
+				sc.load(nil)
+			}
+		})
+	})
+	f.Form.Resize(fyne.NewSize(min(640, sc.s.win.Canvas().Size().Width*0.95), 0))
+	f.Form.Show()
+	o.NextForm = f
 }
 
 // export asks where to save the audit's report, then writes it.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -226,7 +227,8 @@ func TestAuditFromTheGUI(t *testing.T) {
 			}
 			rounds++
 			test.Tap(ov.NextRound)
-			h.tapDialogButton("Yes")
+			ov.NextForm.Form.Submit()
+			h.wait()
 			continue
 		}
 		test.Tap(ov.ReadBallots)
@@ -504,9 +506,39 @@ func TestAuditNextRound(t *testing.T) {
 	if got := screenText(h); !strings.Contains(got, "Next: round 2 draws") || !strings.Contains(got, "overstatements: 1 of two votes") {
 		t.Errorf("the overview does not say what comes next or what was found:\n%s", got)
 	}
+	// Escalated with a round that still fits: the overview offers to sample
+	// on instead, and the dialog says why, with the least round filled in.
+	real := ra.state
+	escalated := *real
+	escalated.Status.FullHandCount, escalated.Status.NextRound, escalated.Status.Continue = true, 0, 12
+	ov.show(&escalated)
+	if ov.NextRound.Text != "Sample on instead…" || ov.NextRound.Disabled() || !strings.Contains(screenText(h), "sample on with round 2, of at least 12 ballots") {
+		t.Errorf("escalated: button %q (disabled %v)\n%s", ov.NextRound.Text, ov.NextRound.Disabled(), screenText(h))
+	}
+	test.Tap(ov.NextRound)
+	if f := ov.NextForm; f == nil || f.Draws.Text != "12" || !strings.Contains(screenText(h), "escalated to a full hand count") {
+		t.Errorf("the dialog after escalating: %v\n%s", f, screenText(h))
+	}
+	h.closeDialogs()
+	ov.show(real)
+	if ov.NextRound.Text != "Next round…" {
+		t.Errorf("not escalated: button %q", ov.NextRound.Text)
+	}
 	before := len(ra.state.Draws)
 	test.Tap(ov.NextRound)
-	h.tapDialogButton("Yes")
+	f := ov.NextForm
+	if want := strconv.Itoa(ra.state.Status.NextRound); f == nil || f.Draws.Text != want {
+		t.Fatalf("the Start round dialog: %v, want the size %s filled in", f, want)
+	}
+	f.Draws.SetText("a few")
+	f.Form.Submit()
+	h.wait()
+	if !strings.Contains(f.Form.Error.Text, `not "a few"`) || len(ra.state.Draws) != before {
+		t.Fatalf("a size of \"a few\": the dialog says %q; %d draws (before %d)", f.Form.Error.Text, len(ra.state.Draws), before)
+	}
+	f.Draws.SetText(strconv.Itoa(ra.state.Status.NextRound))
+	f.Form.Submit()
+	h.wait()
 	if len(ra.state.Rounds) != 2 || len(ra.state.Draws) <= before || ra.Board.Draws.Length == nil {
 		t.Fatalf("after Next round: rounds %v, %d draws (before %d)", ra.state.Rounds, len(ra.state.Draws), before)
 	}

@@ -73,8 +73,11 @@ func AuditConclusion(st app.AuditState) string {
 	case st.Status.Confirmed:
 		return fmt.Sprintf("Confirmed: the measured risk is %.4f, within the %s risk limit. The reported winner, %s, stands; the audit can stop.",
 			st.Status.Risk, Percent(st.Audit.RiskLimit), st.Audit.Candidates[st.Audit.Winner])
+	case st.Status.FullHandCount && st.Status.Continue > 0:
+		return fmt.Sprintf("Escalate to a full hand count: the discrepancies found make it unlikely that more sampling confirms the reported outcome (measured risk %.4f). "+
+			"Officials who doubt what was found may instead sample on, a round of at least %d more ballots.", st.Status.Risk, st.Status.Continue)
 	case st.Status.FullHandCount:
-		return "Escalate to a full hand count: the sample has not confirmed the reported outcome, and the next round would reach the whole manifest."
+		return "Escalate to a full hand count: the sample has not confirmed the reported outcome, and another round would draw as many ballots as the manifest holds."
 	case st.Unread > 0:
 		return fmt.Sprintf("%d of %d draws are not read yet: both board members enter each ballot, and a difference between them is settled.", st.Unread, len(st.Draws))
 	}

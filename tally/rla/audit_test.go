@@ -191,8 +191,32 @@ func TestFullHandCount(t *testing.T) {
 		obs[i*10] = rla.Observation{CVR: []int{0}, Paper: []int{1}}
 	}
 	st := au.Measure(obs)
-	if st.Confirmed || !st.FullHandCount || st.NextRound != 0 {
-		t.Errorf("status %+v, want a full hand count", st)
+	if st.Confirmed || !st.FullHandCount || st.NextRound != 0 || st.Continue != 0 {
+		t.Errorf("status %+v, want a full hand count, and no round instead: half the sample again passes the manifest's 200", st)
+	}
+}
+
+// TestContinueInsteadOfHandCount: discrepancies early in a large manifest
+// escalate the audit by projection, and a round of half the sample again
+// is offered instead; measuring on after that round with clean paper
+// confirms (the first errors were a misreading, say).
+func TestContinueInsteadOfHandCount(t *testing.T) {
+	c := twoWay(t, 5200, 4800, 10000)
+	au := c.audit(t, rla.Comparison, 0.05)
+	obs := cleanObservations(60)
+	for i := range 6 {
+		obs[i] = rla.Observation{CVR: []int{0}, Paper: []int{1}}
+	}
+	st := au.Measure(obs)
+	if st.Confirmed || !st.FullHandCount || st.NextRound != 0 || st.Continue != 30 {
+		t.Fatalf("status %+v; want escalated, with a round of 30 offered instead", st)
+	}
+	for len(obs) < 9000 && !st.Confirmed {
+		obs = append(obs, cleanObservations(max(st.NextRound, st.Continue))...)
+		st = au.Measure(obs)
+	}
+	if !st.Confirmed {
+		t.Errorf("clean paper after the escalation never confirms: %+v", st)
 	}
 }
 

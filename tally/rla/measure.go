@@ -52,6 +52,12 @@ type Status struct {
 	// NextRound is the suggested number of further draws (0 when Confirmed
 	// or FullHandCount).
 	NextRound int
+	// Continue is, when the audit has escalated but a round of at least
+	// half the sample so far still fits within the manifest, that round's
+	// size: officials who doubt what escalated it (a misread ballot, say)
+	// may draw it instead of counting every ballot by hand, as SHANGRLA and
+	// Arlo leave them free to. 0 otherwise.
+	Continue int
 }
 
 // Measure measures the risk of each assertion after the observations, in
@@ -83,9 +89,13 @@ func (au *Audit) Measure(obs []Observation) Status {
 		return st
 	}
 	// Each round grows the sample by at least half.
-	st.NextRound = max(st.NextRound, (len(obs)+1)/2, 1)
+	half := max((len(obs)+1)/2, 1)
+	st.NextRound = max(st.NextRound, half)
 	if st.FullHandCount || len(obs)+st.NextRound >= au.ballots {
 		st.FullHandCount, st.NextRound = true, 0
+		if len(obs)+half < au.ballots {
+			st.Continue = half
+		}
 	}
 	return st
 }

@@ -141,7 +141,8 @@ func TestAuditNeverPanics(t *testing.T) {
 				}
 			}
 			if st.Sampled != len(obs) || st.NextRound < 0 || st.Sampled+st.NextRound > max(ballots, st.Sampled) && !st.FullHandCount ||
-				(st.Confirmed || st.FullHandCount) && st.NextRound != 0 {
+				(st.Confirmed || st.FullHandCount) && st.NextRound != 0 ||
+				st.Continue != 0 && (!st.FullHandCount || st.Sampled+st.Continue >= ballots) {
 				t.Fatalf("status %+v after %d observations of %d ballots", st, len(obs), ballots)
 			}
 		}

@@ -37,8 +37,8 @@ func init() {
 			usage: "audit report ELECTION --format html|json --output FILE [--audit ID]   (the audit's report: assertions, elimination trees, seed, sample, discrepancies, risk per round, conclusion)",
 			flags: map[string]flagKind{"audit": valueFlag, "format": valueFlag, "output": valueFlag}, db: true, auth: true, run: auditReport},
 		&command{path: "audit next",
-			usage: "audit next ELECTION [--audit ID]   (start the next round, of the size the measured risk asks for)",
-			flags: auditFlag, db: true, auth: true, run: auditNext},
+			usage: "audit next ELECTION [--audit ID] [--draws N]   (start the next round, of the size the measured risk asks for or of N draws; after an escalation to a full hand count, --draws N samples on instead while a round fits)",
+			flags: map[string]flagKind{"audit": valueFlag, "draws": valueFlag}, db: true, auth: true, run: auditNext},
 	)
 }
 
@@ -204,10 +204,17 @@ func auditReport(c *call) error {
 }
 
 func auditNext(c *call) error {
-	if err := c.args.want(1, 1, "audit next ELECTION [--audit ID]"); err != nil {
+	if err := c.args.want(1, 1, "audit next ELECTION [--audit ID] [--draws N]"); err != nil {
 		return err
 	}
-	draws, err := c.backend.Service.NextAuditRound(c.ctx, c.actor, c.args.pos[0], c.args.str("audit"))
+	n := 0
+	if s := c.args.str("draws"); s != "" {
+		var err error
+		if n, err = strconv.Atoi(s); err != nil || n < 1 {
+			return usagef("--draws takes a number of ballots to draw, at least 1, not %q", s)
+		}
+	}
+	draws, err := c.backend.Service.NextAuditRound(c.ctx, c.actor, c.args.pos[0], c.args.str("audit"), n)
 	if err != nil {
 		return err
 	}

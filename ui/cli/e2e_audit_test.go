@@ -170,6 +170,9 @@ func TestCLIAuditOfAStoredElection(t *testing.T) {
 	if msg := c.refused(1, "audit", "next", "Mayor"); !strings.Contains(msg, "232 ballots of this round are not read yet") {
 		t.Errorf("a next round with draws unread: %s", msg)
 	}
+	if msg := c.refused(2, "audit", "next", "Mayor", "--draws", "0"); !strings.Contains(msg, `--draws takes a number of ballots to draw, at least 1, not "0"`) {
+		t.Errorf("a round of 0 draws: %s", msg)
+	}
 	html := filepath.Join(dir, "audit.html")
 	c.ok("audit", "report", "Mayor", "--format", "html", "--output", html)
 	for _, want := range []string{seed, "Bob Kiss", "Elimination trees", "<svg", "Risk by round", "Audit in progress"} {
