@@ -165,7 +165,11 @@
 // rest of the manifest, or never can (the bet its rule settles on at those
 // rates does not gain). A projection goes draw by draw for 100,000 draws,
 // then extrapolates at the growth of the last one, so even a manifest of
-// 100 million ballots is estimated quickly.
+// 100 million ballots is estimated quickly. Escalation is advice: when a
+// projection escalated the audit but a round of half the sample again still
+// fits within the manifest, Status.Continue is that round, which officials
+// may draw instead (the risk measurement stays valid however many ballots
+// are drawn, and whenever it is looked at).
 //
 // Draws are with replacement, which wastes a little when the sample is a
 // large fraction of the manifest; in exchange the null mean never changes
