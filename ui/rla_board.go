@@ -333,7 +333,7 @@ func (b *AuditBoard) comparison(d app.AuditDraw) []fyne.CanvasObject {
 	}
 	record := readingColumn{Title: "Cast vote record", Marks: app.MarksByRank(d.CVR, " and ")}
 	if d.RecordID != "" {
-		record.Title += " " + d.RecordID
+		record.Title += " (id " + d.RecordID + ")"
 	}
 	if d.Phantom {
 		record.Missing = "no record (a phantom ballot)"
