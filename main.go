@@ -5,15 +5,14 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"votedesk/app"
 	"votedesk/assets"
 	"votedesk/localstore"
+	"votedesk/relaunch"
 	cloudsync "votedesk/sync"
 	"votedesk/ui"
 	"votedesk/ui/cli"
@@ -23,7 +22,7 @@ import (
 func main() {
 	os.Exit(cli.Main(os.Args[1:], cli.Deps{
 		Open:      openBackend,
-		GUI:       runGUI,
+		GUI:       relaunch.GUI{AskCreate: askCreate, RunOnce: runGUIOnce}.Run,
 		Kiosk:     runKiosk,
 		Files:     files{},
 		DefaultDB: defaultDB,
@@ -48,60 +47,12 @@ func openBackend(path string) (*cli.Backend, error) {
 	return &cli.Backend{Service: svc, Store: st, Cloud: cloud}, nil
 }
 
-// runGUI opens the desktop app on the database at path. When the app asks
-// for a backup to be restored, the database is closed, the backup restored
-// (localstore checks it again first), and the app started again with a
-// notice of what happened.
-//
-// A path named on the command line where there is no database is created
-// only after the user says so (ui.AskCreate); the app then starts again
-// with createEnv naming the path.
-func runGUI(path string, ask bool) error {
-	if ask && os.Getenv(createEnv) != path {
-		if !ui.AskCreate(path, assets.Icon) {
-			return app.Errorf(app.CodeNotFound, "no VoteDesk database at %s; nothing was created", path)
-		}
-		return reexec(createEnv + "=" + path)
-	}
-	os.Unsetenv(createEnv)
-	restoreFrom, err := runGUIOnce(path, os.Getenv(noticeEnv))
-	if err != nil || restoreFrom == "" {
-		return err
-	}
-	return reexec(noticeEnv + "=" + restoreNotice(path, restoreFrom))
-}
+// askCreate asks whether to create a database at path.
+func askCreate(path string) bool { return ui.AskCreate(path, assets.Icon) }
 
-// reexec starts this program again in this process, with the same
-// arguments and one more environment variable.
-func reexec(envVar string) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	return syscall.Exec(exe, append([]string{exe}, os.Args[1:]...), append(os.Environ(), envVar))
-}
-
-// restoreNotice restores the backup at from over the database at path and
-// says, for the user, what happened.
-func restoreNotice(path, from string) string {
-	info, err := localstore.Restore(context.Background(), path, from, time.Now())
-	if err != nil {
-		return "The restore failed; the database is as it was.\n" + app.ErrorMessage(err)
-	}
-	return fmt.Sprintf("Restored %d events from %s. The database it replaced is kept as %s.", info.Report.Events, from, info.Kept)
-}
-
-// noticeEnv carries a notice to the app started again after a restore;
-// createEnv names the database the user agreed to create.
-const (
-	noticeEnv = "VOTEDESK_NOTICE"
-	createEnv = "VOTEDESK_CREATE_DB"
-)
-
-// runGUIOnce runs the app until it closes, and returns the backup it asked
-// to restore, if any.
+// runGUIOnce runs the app until it closes, and returns, with the database
+// closed, the backup it asked to restore, if any (relaunch.GUI.RunOnce).
 func runGUIOnce(path, notice string) (restoreFrom string, err error) {
-	os.Unsetenv(noticeEnv)
 	b, err := openBackend(path)
 	if err != nil {
 		return "", err
