@@ -340,20 +340,33 @@ func (b *AuditBoard) comparison(d app.AuditDraw) []fyne.CanvasObject {
 	}
 	b.Readings = readingTable([]readingColumn{paper, record})
 	b.Findings.SetText(findings(b.st, d))
-	b.Findings.Importance = widget.SuccessImportance
+	b.Findings.Importance = findingsImportance(d)
+	b.Findings.Refresh()
+	return []fyne.CanvasObject{b.Readings, b.Findings}
+}
+
+// findingsImportance is how the findings of a read ballot are coloured:
+// danger for evidence against the reported outcome (an overstatement, a
+// ballot not found, a phantom), warning for a difference that does not
+// weaken it (an understatement, or marks no assertion counts), success
+// when the paper matches its record.
+func findingsImportance(d app.AuditDraw) widget.Importance {
+	imp := widget.SuccessImportance
 	if !d.Phantom && !slices.Equal(d.Reading.Rankings, d.CVR) {
-		b.Findings.Importance = widget.WarningImportance
+		imp = widget.WarningImportance
 	}
 	for _, o := range d.Overstatements {
-		if o != 0 {
-			b.Findings.Importance = widget.DangerImportance
+		if o > 0 {
+			return widget.DangerImportance
+		}
+		if o < 0 {
+			imp = widget.WarningImportance
 		}
 	}
 	if d.Reading.NotFound || d.Phantom {
-		b.Findings.Importance = widget.DangerImportance
+		return widget.DangerImportance
 	}
-	b.Findings.Refresh()
-	return []fyne.CanvasObject{b.Readings, b.Findings}
+	return imp
 }
 
 // findings says in words what a read ballot means for the audit.
@@ -369,19 +382,35 @@ func findings(st *app.AuditState, d app.AuditDraw) string {
 	if au.Kind != rla.Comparison {
 		return strings.Join(append(out, "A polling audit counts the paper alone; the record is shown for reference."), " ")
 	}
+	// One sentence per kind of discrepancy, naming the assertions it
+	// touches.
+	type kind struct {
+		verb, votes string
+	}
+	var kinds []kind
+	touched := map[kind][]string{}
 	for i, o := range d.Overstatements {
 		if o == 0 || i >= len(au.Assertions) {
 			continue
 		}
-		kind := "overstates"
+		k := kind{"overstates", "one vote"}
 		if o < 0 {
-			kind = "understates"
+			k.verb = "understates"
 		}
-		votes := "one vote"
 		if o == 1 || o == -1 {
-			votes = "two votes"
+			k.votes = "two votes"
 		}
-		out = append(out, fmt.Sprintf("The record %s the margin of “%s” by %s.", kind, assertionWords(au.Assertions[i], au.Candidates), votes))
+		if touched[k] == nil {
+			kinds = append(kinds, k)
+		}
+		touched[k] = append(touched[k], "“"+assertionWords(au.Assertions[i], au.Candidates)+"”")
+	}
+	for _, k := range kinds {
+		if as := touched[k]; len(as) == 1 {
+			out = append(out, fmt.Sprintf("The record %s the margin of %s by %s.", k.verb, as[0], k.votes))
+		} else {
+			out = append(out, fmt.Sprintf("The record %s by %s each the margins of %d assertions: %s.", k.verb, k.votes, len(as), strings.Join(as, "; ")))
+		}
 	}
 	switch {
 	case len(out) > 0:

@@ -12,8 +12,10 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/tally/raire"
 	"votedesk/tally/rla"
 	"votedesk/ui/uitest"
 )
@@ -678,5 +680,44 @@ func TestRankEntryOvervotes(t *testing.T) {
 	}
 	if got, notFound, err := re.Rankings(); got != nil || !notFound || err != nil {
 		t.Errorf("not found: %v, %v, %v", got, notFound, err)
+	}
+}
+
+// TestAuditFindingsWords: a read ballot's discrepancies are said once per
+// kind, naming the assertions each touches, and coloured by what they mean
+// for the reported outcome: an overstatement (evidence against it) in the
+// danger colour, an understatement alone as a warning.
+func TestAuditFindingsWords(t *testing.T) {
+	as := []raire.Assertion{{Type: raire.NEB, Winner: 0, Loser: 1}, {Type: raire.NEB, Winner: 0, Loser: 2}, {Type: raire.NEB, Winner: 0, Loser: 3}}
+	st := &app.AuditState{Audit: app.Audit{Kind: rla.Comparison, Candidates: rlaCandidates, Assertions: as}}
+	paper := &app.AuditReading{Rankings: []app.Ranking{{Candidate: "Ada Ames", Rank: 1}}}
+	for _, c := range []struct {
+		name  string
+		over  []float64
+		cvr   []app.Ranking
+		want  []string
+		color widget.Importance
+	}{
+		{"Matches", []float64{0, 0, 0}, paper.Rankings, []string{"No discrepancy: the paper matches its record."}, widget.SuccessImportance},
+		{"UnderstatesTwo", []float64{-0.5, -0.5, 0}, nil,
+			[]string{"The record understates by one vote each the margins of 2 assertions: “Ada Ames", "Ben Burke”; “Ada Ames"}, widget.WarningImportance},
+		{"Mixed", []float64{0.5, -0.5, 1}, []app.Ranking{{Candidate: "Cy Cole", Rank: 1}},
+			[]string{"The record overstates the margin of “Ada Ames", "by one vote.", "The record understates the margin of", "The record overstates the margin of", "by two votes."}, widget.DangerImportance},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := app.AuditDraw{Reading: paper, CVR: c.cvr, Overstatements: c.over}
+			got := findings(st, d)
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("findings %q lack %q", got, w)
+				}
+			}
+			if n := strings.Count(got, "The record"); c.name == "UnderstatesTwo" && n != 1 {
+				t.Errorf("one kind of discrepancy said %d times: %q", n, got)
+			}
+			if imp := findingsImportance(d); imp != c.color {
+				t.Errorf("coloured %v, want %v", imp, c.color)
+			}
+		})
 	}
 }
