@@ -35,7 +35,7 @@ func Run(cfg Config) error {
 		sh.SaveWindow()
 		stopSaving = sh.tasks.After(time.Second, save)
 	}
-	a.Lifecycle().SetOnStarted(save)
+	a.Lifecycle().SetOnStarted(func() { stopSaving = sh.tasks.After(time.Second, save) })
 	w.ShowAndRun()
 	stopSaving()
 	return nil
