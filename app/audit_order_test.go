@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -39,18 +40,8 @@ func TestNaturalCompare(t *testing.T) {
 	// Plain numbers order as numbers, as the record ids of most files are.
 	for range 1000 {
 		x, y := rng.IntN(100000), rng.IntN(100000)
-		if got := naturalCompare(strconv.Itoa(x), strconv.Itoa(y)); got != cmpInt(x, y) {
+		if got := naturalCompare(strconv.Itoa(x), strconv.Itoa(y)); got != cmp.Compare(x, y) {
 			t.Fatalf("compare(%d, %d) = %d", x, y, got)
 		}
 	}
-}
-
-func cmpInt(x, y int) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
 }
