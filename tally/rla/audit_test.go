@@ -186,14 +186,21 @@ func TestMeasureNothing(t *testing.T) {
 func TestFullHandCount(t *testing.T) {
 	c := twoWay(t, 105, 95, 200)
 	au := c.audit(t, rla.Comparison, 0.05)
-	obs := cleanObservations(150)
-	for i := range 10 {
-		obs[i*10] = rla.Observation{CVR: []int{0}, Paper: []int{1}}
-	}
-	st := au.Measure(obs)
+	st := au.Measure(overstated(150, 10, 10))
 	if st.Confirmed || !st.FullHandCount || st.NextRound != 0 || st.Continue != 0 {
 		t.Errorf("status %+v, want a full hand count, and no round instead: half the sample again passes the manifest's 200", st)
 	}
+}
+
+// overstated is n observations of a two-way contest that match their
+// records but k, every step-th from the first, which are two-vote
+// overstatements (the record says the winner, the paper the loser).
+func overstated(n, k, step int) []rla.Observation {
+	obs := cleanObservations(n)
+	for i := range k {
+		obs[i*step] = rla.Observation{CVR: []int{0}, Paper: []int{1}}
+	}
+	return obs
 }
 
 // TestContinueInsteadOfHandCount: discrepancies early in a large manifest
@@ -203,10 +210,7 @@ func TestFullHandCount(t *testing.T) {
 func TestContinueInsteadOfHandCount(t *testing.T) {
 	c := twoWay(t, 5200, 4800, 10000)
 	au := c.audit(t, rla.Comparison, 0.05)
-	obs := cleanObservations(60)
-	for i := range 6 {
-		obs[i] = rla.Observation{CVR: []int{0}, Paper: []int{1}}
-	}
+	obs := overstated(60, 6, 1)
 	st := au.Measure(obs)
 	if st.Confirmed || !st.FullHandCount || st.NextRound != 0 || st.Continue != 30 {
 		t.Fatalf("status %+v; want escalated, with a round of 30 offered instead", st)
