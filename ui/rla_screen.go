@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"slices"
 
@@ -229,10 +228,4 @@ func (sc *RiskAuditScreen) ShowView(view int) { sc.Tabs.SelectIndex(view) }
 func (sc *RiskAuditScreen) focusOverview() {
 	sc.ShowView(rlaOverview)
 	sc.s.win.Canvas().Focus(sc.Overview.ReadBallots)
-}
-
-// do runs a command on the audit off the UI goroutine; a refusal is shown
-// as the app shows one, and success loads the audit again, then calls ok.
-func (sc *RiskAuditScreen) do(what string, cmd func(ctx context.Context) error, ok func()) {
-	sc.s.do(what, cmd, func() { sc.load(ok) })
 }
