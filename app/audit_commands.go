@@ -94,7 +94,7 @@ func (s *Service) planAudit(tx Tx, e Election, setup AuditSetup) (auditStarted, 
 	}
 	sol, err := raire.Assertions(raire.Contest{Candidates: names, NumCandidates: len(names), Votes: votes, Audit: ra}, raire.Options{})
 	if err != nil {
-		return auditStarted{}, Errorf(CodeInvalid, "no set of assertions can audit election %q: %s", e.Name, raireMessage(err))
+		return auditStarted{}, Errorf(CodeInvalid, "no set of assertions can audit election %q: %s", e.Name, raire.Message(err))
 	}
 	as := make([]raire.Assertion, len(sol.Assertions))
 	for i, x := range sol.Assertions {
@@ -174,11 +174,6 @@ func (s *Service) RecordAuditReading(ctx context.Context, actor, election, audit
 			Ballot: ballot, Pass: pass, Rankings: rankList(rankings), NotFound: notFound}}, nil
 	})
 	return err
-}
-
-// raireMessage words a RAIRE failure for a person.
-func raireMessage(err error) string {
-	return strings.TrimPrefix(err.Error(), "raire: ")
 }
 
 // rlaMessage words an audit failure for a person.

@@ -63,7 +63,7 @@ func (au Audit) check(votes []raire.Vote) (*rla.Audit, error) {
 	c := raire.Contest{Candidates: au.Candidates, NumCandidates: len(au.Candidates), Votes: votes,
 		Audit: raire.Audit{Type: raire.OneOnMargin, TotalAuditableBallots: uint64(au.Manifest.Total())}}
 	if err := raire.Check(c, sol); err != nil {
-		return nil, Errorf(CodeInvalid, "its assertions do not prove the reported winner: %s", raireMessage(err))
+		return nil, Errorf(CodeInvalid, "its assertions do not prove the reported winner: %s", raire.Message(err))
 	}
 	ra, err := rla.NewAudit(au.Kind, au.RiskLimit, au.Assertions, votes, au.Manifest.Total())
 	if err != nil {

@@ -20,24 +20,24 @@ func Check(c Contest, sol *Solution) error {
 	n := c.NumCandidates
 	names := c.Candidates
 	if sol == nil || sol.Winner < 0 || sol.Winner >= n {
-		return fmt.Errorf("raire: check: no solution, or its winner is not one of the %d candidates", n)
+		return checkErrorf("no solution, or its winner is not one of the %d candidates", n)
 	}
 	for _, a := range sol.Assertions {
 		if a.Winner < 0 || a.Winner >= n || a.Loser < 0 || a.Loser >= n || a.Winner == a.Loser {
-			return fmt.Errorf("raire: check: %v: its winner and loser must be two of candidates 0..%d", a.Named(names), n-1)
+			return checkErrorf("%v: its winner and loser must be two of candidates 0..%d", a.Named(names), n-1)
 		}
 		switch a.Type {
 		case NEB:
 		case NEN:
 			if !increasing(a.Continuing, n) || !slices.Contains(a.Continuing, a.Winner) || !slices.Contains(a.Continuing, a.Loser) {
-				return fmt.Errorf("raire: check: %v: continuing must be distinct candidates in increasing order, "+
+				return checkErrorf("%v: continuing must be distinct candidates in increasing order, "+
 					"the winner and loser among them", a.Named(names))
 			}
 		default:
-			return fmt.Errorf("raire: check: assertion type %q is not NEB or NEN", a.Type)
+			return checkErrorf("assertion type %q is not NEB or NEN", a.Type)
 		}
 		if m := a.MarginOn(c.Votes); m <= 0 {
-			return fmt.Errorf("raire: check: %v does not hold: margin %d", a.Named(names), m)
+			return checkErrorf("%v does not hold: margin %d", a.Named(names), m)
 		}
 	}
 	// An assertion that rules out a tail but not the tail without its first
@@ -95,4 +95,9 @@ func increasing(cs []int, n int) bool {
 		}
 	}
 	return true
+}
+
+// checkErrorf is a *CheckError formatted as fmt.Sprintf formats.
+func checkErrorf(format string, a ...any) error {
+	return &CheckError{Msg: fmt.Sprintf(format, a...)}
 }

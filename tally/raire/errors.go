@@ -1,6 +1,7 @@
 package raire
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -52,29 +53,32 @@ type Error struct {
 	Names []string
 }
 
-// Error returns a plain-English description of the failure.
-func (e *Error) Error() string {
+// Message is a plain-English description of the failure, for a person.
+func (e *Error) Message() string {
 	list := func() string { return nameList(e.Names, e.Candidates, " and ") }
 	switch e.Kind {
 	case InvalidNumberOfCandidates:
-		return fmt.Sprintf("raire: the contest must have between 1 and %d candidates", MaxCandidates)
+		return fmt.Sprintf("the contest must have between 1 and %d candidates", MaxCandidates)
 	case InvalidCandidateNumber:
-		return "raire: a candidate number is outside 0 to num_candidates-1"
+		return "a candidate number is outside 0 to num_candidates-1"
 	case InvalidTimeout:
-		return "raire: the time limit must be a positive number of seconds"
+		return "the time limit must be a positive number of seconds"
 	case TiedWinners:
-		return "raire: the election is tied: " + list() + " can each win, depending on how ties are broken, so no audit can confirm the outcome"
+		return "the election is tied: " + list() + " can each win, depending on how ties are broken, so no audit can confirm the outcome"
 	case WrongWinner:
-		return "raire: the ballots do not elect the stated winner; they elect " + list()
+		return "the ballots do not elect the stated winner; they elect " + list()
 	case CouldNotRuleOut:
-		return "raire: no assertion rules out the elimination order " + nameList(e.Names, e.Candidates, ", then ") + " (first eliminated first)"
+		return "no assertion rules out the elimination order " + nameList(e.Names, e.Candidates, ", then ") + " (first eliminated first)"
 	case TimeoutCheckingWinner:
-		return "raire: ran out of time or work counting the election with every way of breaking ties"
+		return "ran out of time or work counting the election with every way of breaking ties"
 	case TimeoutFindingAssertions:
-		return fmt.Sprintf("raire: ran out of time or work finding assertions (difficulty so far %g); try a larger limit", e.Difficulty)
+		return fmt.Sprintf("ran out of time or work finding assertions (difficulty so far %g); try a larger limit", e.Difficulty)
 	}
-	return "raire: " + string(e.Kind)
+	return "" + string(e.Kind)
 }
+
+// Error is Message with the package's name, as Go errors read.
+func (e *Error) Error() string { return "raire: " + e.Message() }
 
 // FieldError is a bad value in a contest, naming the field as written in
 // RAIRE's JSON input (for example "votes[3].prefs[1]"). It wraps an *Error
@@ -86,7 +90,30 @@ type FieldError struct {
 }
 
 // Error returns the field and what is wrong with it.
-func (e *FieldError) Error() string { return "raire: " + e.Field + ": " + e.Msg }
+func (e *FieldError) Error() string { return "raire: " + e.Message() }
+
+// Message is Error without the package's name, for a person.
+func (e *FieldError) Message() string { return e.Field + ": " + e.Msg }
+
+// CheckError is why Check refused a solution (other than an elimination
+// order nothing rules out, which is an *Error of kind CouldNotRuleOut).
+type CheckError struct{ Msg string }
+
+func (e *CheckError) Error() string { return "raire: check: " + e.Msg }
+
+// Message is Error without the package's name, for a person.
+func (e *CheckError) Message() string { return e.Msg }
+
+// Message is err's text for a person: a RAIRE error's without the
+// package's name (found with errors.As, not by its text), any other
+// error's as it is.
+func Message(err error) string {
+	var m interface{ Message() string }
+	if errors.As(err, &m) {
+		return m.Message()
+	}
+	return err.Error()
+}
 
 // Unwrap returns the RAIRE error this is an instance of, if any.
 func (e *FieldError) Unwrap() error {

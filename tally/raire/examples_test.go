@@ -118,8 +118,12 @@ func TestCheckRejectsFalseAssertion(t *testing.T) {
 	c, want := readExample(t, "a_guide_to_RAIRE_eg_one_candidate_dominates")
 	bad := *want
 	bad.Assertions = append(slices.Clone(want.Assertions), raire.Scored{Assertion: raire.Assertion{Type: raire.NEB, Winner: 1, Loser: 0}})
-	if err := raire.Check(c, &bad); err == nil || !strings.Contains(err.Error(), "NEB(Bob, Alice) does not hold") {
+	err := raire.Check(c, &bad)
+	if err == nil || !strings.Contains(err.Error(), "NEB(Bob, Alice) does not hold") {
 		t.Errorf("Check of NEB(Bob, Alice), which is false: %v", err)
+	}
+	if m := raire.Message(err); !strings.HasPrefix(m, "NEB(Bob, Alice) does not hold") {
+		t.Errorf("its message for a person: %q", m)
 	}
 	gap := *want
 	gap.Assertions = want.Assertions[:0]

@@ -153,7 +153,7 @@ func tallyRCTabMany(c *call, args []string, outRoot string, opts []rctab.RunOpti
 		rows[i] = row{Config: r.Config, Output: r.Output, Contest: r.Outcome.Contest, Winners: r.Outcome.Winners, Ballots: r.Outcome.Ballots, Rounds: r.Outcome.Rounds}
 		if r.Err != nil {
 			failed++
-			rows[i].Error = strings.TrimPrefix(r.Err.Error(), "rctab: ")
+			rows[i].Error = tally.Message(r.Err)
 		}
 	}
 	err = c.out(rows, func(out io.Writer) {
