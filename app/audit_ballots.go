@@ -24,8 +24,9 @@ import (
 // tabulator its file named (Ballot.Tabulator, which Dominion's exports
 // give: their batch ids repeat across tabulators); records without a batch
 // (keyed-in paper ballots) to a batch named by their source ("paper"). A
-// manifest line matches the records of its batch name and, where both say
-// one, its tabulator. Within a batch, records go in the order of their
+// record goes to the manifest line of its tabulator and batch or, when
+// there is none, to the one line of its batch name where the line or the
+// record does not say a tabulator; a line takes the records of one batch. Within a batch, records go in the order of their
 // record ids, numbers within them compared as numbers (Dominion's
 // "5-12-9" before "5-12-10"), then of their ballot ids.
 type auditBallots struct {
@@ -86,25 +87,31 @@ func layOutBallots(tx Tx, election string, m rla.Manifest) (auditBallots, error)
 		return auditBallots{}, Errorf(CodeInvalid, "election %q has no cast vote records to audit", election)
 	}
 	byName := map[string][]int{}
+	exact := map[batchKey]int{}
 	for i, b := range m.Batches {
-		for _, j := range byName[b.Name] {
-			if t := m.Batches[j].Tabulator; t == b.Tabulator || t == "" || b.Tabulator == "" {
-				return auditBallots{}, Errorf(CodeInvalid, "the manifest lists batch %q on lines %d and %d without telling them apart: give each line the tabulator its batch came from", b.Name, j+2, i+2)
-			}
+		k := batchKey{b.Tabulator, b.Name}
+		if j, dup := exact[k]; dup {
+			return auditBallots{}, Errorf(CodeInvalid, "the manifest lists %s twice (lines %d and %d): the cast vote records cannot tell the two apart", k, j+2, i+2)
 		}
+		exact[k] = i
 		byName[b.Name] = append(byName[b.Name], i)
 	}
 	out := auditBallots{CVRs: make([][]Ballot, len(m.Batches)), Total: total}
 	from := make([]batchKey, len(m.Batches)) // the records' batch each line took
 	for _, k := range slices.SortedFunc(maps.Keys(groups), compareAuditBatches) {
-		line := -1
-		for _, i := range byName[k.Name] {
-			if t := m.Batches[i].Tabulator; t == "" || k.Tabulator == "" || t == k.Tabulator {
-				if line >= 0 {
-					return auditBallots{}, Errorf(CodeInvalid, "the cast vote records of %s name no tabulator, and the manifest lists that batch under tabulators %q and %q (lines %d and %d): it cannot tell which paper they are",
-						k, m.Batches[line].Tabulator, t, line+2, i+2)
+		// The line of the same tabulator and batch; else the one line of
+		// the batch where the line or the records do not say a tabulator.
+		line, ok := exact[k]
+		if !ok {
+			line = -1
+			for _, i := range byName[k.Name] {
+				if t := m.Batches[i].Tabulator; t == "" || k.Tabulator == "" {
+					if line >= 0 {
+						return auditBallots{}, Errorf(CodeInvalid, "the cast vote records of %s could be the paper of line %d or line %d of the manifest (tabulators %q and %q): give the manifest's lines the tabulators the records name",
+							k, line+2, i+2, m.Batches[line].Tabulator, t)
+					}
+					line = i
 				}
-				line = i
 			}
 		}
 		if line < 0 {
