@@ -31,10 +31,8 @@ type counter struct {
 	uwi       int // the undeclared write-in candidate, or -1
 
 	// per ballot record
-	rec   []int32   // candidate counted for, or -1
-	grp   []uint16  // offset of the rank group holding rec, within the ballot
-	bstat []Status  // Active, or why the ballot is inactive
-	val   []Decimal // value of each ballot when surpluses move; nil means 1
+	grp []uint16  // offset of the rank group of the candidate the ballot counts for
+	val []Decimal // value of each ballot when surpluses move; nil means 1
 	// buckets[c] lists the ballots counting for candidate c.
 	buckets []bucket
 	// released are the candidates whose ballots move in the current round.

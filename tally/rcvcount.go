@@ -52,9 +52,7 @@ func (k *counter) countRound(round int, released []int) error {
 	total := 0
 	if round == 1 {
 		nb := k.ballots.Len()
-		k.rec = make([]int32, nb)
 		k.grp = make([]uint16, nb)
-		k.bstat = make([]Status, nb)
 		k.buckets = make([]bucket, n)
 		jobs = append(jobs, job{ri: -1, lo: 0, hi: nb})
 		total = nb
@@ -219,8 +217,6 @@ func (k *counter) settleWhole(d *ledger, b, ri, c int, st Status, at int) {
 	if ri >= 0 {
 		d.moves[ri][to+2].ones += cnt
 	}
-	k.bstat[b] = st
-	k.rec[b] = int32(c)
 	k.grp[b] = uint16(at)
 }
 
@@ -274,8 +270,6 @@ func (k *counter) settle(w *worker, round, b, ri, c int, st Status, at int) {
 	for gi := range k.groups {
 		k.apply(k.groupLedger(gi, b), v, cnt, ri, c, st)
 	}
-	k.bstat[b] = st
-	k.rec[b] = int32(c)
 	k.grp[b] = uint16(at)
 	if k.opts.audit {
 		e := AuditEntry{Round: int32(round), Ballot: int32(b), Status: st, Candidate: int32(c), value: -1}
