@@ -1,0 +1,336 @@
+package ddblimit
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// The service's per-partition limits.
+const (
+	PartitionWriteUnits = 1000 // write units a second per partition key value
+	PartitionReadUnits  = 3000 // read units a second per partition key value
+	DefaultBurst        = 200 * time.Millisecond
+)
+
+// Config sets the limits a Transport imposes. The zero Config is DynamoDB's
+// per-partition limits with a small burst, transaction conflicts on, and no
+// lost responses.
+type Config struct {
+	// WriteUnits and ReadUnits are each partition's budget a second
+	// (default PartitionWriteUnits and PartitionReadUnits).
+	WriteUnits, ReadUnits float64
+	// Burst is how much unused capacity a partition keeps, as time at its
+	// rate (default DefaultBurst; DynamoDB keeps up to 300 s).
+	Burst time.Duration
+	// Unlimited turns the budgets off.
+	Unlimited bool
+	// ThrottleCode is the error a throttled request gets:
+	// CodeProvisionedThroughputExceeded (default) or CodeThrottling.
+	ThrottleCode string
+	// NoConflicts turns transaction conflicts off.
+	NoConflicts bool
+	// TransactionLatency holds a transaction's items this long before it is
+	// forwarded.
+	TransactionLatency time.Duration
+	// LoseResponses is the probability that a request commits and its
+	// answer is lost.
+	LoseResponses float64
+	// PartitionKey and SortKey name the tables' key attributes (default PK
+	// and SK).
+	PartitionKey, SortKey string
+	// Seed seeds the choice of lost responses.
+	Seed uint64
+	// Now tells the time (default time.Now).
+	Now func() time.Time
+}
+
+// Transport is an http.RoundTripper that imposes DynamoDB's limits on the
+// requests it forwards to DynamoDB Local (see the package documentation).
+type Transport struct {
+	base http.RoundTripper
+
+	mu       sync.Mutex
+	cfg      Config
+	writes   map[string]*bucket
+	reads    map[string]*bucket
+	inflight map[string]int
+	rng      *rand.Rand
+	stats    Stats
+}
+
+// New returns a Transport with the limits of cfg in front of base (nil
+// means a clone of http.DefaultTransport with enough idle connections for
+// hundreds of clients).
+func New(base http.RoundTripper, cfg Config) *Transport {
+	if base == nil {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 1024, 1024
+		base = tr
+	}
+	t := &Transport{base: base, writes: map[string]*bucket{}, reads: map[string]*bucket{}, inflight: map[string]int{},
+		rng: rand.New(rand.NewPCG(cfg.Seed, 15)), stats: newStats()}
+	t.setConfig(cfg)
+	return t
+}
+
+// Configure changes the limits while requests flow (for example to heal a
+// fault); budgets already spent stay spent.
+func (t *Transport) Configure(change func(*Config)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	cfg := t.cfg
+	change(&cfg)
+	t.setConfig(cfg)
+}
+
+func (t *Transport) setConfig(cfg Config) {
+	if cfg.WriteUnits == 0 {
+		cfg.WriteUnits = PartitionWriteUnits
+	}
+	if cfg.ReadUnits == 0 {
+		cfg.ReadUnits = PartitionReadUnits
+	}
+	if cfg.Burst == 0 {
+		cfg.Burst = DefaultBurst
+	}
+	if cfg.ThrottleCode == "" {
+		cfg.ThrottleCode = CodeProvisionedThroughputExceeded
+	}
+	if cfg.PartitionKey == "" {
+		cfg.PartitionKey = "PK"
+	}
+	if cfg.SortKey == "" {
+		cfg.SortKey = "SK"
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	t.cfg = cfg
+}
+
+// RoundTrip admits, throttles or cancels one DynamoDB request, and forwards
+// the admitted ones.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	op := strings.TrimPrefix(req.Header.Get("X-Amz-Target"), "DynamoDB_20120810.")
+	var body []byte
+	if req.Body != nil {
+		var err error
+		body, err = io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	fwd := req.Clone(req.Context())
+	fwd.Body = io.NopCloser(bytes.NewReader(body))
+	fwd.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+
+	t.mu.Lock()
+	r, err := parse(op, body, t.cfg.PartitionKey, t.cfg.SortKey)
+	if err != nil {
+		r = request{op: op} // not ours to judge: DynamoDB Local answers it
+	}
+	t.stats.request(op)
+	if resp := t.refuse(req, r); resp != nil {
+		t.mu.Unlock()
+		return resp, nil
+	}
+	lose := t.cfg.LoseResponses > 0 && t.rng.Float64() < t.cfg.LoseResponses
+	latency := t.cfg.TransactionLatency
+	if r.transact {
+		for _, a := range r.accesses {
+			t.inflight[a.item()]++
+		}
+		defer t.release(r)
+	} else {
+		latency = 0
+	}
+	t.mu.Unlock()
+
+	if latency > 0 {
+		timer := time.NewTimer(latency)
+		select {
+		case <-timer.C:
+		case <-req.Context().Done():
+			timer.Stop()
+			return nil, req.Context().Err()
+		}
+	}
+	resp, err := t.base.RoundTrip(fwd)
+	if err != nil {
+		return nil, err
+	}
+	reads := !r.transact && len(r.accesses) > 0 && !r.accesses[0].write
+	if code := resp.Header.Get("X-Amzn-Errortype"); code != "" {
+		t.mu.Lock()
+		t.stats.answered(op, strings.SplitN(code, ":", 2)[0])
+		t.mu.Unlock()
+	}
+	if !reads && !lose {
+		return resp, nil
+	}
+	raw, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	if reads && resp.StatusCode == http.StatusOK {
+		t.chargeReads(r, decoded(resp, raw))
+	}
+	if lose {
+		t.mu.Lock()
+		t.stats.lost(op)
+		t.mu.Unlock()
+		return nil, &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(raw))
+	return resp, nil
+}
+
+// refuse returns the answer to a request that must not be forwarded (a
+// transaction conflict or a partition over its budget) and charges the
+// writes of one that may. t.mu is held.
+func (t *Transport) refuse(req *http.Request, r request) *http.Response {
+	if r.transact && !t.cfg.NoConflicts {
+		reasons, conflict := make([]cancellationReason, len(r.accesses)), false
+		for i, a := range r.accesses {
+			reasons[i].Code = "None"
+			if t.inflight[a.item()] > 0 {
+				reasons[i] = cancellationReason{Code: "TransactionConflict", Message: conflictMessage}
+				conflict = true
+			}
+		}
+		if conflict {
+			t.stats.conflict(r.op)
+			return cancelResponse(req, reasons)
+		}
+	}
+	now := t.cfg.Now()
+	over := map[string]bool{}
+	for _, a := range r.accesses {
+		if t.cfg.Unlimited {
+			break
+		}
+		p := a.partition()
+		if over[p] {
+			continue
+		}
+		rate, m := t.cfg.ReadUnits, t.reads
+		if a.write {
+			rate, m = t.cfg.WriteUnits, t.writes
+		}
+		capacity := rate * t.cfg.Burst.Seconds()
+		b := bucketFor(m, p, now, capacity)
+		b.refill(now, rate, capacity)
+		if b.tokens <= 0 {
+			over[p] = true
+		}
+	}
+	if len(over) > 0 {
+		for p := range over {
+			t.stats.throttledAt(p)
+		}
+		t.stats.throttle(r.op)
+		if r.transact {
+			reasons := make([]cancellationReason, len(r.accesses))
+			for i, a := range r.accesses {
+				reasons[i].Code = "None"
+				if over[a.partition()] {
+					reasons[i] = cancellationReason{Code: "ThrottlingError", Message: throttleMessage}
+				}
+			}
+			return cancelResponse(req, reasons)
+		}
+		a := r.accesses[0]
+		for _, x := range r.accesses {
+			if over[x.partition()] {
+				a = x
+				break
+			}
+		}
+		return throttleResponse(req, t.cfg.ThrottleCode, a.write, a.table)
+	}
+	for _, a := range r.accesses {
+		if a.write {
+			capacity := t.cfg.WriteUnits * t.cfg.Burst.Seconds()
+			bucketFor(t.writes, a.partition(), now, capacity).tokens -= a.units
+			t.stats.consumed(a.partition(), 0, a.units)
+		}
+	}
+	return nil
+}
+
+// release forgets a finished transaction's items.
+func (t *Transport) release(r request) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, a := range r.accesses {
+		if t.inflight[a.item()]--; t.inflight[a.item()] <= 0 {
+			delete(t.inflight, a.item())
+		}
+	}
+}
+
+// chargeReads charges a read's partitions for the items its answer holds.
+func (t *Transport) chargeReads(r request, body []byte) {
+	var out struct {
+		Item      map[string]json.RawMessage
+		Items     []map[string]json.RawMessage
+		Responses map[string][]map[string]json.RawMessage
+	}
+	if json.Unmarshal(body, &out) != nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	charge := func(a access, units float64) {
+		if b := t.reads[a.partition()]; b != nil {
+			b.tokens -= units
+		}
+		t.stats.consumed(a.partition(), units, 0)
+	}
+	a := r.accesses[0]
+	switch r.op {
+	case "GetItem":
+		charge(a, readUnits(itemSize(out.Item), a.consistent))
+	case "Query":
+		size := 0
+		for _, it := range out.Items {
+			size += itemSize(it)
+		}
+		charge(a, readUnits(size, a.consistent))
+	case "BatchGetItem":
+		for _, a := range r.accesses {
+			for _, it := range out.Responses[a.table] {
+				if string(it[t.cfg.PartitionKey]) == a.pk && string(it[t.cfg.SortKey]) == a.sk {
+					charge(a, readUnits(itemSize(it), a.consistent))
+				}
+			}
+		}
+	}
+}
+
+// decoded returns an answer's body without its gzip encoding.
+func decoded(resp *http.Response, raw []byte) []byte {
+	if !strings.EqualFold(resp.Header.Get("Content-Encoding"), "gzip") {
+		return raw
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return raw
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		return raw
+	}
+	return out
+}
