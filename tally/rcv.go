@@ -47,8 +47,10 @@ type counter struct {
 	audit  []AuditEntry
 	// auditValues are the audit entries' values other than 1.
 	auditValues []Decimal
-	// auditOrder is sortAudit's scratch space, kept between rounds.
+	// auditOrder and auditBuf are sortAudit's scratch space, kept between
+	// rounds.
 	auditOrder []int32
+	auditBuf   []AuditEntry
 }
 
 // groupLedgers are the ledgers of one grouping (precincts, batches).

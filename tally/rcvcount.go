@@ -111,7 +111,7 @@ func (k *counter) countRound(round int, released []int) error {
 		k.auditValues = append(k.auditValues, w.values...)
 	}
 	if k.opts.audit {
-		k.auditOrder = sortAudit(k.audit[auditFrom:], k.auditOrder)
+		k.auditOrder, k.auditBuf = sortAudit(k.audit[auditFrom:], k.auditOrder, k.auditBuf)
 	}
 	if k.opts.auditSink != nil {
 		if err := k.opts.auditSink(k.pass, k.audit, k.auditValues); err != nil {

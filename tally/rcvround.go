@@ -95,11 +95,78 @@ func activeTotal(tally []Votes, in Inactive) Decimal {
 }
 
 // sortAudit orders one round's audit entries by ballot record. A ballot
-// record appears at most once per round, so when a round moves many ballots
-// the entries are placed by record number in linear time, in place (scratch,
-// grown as needed and all -1 between calls, is returned for the next round);
-// few entries are simply sorted.
-func sortAudit(es []AuditEntry, scratch []int32) []int32 {
+// record appears at most once per round, and the entries come as a few
+// runs already in order (round 1 in record order; a later round a run per
+// piece of a bucket its ballots moved from), so runs are merged, pairwise
+// and in sequence, through buf (returned for the next round): memory is
+// read and written in order, where placing each entry by its record jumps
+// about. Entries in more runs than maxAuditRuns fall back to that placing,
+// with scratch (grown as needed, all -1 between calls, returned for the
+// next round), or to a plain sort when they are few.
+func sortAudit(es []AuditEntry, scratch []int32, buf []AuditEntry) ([]int32, []AuditEntry) {
+	var runs []int
+	for i := 1; i < len(es) && len(runs) <= maxAuditRuns; i++ {
+		if es[i].Ballot < es[i-1].Ballot {
+			runs = append(runs, i)
+		}
+	}
+	switch {
+	case len(runs) == 0:
+		return scratch, buf
+	case len(runs) <= maxAuditRuns:
+		return scratch, mergeRuns(es, append(append([]int{0}, runs...), len(es)), buf)
+	}
+	return placeAudit(es, scratch), buf
+}
+
+// maxAuditRuns is the most runs sortAudit merges.
+const maxAuditRuns = 1 << 12
+
+// mergeRuns sorts es, whose runs es[bounds[i]:bounds[i+1]] are each in
+// ballot order, by merging neighbouring runs until one is left, through buf
+// (grown as needed and returned).
+func mergeRuns(es []AuditEntry, bounds []int, buf []AuditEntry) []AuditEntry {
+	if cap(buf) < len(es) {
+		buf = make([]AuditEntry, len(es))
+	}
+	src, dst := es, buf[:len(es)]
+	for len(bounds) > 2 {
+		next := bounds[:1]
+		for i := 0; i+1 < len(bounds); i += 2 {
+			lo, mid := bounds[i], bounds[i+1]
+			hi := mid
+			if i+2 < len(bounds) {
+				hi = bounds[i+2]
+			}
+			a, b, out := lo, mid, lo
+			for a < mid && b < hi {
+				if src[b].Ballot < src[a].Ballot {
+					dst[out] = src[b]
+					b++
+				} else {
+					dst[out] = src[a]
+					a++
+				}
+				out++
+			}
+			out += copy(dst[out:], src[a:mid])
+			copy(dst[out:], src[b:hi])
+			next = append(next, hi)
+		}
+		bounds = next
+		src, dst = dst, src
+	}
+	if &src[0] != &es[0] {
+		copy(es, src)
+	}
+	return buf
+}
+
+// placeAudit orders entries in many runs: when many records moved they
+// are placed by record number in linear time, in place (scratch, grown as
+// needed and all -1 between calls, is returned for the next round); few
+// entries are simply sorted.
+func placeAudit(es []AuditEntry, scratch []int32) []int32 {
 	hi := int32(0)
 	for _, e := range es {
 		hi = max(hi, e.Ballot)
