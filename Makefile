@@ -18,7 +18,7 @@ export VOTEDESK_DYNAMODB_LOCAL := $(DDB_DIR)
 APT_PKGS := gcc pkg-config libgl1-mesa-dev xorg-dev libwayland-dev libxkbcommon-dev xvfb x11-utils imagemagick
 PC_MODS  := gl x11 xcursor xrandr xinerama xi xxf86vm wayland-client xkbcommon
 
-.PHONY: run build test lint bench deps system-deps go-deps dynamodb-local screenshots screenshots-kiosk package clean
+.PHONY: run build test lint bench loadtest deps system-deps go-deps dynamodb-local screenshots screenshots-kiosk package clean
 
 run: build
 	./$(BIN)
@@ -37,6 +37,13 @@ lint: go-deps
 bench: deps dynamodb-local
 	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 120m ./... | tee bench.txt
 	$(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da bench.txt
+
+# loadtest runs TestLoad with 10, 50, 200 and 500 simulated kiosks against
+# DynamoDB Local through DynamoDB's per-partition limits (sync/ddblimit);
+# `make test` runs only its 5-kiosk smoke version. LOADTEST_N picks others.
+LOADTEST_N ?= 10,50,200,500
+loadtest: deps dynamodb-local
+	$(GO) test -count=1 -timeout 30m -run '^TestLoad$$' -v ./sync -loadtest $(LOADTEST_N) | grep -E '^\s*(---|ok|FAIL|PASS|load_test)|^\s+[A-Za-z]+ +[0-9]+ requests|WCU'
 
 # screenshots-kiosk renders every kiosk screen with Fyne's headless test
 # driver into screenshots/kiosk-*.png.

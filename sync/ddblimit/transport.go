@@ -170,12 +170,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	reads := !r.transact && len(r.accesses) > 0 && !r.accesses[0].write
-	if code := resp.Header.Get("X-Amzn-Errortype"); code != "" {
-		t.mu.Lock()
-		t.stats.answered(op, strings.SplitN(code, ":", 2)[0])
-		t.mu.Unlock()
-	}
-	if !reads && !lose {
+	if !reads && !lose && resp.StatusCode < 400 {
 		return resp, nil
 	}
 	raw, err := io.ReadAll(resp.Body)
@@ -185,6 +180,15 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if reads && resp.StatusCode == http.StatusOK {
 		t.chargeReads(r, decoded(resp, raw))
+	}
+	if resp.StatusCode >= 400 {
+		var e struct {
+			Type string `json:"__type"`
+		}
+		json.Unmarshal(decoded(resp, raw), &e)
+		t.mu.Lock()
+		t.stats.answered(op, e.Type[strings.LastIndex(e.Type, "#")+1:])
+		t.mu.Unlock()
 	}
 	if lose {
 		t.mu.Lock()

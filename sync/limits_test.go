@@ -1,0 +1,100 @@
+package cloudsync_test
+
+import (
+	"math/rand/v2"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"votedesk/app"
+	"votedesk/sync/ddblimit"
+)
+
+// TestLimits syncs three devices casting ballots in one election through
+// DynamoDB's limits (ddblimit), each alone and all together, syncing at
+// once; cycles may fail while the limits bite. Then the limits are lifted:
+// every ballot is in the cloud log once and every device holds the same
+// state.
+func TestLimits(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  ddblimit.Config
+	}{
+		{"Throttling", ddblimit.Config{WriteUnits: 50, ReadUnits: 150, Burst: 100 * time.Millisecond, NoConflicts: true}},
+		{"TransactionConflicts", ddblimit.Config{Unlimited: true, TransactionLatency: 50 * time.Millisecond}},
+		{"LostResponses", ddblimit.Config{Unlimited: true, NoConflicts: true, LoseResponses: 0.3}},
+		{"AllTogether", ddblimit.Config{WriteUnits: 50, ReadUnits: 150, Burst: 100 * time.Millisecond,
+			TransactionLatency: 50 * time.Millisecond, LoseResponses: 0.2, ThrottleCode: ddblimit.CodeThrottling}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			prefix := newPrefix(t)
+			seedN := time.Now().UnixNano()
+			tc.cfg.Seed = uint64(seedN)
+			tr := ddblimit.New(nil, tc.cfg)
+			hc := &http.Client{Transport: tr}
+			devs := []*device{newDevice(t, "A", prefix, 0, hc), newDevice(t, "B", prefix, time.Minute, hc), newDevice(t, "C", prefix, -time.Minute, hc)}
+			tr.Configure(func(c *ddblimit.Config) { *c = ddblimit.Config{Unlimited: true, NoConflicts: true} })
+			seed(devs[0], 900)
+			for _, d := range devs {
+				d.sync()
+			}
+			tr.Configure(func(c *ddblimit.Config) { *c = tc.cfg })
+			cast, failed := 0, 0
+			for round := 0; round < 8; round++ {
+				var wg sync.WaitGroup
+				errs := make([]error, len(devs))
+				for i, d := range devs {
+					from := 1 + round*90 + i*30
+					cast += castMayor(d, []string{"ann", "ben", "cat"}[i], from, from+9)
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						_, errs[i] = d.syncer.Sync(d.ctx, nil)
+					}()
+				}
+				wg.Wait()
+				for _, err := range errs {
+					if err != nil {
+						failed++
+					}
+				}
+				if s := tr.Stats(); round >= 3 && limitsBit(tc.cfg, s) {
+					break
+				}
+			}
+			s := tr.Stats()
+			t.Logf("seed %d; %d ballots cast, %d of the cycles failed; %v", seedN, cast, failed, s)
+			if !limitsBit(tc.cfg, s) {
+				t.Fatalf("the limits never bit: %v", s)
+			}
+			tr.Configure(func(c *ddblimit.Config) { *c = ddblimit.Config{Unlimited: true, NoConflicts: true} })
+			syncRounds(t, rand.New(rand.NewPCG(uint64(seedN), 3)), devs)
+			log := converged(t, connect(t, prefix, nil), devs...)
+			checkBallotsOnce(t, log, cast)
+		})
+	}
+}
+
+// limitsBit reports whether every limit cfg sets made itself felt.
+func limitsBit(cfg ddblimit.Config, s ddblimit.Stats) bool {
+	return (cfg.Unlimited || s.Throttled > 0) && (cfg.NoConflicts || s.Conflicts > 0) && (cfg.LoseResponses == 0 || s.Lost > 0)
+}
+
+// checkBallotsOnce checks that the cloud log holds want ballots, each
+// voter's once.
+func checkBallotsOnce(t testing.TB, log []*app.Event, want int) {
+	t.Helper()
+	voters := map[string]int{}
+	n := 0
+	for _, ev := range log {
+		if ev.Type != app.EvBallotCast {
+			continue
+		}
+		n++
+		voters[string(ev.Data)]++
+	}
+	if n != want || len(voters) != want {
+		t.Errorf("the cloud log holds %d ballots (%d different), want %d", n, len(voters), want)
+	}
+}

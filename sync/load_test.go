@@ -1,0 +1,258 @@
+package cloudsync_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"votedesk/app"
+	"votedesk/app/apptest"
+	"votedesk/localstore"
+	cloudsync "votedesk/sync"
+	"votedesk/sync/ddblimit"
+)
+
+// loadtest lists the device counts TestLoad runs (make loadtest); without
+// it TestLoad runs a small smoke version.
+var loadtest = flag.String("loadtest", "", "comma-separated device counts for TestLoad, e.g. 10,50,200,500")
+
+// loadRun is one load test: n kiosks each casting a ballot every 1-3 s
+// for castFor and syncing every interval, with up to drain more to confirm
+// the rest.
+type loadRun struct {
+	n                        int
+	castFor, interval, drain time.Duration
+}
+
+// kiosk is one simulated device of a load test: the cast times of its
+// ballots not yet seen confirmed, and what it measured.
+type kiosk struct {
+	*device
+	mu        sync.Mutex
+	waiting   []time.Time
+	cast      int
+	latencies []time.Duration
+	failed    int
+}
+
+// TestLoad runs kiosks against DynamoDB Local through DynamoDB's limits and
+// reports throughput, cast-to-confirmed latency, retries per push and the
+// slowest kiosk; at the end every ballot is in the cloud log once and
+// every kiosk holds the same state.
+func TestLoad(t *testing.T) {
+	runs := []loadRun{{n: 5, castFor: 6 * time.Second, interval: 2 * time.Second, drain: 10 * time.Second}}
+	if *loadtest != "" {
+		runs = nil
+		for _, f := range strings.Split(*loadtest, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil {
+				t.Fatalf("-loadtest %q: %v", *loadtest, err)
+			}
+			runs = append(runs, loadRun{n: n, castFor: 20 * time.Second, interval: 3 * time.Second, drain: 40 * time.Second})
+		}
+	}
+	for _, r := range runs {
+		t.Run(fmt.Sprintf("N%d", r.n), func(t *testing.T) { r.run(t) })
+	}
+}
+
+func (r loadRun) run(t *testing.T) {
+	prefix := newPrefix(t)
+	tr := ddblimit.New(nil, ddblimit.Config{Unlimited: true, NoConflicts: true, Seed: uint64(time.Now().UnixNano())})
+	hc := &http.Client{Transport: tr}
+	perKiosk := int(r.castFor/time.Second) + 1
+	kiosks := r.deploy(t, prefix, hc, perKiosk)
+	tr.Configure(func(c *ddblimit.Config) { *c = ddblimit.Config{TransactionLatency: 10 * time.Millisecond} })
+
+	began := time.Now()
+	stopCasting := began.Add(r.castFor)
+	deadline := stopCasting.Add(r.drain)
+	var wg sync.WaitGroup
+	for i, k := range kiosks {
+		rng := rand.New(rand.NewPCG(uint64(i), 99))
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for v := 0; ; v++ {
+				time.Sleep(time.Second + time.Duration(rng.Int64N(int64(2*time.Second))))
+				if time.Now().After(stopCasting) || v >= perKiosk {
+					return
+				}
+				k.castOne(fmt.Sprintf("k%04dv%03d", i, v))
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			time.Sleep(time.Duration(rng.Int64N(int64(r.interval))))
+			for time.Now().Before(deadline) {
+				k.syncOnce()
+				if time.Now().After(stopCasting) && k.done() {
+					return
+				}
+				time.Sleep(r.interval/2 + time.Duration(rng.Int64N(int64(r.interval))))
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(began)
+	stats := tr.Stats()
+	r.report(t, kiosks, elapsed, stats)
+
+	// Correctness does not depend on the limits: lift them and converge.
+	tr.Configure(func(c *ddblimit.Config) { *c = ddblimit.Config{Unlimited: true, NoConflicts: true} })
+	devs := make([]*device, len(kiosks))
+	cast := 0
+	for i, k := range kiosks {
+		devs[i] = k.device
+		cast += k.cast
+	}
+	syncRounds(t, rand.New(rand.NewPCG(1, 2)), devs)
+	log := converged(t, connect(t, prefix, nil), devs...)
+	checkBallotsOnce(t, log, cast)
+}
+
+// deploy prepares the election (Council, with perKiosk voters for each
+// kiosk) on one laptop, syncs it, and copies its
+// database to n kiosks, as officials do; each copy becomes a device of its
+// own.
+func (r loadRun) deploy(t *testing.T, prefix string, hc *http.Client, perKiosk int) []*kiosk {
+	t.Helper()
+	first := newDevice(t, "laptop", prefix, 0, hc)
+	seed(first, 1)
+	for i := 0; i < r.n; i += 50 {
+		var entries []app.VoterEntry
+		for j := i; j < min(i+50, r.n); j++ {
+			for v := range perKiosk {
+				entries = append(entries, app.VoterEntry{Name: fmt.Sprintf("k%04dv%03d", j, v)})
+			}
+		}
+		first.must(first.svc.AddVoters(first.ctx, "olga", "Council", entries...))
+	}
+	first.must(first.svc.LaunchElection(first.ctx, "olga", "Council"))
+	first.sync()
+	first.store.Close()
+	kiosks := make([]*kiosk, r.n)
+	for i := range kiosks {
+		name := fmt.Sprintf("kiosk%04d", i)
+		path := filepath.Join(t.TempDir(), name+".db")
+		copyFile(t, first.path, path)
+		st, err := localstore.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		d := &device{t: t, name: name, path: path, store: st, ctx: context.Background()}
+		d.svc = app.NewService(st, apptest.NewClock(start.Add(time.Duration(i)*time.Second), time.Millisecond), nil)
+		// The SDK's and the syncer's own retry settings, as in production.
+		d.syncer = cloudsync.New(st, cloudsync.Config{Endpoint: endpoint, TablePrefix: prefix, Region: "us-east-1",
+			Credentials: cloudsync.StaticCredentials("test", "test"), HTTPClient: hc})
+		// One kiosk writes the cloud projection, the others sync only the
+		// log (sync --no-projection): with every kiosk writing it, a kiosk
+		// taking over another's claim waits a call timeout (30 s), and
+		// that, not the log, set the latency.
+		d.syncer.NoProjection = i > 0
+		kiosks[i] = &kiosk{device: d}
+	}
+	return kiosks
+}
+
+// castOne casts one ballot and remembers when.
+func (k *kiosk) castOne(voter string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	_, err := k.svc.CastBallot(k.ctx, "ann", app.Cast{Election: "Council", Voter: voter,
+		Rankings: []app.Ranking{{Candidate: "X", Rank: 1}, {Candidate: "Y", Rank: 2}}})
+	k.must(err)
+	k.waiting = append(k.waiting, time.Now())
+	k.cast++
+}
+
+// syncOnce runs one cycle and takes the ballots it confirmed off the
+// waiting list: the outbox is confirmed in order, so they are the oldest.
+func (k *kiosk) syncOnce() {
+	if _, err := k.syncer.Sync(k.ctx, nil); err != nil {
+		k.mu.Lock()
+		k.failed++
+		k.mu.Unlock()
+	}
+	now := time.Now()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	evs, err := k.store.Pending(k.ctx, 0)
+	k.must(err)
+	pending := 0
+	for _, ev := range evs {
+		if ev.Type == app.EvBallotCast {
+			pending++
+		}
+	}
+	for _, at := range k.waiting[:len(k.waiting)-pending] {
+		k.latencies = append(k.latencies, now.Sub(at))
+	}
+	k.waiting = k.waiting[len(k.waiting)-pending:]
+}
+
+func (k *kiosk) done() bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return len(k.waiting) == 0
+}
+
+// report logs what a run measured as one row of the README's table.
+func (r loadRun) report(t *testing.T, kiosks []*kiosk, elapsed time.Duration, s ddblimit.Stats) {
+	var all []time.Duration
+	cast, failed := 0, 0
+	var slowest *kiosk
+	slowestMax := time.Duration(0)
+	for _, k := range kiosks {
+		k.mu.Lock()
+		cast += k.cast
+		failed += k.failed
+		all = append(all, k.latencies...)
+		for _, l := range k.latencies {
+			if l > slowestMax {
+				slowestMax, slowest = l, k
+			}
+		}
+		if len(k.waiting) > 0 {
+			slowestMax, slowest = time.Hour, k
+		}
+		k.mu.Unlock()
+	}
+	slices.Sort(all)
+	pct := func(p float64) time.Duration {
+		if len(all) == 0 {
+			return 0
+		}
+		return all[min(len(all)-1, int(p*float64(len(all))))].Round(10 * time.Millisecond)
+	}
+	tx := s.Ops["TransactWriteItems"]
+	refused := tx.Throttled + tx.Conflicts + tx.Lost
+	for _, n := range tx.Errors {
+		refused += n
+	}
+	pushes := tx.Requests - refused
+	retries := 0.0
+	if pushes > 0 {
+		retries = float64(refused) / float64(pushes)
+	}
+	slow := "-"
+	if slowest != nil {
+		slow = fmt.Sprintf("%s: %d cycles failed, slowest ballot %s", slowest.name, slowest.failed, slowestMax.Round(10*time.Millisecond))
+		if slowestMax == time.Hour {
+			slow = fmt.Sprintf("%s: %d ballots never confirmed, %d cycles failed", slowest.name, len(slowest.waiting), slowest.failed)
+		}
+	}
+	t.Logf("| %d | %d | %d | %.1f | %s | %s | %.2f | %d | %s |", r.n, cast, len(all), float64(len(all))/elapsed.Seconds(),
+		pct(0.5), pct(0.99), retries, failed, slow)
+	t.Logf("%d kiosks, %s: %v", r.n, elapsed.Round(time.Second), s)
+}
