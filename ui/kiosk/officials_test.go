@@ -81,6 +81,28 @@ func TestWrongPasscodeLocksOut(t *testing.T) {
 	}
 }
 
+// TestEmptyPasscodeIsNoTry: Enter on an empty passcode field (a finger
+// slipping, or a voter pressing keys) says what to do and costs no try:
+// after any number of them, two wrong passcodes still leave one more.
+func TestEmptyPasscodeIsNoTry(t *testing.T) {
+	h := newHarness(t, "Mayor")
+	h.press(h.k.bar.officials)
+	s := h.k.passcode
+	for range 5 {
+		h.key(fyne.KeyReturn)
+	}
+	if !strings.Contains(s.msg.Text, "Type the officer passcode") || h.k.lock.LockedFor() > 0 {
+		t.Fatalf("Enter on an empty field: %q, locked for %v", s.msg.Text, h.k.lock.LockedFor())
+	}
+	for range 2 {
+		h.typ("guess")
+		h.key(fyne.KeyReturn)
+	}
+	if !strings.Contains(s.msg.Text, "1 more try") {
+		t.Errorf("two wrong tries after five empty ones: %q, want one more try left", s.msg.Text)
+	}
+}
+
 // TestClosingNeedsThePasscode: the window's close button asks for the
 // passcode; only then is the window unlocked and handed back.
 func TestClosingNeedsThePasscode(t *testing.T) {
