@@ -284,14 +284,20 @@ func (op *OpenPath) resolve(text string) string {
 }
 
 // Submit is Enter in the path field and the Open button: the selected row
-// is opened; else the path typed is gone into (a folder) or opened (a file).
+// is opened; else the path typed is gone into (a folder) or opened (a
+// file), once looked at off the UI goroutine (a path on a network share
+// that does not answer must not freeze the window).
 func (op *OpenPath) Submit() {
 	if op.sel >= 0 && op.sel < len(op.shown) {
 		op.openItem(op.shown[op.sel])
 		return
 	}
 	p := op.resolve(op.Path.Text)
-	fi, err := os.Stat(p)
+	run(op.s.tasks, func() (os.FileInfo, error) { return os.Stat(p) }, func(fi os.FileInfo, err error) { op.submitted(p, fi, err) })
+}
+
+// submitted goes into or opens the path typed, p, as Stat found it.
+func (op *OpenPath) submitted(p string, fi os.FileInfo, err error) {
 	switch {
 	case err != nil:
 		op.say(fmt.Sprintf("%s: %v", p, pathError(err)))

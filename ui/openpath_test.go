@@ -114,6 +114,7 @@ func TestOpenDialog(t *testing.T) {
 	op.Path.SetText(op.Path.Text + "9")
 	op.Path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	h.wait()
+	h.wait()
 	if op.Dir != filepath.Join(docs, "busy", "f449") {
 		t.Fatalf("Enter on f449: in %q", op.Dir)
 	}
@@ -127,12 +128,14 @@ func TestOpenDialog(t *testing.T) {
 	// A path that is not there is said, and nothing closes.
 	op.Path.SetText(filepath.Join(docs, "missing.csv"))
 	op.Path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.wait()
 	if !op.Message.Visible() || !strings.Contains(op.Message.Text, "missing.csv: no such file or folder") || c.Overlays().Top() == nil || len(chosen) != 0 {
 		t.Fatalf("a missing path: message %q, open %v, chosen %q", op.Message.Text, c.Overlays().Top() != nil, chosen)
 	}
 	// A pasted path of a file opens it, wherever it is (~ is home).
 	op.Path.SetText("~/Documents/cvr.xlsx")
 	op.Path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.wait()
 	if !slices.Equal(chosen, []string{filepath.Join(docs, "cvr.xlsx")}) || c.Overlays().Top() != nil {
 		t.Fatalf("pasted path: chosen %q, open %v", chosen, c.Overlays().Top() != nil)
 	}
@@ -188,6 +191,7 @@ func TestImportFolderThroughTheDialog(t *testing.T) {
 	dir := filepath.Join(apptest.SharedTestdata(), "rctab-more", "dominion_multi_file", "dominion_multi_file_input_data")
 	op.Path.SetText(dir)
 	op.Path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.wait()
 	h.wait()
 	if op.Dir != dir {
 		t.Fatalf("Enter on the pasted folder: in %q", op.Dir)
