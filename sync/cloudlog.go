@@ -12,7 +12,8 @@ import (
 	"votedesk/app"
 )
 
-// errLostRace means a conditional append found its sequence numbers taken:
+// errLostRace means a conditional append found its sequence numbers taken
+// (or was cancelled by a transaction busy with them):
 // another device appended first (or an earlier attempt of ours committed and
 // its response was lost). The cure is the same either way: pull, rebase,
 // retry.
@@ -99,7 +100,11 @@ func (c *Cloud) appendSegments(ctx context.Context, segs []segment) error {
 		}}
 	}
 	_, err := c.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
-	if isConditionFailure(err) {
+	// Another device's append busy with the same sequence numbers cancels
+	// this one (a conflict) or finds them taken (a condition): either way
+	// nothing of this transaction was written, and the device pulls what
+	// the other appended and tries again after it.
+	if isConditionFailure(err) || isTransactionConflict(err) {
 		return errLostRace
 	}
 	if err != nil {
