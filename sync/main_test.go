@@ -27,15 +27,7 @@ func TestMain(m *testing.M) {
 	if step := os.Getenv(crashEnv); step != "" {
 		os.Exit(crashHelper(step))
 	}
-	srv, err := ddblocal.Start()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "start DynamoDB Local:", err)
-		os.Exit(1)
-	}
-	endpoint = srv.Endpoint
-	code := m.Run()
-	srv.Stop()
-	os.Exit(code)
+	os.Exit(ddblocal.RunTests(m.Run, &endpoint))
 }
 
 var prefixSeq atomic.Int64

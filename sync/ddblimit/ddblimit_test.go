@@ -26,15 +26,7 @@ import (
 var endpoint string
 
 func TestMain(m *testing.M) {
-	srv, err := ddblocal.Start()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "start DynamoDB Local:", err)
-		os.Exit(1)
-	}
-	endpoint = srv.Endpoint
-	code := m.Run()
-	srv.Stop()
-	os.Exit(code)
+	os.Exit(ddblocal.RunTests(m.Run, &endpoint))
 }
 
 // clock is a test clock the budgets refill by.

@@ -169,3 +169,17 @@ func freePort() (int, error) {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
+
+// RunTests is a test package's TestMain with DynamoDB Local: it starts the
+// server, sets *endpoint, runs the tests (run, usually m.Run), stops the
+// server and returns the exit code (1 when the server cannot start).
+func RunTests(run func() int, endpoint *string) int {
+	srv, err := Start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "start DynamoDB Local:", err)
+		return 1
+	}
+	defer srv.Stop()
+	*endpoint = srv.Endpoint
+	return run()
+}

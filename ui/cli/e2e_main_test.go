@@ -35,15 +35,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "build votedesk:", err)
 		os.Exit(1)
 	}
-	srv, err := ddblocal.Start()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "start DynamoDB Local:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	ddbEndpoint = srv.Endpoint
-	code := m.Run()
-	srv.Stop()
+	code := ddblocal.RunTests(m.Run, &ddbEndpoint)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
