@@ -25,8 +25,6 @@ func TestAuditLayoutProperty(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, 99))
 			e := newEnv(t)
 			name := "Layout"
-			e.must(e.svc.CreateElection(e.ctx, "user", name, "", false))
-			e.must(e.svc.AddCandidates(e.ctx, "user", name, "A", "B"))
 			tabs := []string{"", "1", "2"}[:1+rng.IntN(3)]
 			if rng.IntN(2) == 0 {
 				tabs = tabs[1:] // every record names a tabulator
@@ -48,10 +46,7 @@ func TestAuditLayoutProperty(t *testing.T) {
 				id := fmt.Sprintf("%s-%s-%d", k.tab, k.batch, groups[k])
 				in = append(in, app.ImportedBallot{SourceID: id, Rankings: r, Batch: k.batch, Tabulator: k.tab})
 			}
-			_, err := e.svc.ImportBallots(e.ctx, "user", name, app.SourceCVR, in, nil)
-			e.must(err)
-			e.must(e.svc.LaunchElection(e.ctx, "user", name))
-			e.must(e.svc.CloseElection(e.ctx, "user", name))
+			closedImport(e, name, false, in)
 			implied, err := e.svc.AuditManifest(e.ctx, "user", name)
 			e.must(err)
 			// A manifest line per group, its tabulator kept or dropped at
@@ -118,16 +113,11 @@ func TestAuditLayoutProperty(t *testing.T) {
 // stack of paper: the audit is refused, saying so, and nothing changes.
 func TestAuditLayoutAmbiguous(t *testing.T) {
 	e := newEnv(t)
-	e.must(e.svc.CreateElection(e.ctx, "user", "L", "", false))
-	e.must(e.svc.AddCandidates(e.ctx, "user", "L", "A", "B"))
 	var in []app.ImportedBallot
 	for i := range 20 {
 		in = append(in, app.ImportedBallot{SourceID: fmt.Sprint(i + 1), Rankings: rank("A"), Batch: "7"})
 	}
-	_, err := e.svc.ImportBallots(e.ctx, "user", "L", app.SourceCVR, in, nil)
-	e.must(err)
-	e.must(e.svc.LaunchElection(e.ctx, "user", "L"))
-	e.must(e.svc.CloseElection(e.ctx, "user", "L"))
+	closedImport(e, "L", false, in)
 	m, err := rla.NewManifest([]rla.Batch{{Tabulator: "1", Name: "7", Ballots: 10}, {Tabulator: "2", Name: "7", Ballots: 10}})
 	e.must(err)
 	before := e.snapshot()
@@ -135,4 +125,16 @@ func TestAuditLayoutAmbiguous(t *testing.T) {
 	if app.ErrorCode(err) != app.CodeInvalid || !strings.Contains(err.Error(), "could be the paper of line 2 or line 3") || e.snapshot() != before {
 		t.Errorf("records without a tabulator against two tabulators' batch 7: %v", err)
 	}
+}
+
+// closedImport stores an election of candidates A and B (secret or not)
+// whose ballots are the cast vote records in, and closes its polls.
+func closedImport(e *env, name string, secret bool, in []app.ImportedBallot) {
+	e.t.Helper()
+	e.must(e.svc.CreateElection(e.ctx, "user", name, "", secret))
+	e.must(e.svc.AddCandidates(e.ctx, "user", name, "A", "B"))
+	_, err := e.svc.ImportBallots(e.ctx, "user", name, app.SourceCVR, in, nil)
+	e.must(err)
+	e.must(e.svc.LaunchElection(e.ctx, "user", name))
+	e.must(e.svc.CloseElection(e.ctx, "user", name))
 }

@@ -228,17 +228,12 @@ func TestBallotListCombinesSmallTabulators(t *testing.T) {
 	for _, secret := range []bool{true, false} {
 		e := newEnv(t)
 		name := fmt.Sprint("Tabulated ", secret)
-		e.must(e.svc.CreateElection(e.ctx, "user", name, "", secret))
-		e.must(e.svc.AddCandidates(e.ctx, "user", name, "A", "B"))
 		var in []app.ImportedBallot
 		for i := range 30 {
 			in = append(in, app.ImportedBallot{SourceID: fmt.Sprint(i + 1), Rankings: rank("A"), Batch: "1", Tabulator: "T1"})
 		}
 		in = append(in, app.ImportedBallot{SourceID: "31", Rankings: rank("B"), Batch: "1", Tabulator: "T9"})
-		_, err := e.svc.ImportBallots(e.ctx, "user", name, app.SourceCVR, in, nil)
-		e.must(err)
-		e.must(e.svc.LaunchElection(e.ctx, "user", name))
-		e.must(e.svc.CloseElection(e.ctx, "user", name))
+		closedImport(e, name, secret, in)
 		bs, err := e.svc.Ballots(e.ctx, "user", name)
 		e.must(err)
 		alone := false
