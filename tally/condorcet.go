@@ -4,7 +4,10 @@ import "sort"
 
 // pairwiseMethod runs one of the methods that work on the preference matrix.
 func pairwiseMethod(c Contest, b *BallotSet, m Method, o options) (Result, error) {
-	p := newPairwise(c, b, o.explicit)
+	p, err := newPairwise(c, b, o.explicit, o.check)
+	if err != nil {
+		return Result{}, err
+	}
 	res := Result{Method: m, Pairwise: p}
 	var groups [][]int
 	switch m {

@@ -55,7 +55,10 @@ func (p *Pairwise) CondorcetWinner(c int) bool {
 // newPairwise counts the preference matrix of the contest's counted
 // candidates. Big ballot sets are split between two goroutines whose
 // integer matrices are then added, so the result does not depend on timing.
-func newPairwise(c Contest, b *BallotSet, explicit bool) *Pairwise {
+// check, when set, is run on each block of ballots just before the block
+// is counted (while it is in the cache); its error is the earliest
+// ballot's.
+func newPairwise(c Contest, b *BallotSet, explicit bool, check *ballotCheck) (*Pairwise, error) {
 	p := &Pairwise{}
 	for i, cand := range c.Candidates {
 		if !cand.Excluded {
@@ -78,6 +81,7 @@ func newPairwise(c Contest, b *BallotSet, explicit bool) *Pairwise {
 		parts = 2
 	}
 	counts := make([]*pairCounts, parts)
+	errs := make([]error, parts)
 	var wg sync.WaitGroup
 	for part := range parts {
 		lo, hi := b.Len()*part/parts, b.Len()*(part+1)/parts
@@ -85,10 +89,23 @@ func newPairwise(c Contest, b *BallotSet, explicit bool) *Pairwise {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			counts[part].add(b, pos, lo, hi)
+			for from := lo; from < hi; from += checkBlock {
+				to := min(from+checkBlock, hi)
+				if check != nil {
+					if errs[part] = check.run(from, to); errs[part] != nil {
+						return
+					}
+				}
+				counts[part].add(b, pos, from, to)
+			}
 		}()
 	}
 	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
 	for _, pc := range counts[1:] {
 		counts[0].merge(pc)
 	}
@@ -97,8 +114,12 @@ func newPairwise(c Contest, b *BallotSet, explicit bool) *Pairwise {
 	}
 	p.Preferences = counts[0].preferences(explicit)
 	p.Smith, p.Schwartz = smithSet(p), schwartzSet(p)
-	return p
+	return p, nil
 }
+
+// checkBlock is how many ballots newPairwise checks, then counts, at a
+// time: their marks stay in the cache between the two.
+const checkBlock = 4096
 
 // pairCounts accumulates, over a range of ballots, above[x*k+y] (y ranked
 // strictly above x, both ranked), tied[y*k+x] (x and y ranked at the same

@@ -115,7 +115,10 @@ func Tabulate(c Contest, b *BallotSet, m Method, r Rules, opts ...Option) (Resul
 		// Not a coin flip among candidates with no votes.
 		return Result{}, ErrNoBallots
 	}
-	chk, err := checkBallots(c, b, r, m == IRV || m == STV)
+	// Ranked-choice and pairwise counts check each ballot as they first
+	// read it (in the same pass, while it is in the cache); the others
+	// check them all first.
+	chk, err := checkBallots(c, b, r, m == IRV || m == STV, m != Plurality && m != Borda && m != Dowdall)
 	if err != nil {
 		return Result{}, err
 	}
@@ -197,7 +200,7 @@ func rankedChoice(c Contest, b *BallotSet, m Method, r Rules, o options) (Result
 // per-ballot check; ranked-choice counts run that check on each ballot as
 // round 1 places it, the other methods all at once here (big sets in two
 // halves at once, reporting the earliest ballot's error).
-func checkBallots(c Contest, b *BallotSet, r Rules, rcv bool) (ballotCheck, error) {
+func checkBallots(c Contest, b *BallotSet, r Rules, rcv, deferred bool) (ballotCheck, error) {
 	if b == nil {
 		return ballotCheck{}, errorf("no ballot set")
 	}
@@ -216,7 +219,7 @@ func checkBallots(c Contest, b *BallotSet, r Rules, rcv bool) (ballotCheck, erro
 		}
 	}
 	chk := ballotCheck{c: c, b: b, r: r, rcv: rcv, maxRank: uint16(min(maxRank, 0xFFFF))}
-	if rcv {
+	if deferred {
 		return chk, nil
 	}
 	if n < parallelFrom {
