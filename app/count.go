@@ -57,14 +57,14 @@ func (s *Service) countInput(ctx context.Context, actor, election string, ids bo
 		if len(cands) > tally.MaxCandidates {
 			return Errorf(CodeInvalid, "election %q has %d candidates; counting handles at most %d", election, len(cands), tally.MaxCandidates)
 		}
-		index := markIndex(cands)
+		names := newNameTable(markIndex(cands))
 		set := &tally.BallotSet{
 			Marks: make([]tally.Mark, 0, int(e.Ballots)*min(len(cands), 8)),
 			Ends:  make([]uint32, 0, e.Ballots),
 		}
 		var marks []tally.Mark
 		err = tx.QueryAttr(electionPK(election), prefixBallot, "rankings", func(v []byte) (bool, error) {
-			marks, err = parseMarks(marks[:0], v, index)
+			marks, err = parseMarks(marks[:0], v, names)
 			if err != nil {
 				return false, err
 			}
@@ -176,9 +176,48 @@ func MarkIndex(names []string) map[string]uint16 {
 	return index
 }
 
+// nameTable finds a candidate's mark index (MarkIndex) by name, faster than
+// the map for the few names of an election, looked up once per stored mark:
+// names are bucketed by their length and first and last bytes, and
+// compared whole.
+type nameTable struct {
+	slots [256][]nameSlot
+}
+
+type nameSlot struct {
+	name string
+	c    uint16
+}
+
+func newNameTable(index map[string]uint16) *nameTable {
+	t := &nameTable{}
+	for name, c := range index {
+		h := nameHash(name)
+		t.slots[h] = append(t.slots[h], nameSlot{name, c})
+	}
+	return t
+}
+
+func nameHash[T string | []byte](b T) byte {
+	if len(b) == 0 {
+		return 0
+	}
+	return byte(len(b))*31 ^ b[0]*7 ^ b[len(b)-1]
+}
+
+// find returns the mark index of the candidate named b.
+func (t *nameTable) find(b []byte) (uint16, bool) {
+	for _, s := range t.slots[nameHash(b)] {
+		if s.name == string(b) {
+			return s.c, true
+		}
+	}
+	return 0, false
+}
+
 // parseMarks reads compact rankings ([["A"],["B","C"]]) straight into marks,
-// looking names up in index. Names with escapes take the slow path.
-func parseMarks(out []tally.Mark, b []byte, index map[string]uint16) ([]tally.Mark, error) {
+// looking names up in names. Names with escapes take the slow path.
+func parseMarks(out []tally.Mark, b []byte, names *nameTable) ([]tally.Mark, error) {
 	bad := func() ([]tally.Mark, error) {
 		return nil, Errorf(CodeInternal, "stored rankings %.60q are malformed", b)
 	}
@@ -242,9 +281,9 @@ func parseMarks(out []tally.Mark, b []byte, index map[string]uint16) ([]tally.Ma
 				if json.Unmarshal(b[start-1:i], &s) != nil {
 					return bad()
 				}
-				c, ok = index[s]
+				c, ok = names.find([]byte(s))
 			} else {
-				c, ok = index[string(name)]
+				c, ok = names.find(name)
 			}
 			if !ok {
 				return nil, Errorf(CodeInternal, "a stored ballot ranks %q, which is not a candidate", name)

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -29,7 +30,7 @@ func FuzzParseMarksAgreesWithDecodeRankings(f *testing.F) {
 		return out, true
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		fast, fastErr := parseMarks(nil, []byte(s), index)
+		fast, fastErr := parseMarks(nil, []byte(s), newNameTable(index))
 		decoded, slowErr := DecodeRankings(s)
 		if fastErr == nil {
 			if slowErr != nil {
@@ -49,9 +50,31 @@ func FuzzParseMarksAgreesWithDecodeRankings(f *testing.F) {
 			return
 		}
 		enc := EncodeRankings(decoded)
-		got, err := parseMarks(nil, []byte(enc), index)
+		got, err := parseMarks(nil, []byte(enc), newNameTable(index))
 		if err != nil || !slices.Equal(got, want) {
 			t.Fatalf("%q encoded as %q: the scanner read %v (%v), want %v", s, enc, got, err, want)
 		}
 	})
+}
+
+// TestNameTable: the name table finds every candidate the map does, names
+// sharing a length and first and last bytes included, and nothing else.
+func TestNameTable(t *testing.T) {
+	var names []string
+	for i := range 300 {
+		names = append(names, fmt.Sprintf("C%03dx", i), fmt.Sprintf("Candidate %d", i))
+	}
+	names = append(names, "é", "A", "")
+	index := MarkIndex(names)
+	tab := newNameTable(index)
+	for name, c := range index {
+		if got, ok := tab.find([]byte(name)); !ok || got != c {
+			t.Errorf("find(%q) = %d, %v; want %d", name, got, ok, c)
+		}
+	}
+	for _, miss := range []string{"C000y", "C300x", "Candidate 300", "B", "ée"} {
+		if got, ok := tab.find([]byte(miss)); ok {
+			t.Errorf("find(%q) = %d, a name that is not a candidate", miss, got)
+		}
+	}
 }
