@@ -141,16 +141,7 @@ func newTreesPicture(t raire.Trees, names []string) *fyne.Container {
 
 // treeCaption says in words what the picture shows.
 func treeCaption(t raire.Trees, names []string) string {
-	ends, open := 0, 0
-	t.Walk(func(n *raire.TreeNode) bool {
-		if len(n.PrunedBy) > 0 {
-			ends++
-		}
-		if n.NotRuledOut {
-			open++
-		}
-		return true
-	})
+	ends, open := t.Branches()
 	s := fmt.Sprintf("Every way someone other than %s could win, one tree each: at the top who would win, and each level down who would be eliminated just before. "+
 		"A branch ends in green where an assertion rules that order out (%d branches); ", raire.CandidateName(names, t.Winner), ends)
 	if open > 0 {

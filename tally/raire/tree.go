@@ -163,6 +163,22 @@ func (t Trees) Walk(f func(n *TreeNode) bool) {
 	}
 }
 
+// Branches counts the trees' branches that end at an assertion ruling their
+// order out (pruned), and the nodes whose order no assertion rules out
+// (open: a gap in the assertions).
+func (t Trees) Branches() (pruned, open int) {
+	t.Walk(func(n *TreeNode) bool {
+		if len(n.PrunedBy) > 0 {
+			pruned++
+		}
+		if n.NotRuledOut {
+			open++
+		}
+		return true
+	})
+	return pruned, open
+}
+
 // TreeLayout places Trees for drawing top-down, in abstract units: one
 // unit across is one leaf's slot, one unit down one level of a tree. A
 // renderer scales the units to its own sizes (a slot as wide as the

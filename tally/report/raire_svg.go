@@ -230,16 +230,7 @@ func treeNodeText(t raire.Trees, n *raire.TreeNode, names []string, explain func
 // treeSummary describes the trees in a sentence or two for a reader who
 // cannot see them.
 func treeSummary(t raire.Trees, names []string) string {
-	ends, open := 0, 0
-	t.Walk(func(n *raire.TreeNode) bool {
-		if len(n.PrunedBy) > 0 {
-			ends++
-		}
-		if n.NotRuledOut {
-			open++
-		}
-		return true
-	})
+	ends, open := t.Branches()
 	s := fmt.Sprintf("%d trees, one for each candidate who could win instead of %s, with %d nodes; %d branches end at an assertion that rules them out.",
 		len(t.Roots), raire.CandidateName(names, t.Winner), t.Nodes, ends)
 	if open > 0 {
