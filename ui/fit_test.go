@@ -22,22 +22,7 @@ func TestNothingOutgrowsTheScreen(t *testing.T) {
 	h.seedDemo()
 	h.signIn("Olivia")
 	h.win.Resize(screenSize)
-	fits := func(what string) {
-		t.Helper()
-		h.wait()
-		h.relayout()
-		if got := h.win.Content().MinSize(); got.Width > screenSize.Width || got.Height > screenSize.Height {
-			t.Errorf("%s: the window needs %v, more than the screen's %v", what, got, screenSize)
-		}
-		if got := h.win.Canvas().Size(); got.Width > screenSize.Width || got.Height > screenSize.Height {
-			t.Errorf("%s: the window grew to %v", what, got)
-		}
-		for _, o := range h.overlays() {
-			if got := o.MinSize(); got.Width > screenSize.Width || got.Height > screenSize.Height {
-				t.Errorf("%s: a dialog needs %v", what, got)
-			}
-		}
-	}
+	fits := h.fitsScreen
 	for _, s := range []string{screenElections, screenUsers, screenLog, screenSync} {
 		h.sh.ShowScreen(s)
 		fits(s)
@@ -83,6 +68,27 @@ func openAccordions(o fyne.CanvasObject) {
 	for _, w := range walk(o) {
 		if a, ok := w.(*widget.Accordion); ok {
 			a.OpenAll()
+		}
+	}
+}
+
+// fitsScreen checks, once everything has settled, that the window's
+// content needs no more room than screenSize, that the window has not grown
+// past it, and that no dialog needs more; what names the state for the
+// error.
+func (h *harness) fitsScreen(what string) {
+	h.t.Helper()
+	h.wait()
+	h.relayout()
+	if got := h.win.Content().MinSize(); got.Width > screenSize.Width || got.Height > screenSize.Height {
+		h.t.Errorf("%s: the window needs %v, more than the screen's %v", what, got, screenSize)
+	}
+	if got := h.win.Canvas().Size(); got.Width > screenSize.Width || got.Height > screenSize.Height {
+		h.t.Errorf("%s: the window grew to %v", what, got)
+	}
+	for _, o := range h.overlays() {
+		if got := o.MinSize(); got.Width > screenSize.Width || got.Height > screenSize.Height {
+			h.t.Errorf("%s: a dialog needs %v", what, got)
 		}
 	}
 }

@@ -615,19 +615,7 @@ func TestAuditFitsTheScreen(t *testing.T) {
 	e.startAudit(h)
 	ra := openAudit(h, "Olivia", e.name)
 	h.win.Resize(screenSize)
-	fits := func(what string) {
-		t.Helper()
-		h.wait()
-		h.relayout()
-		if got := h.win.Content().MinSize(); got.Width > screenSize.Width || got.Height > screenSize.Height {
-			t.Errorf("%s: the window needs %v, more than the screen's %v", what, got, screenSize)
-		}
-		for _, o := range h.overlays() {
-			if got := o.MinSize(); got.Width > screenSize.Width || got.Height > screenSize.Height {
-				t.Errorf("%s: a dialog needs %v", what, got)
-			}
-		}
-	}
+	fits := h.fitsScreen
 	ra.ShowView(rlaOverview)
 	fits("the overview")
 	h.assertGolden("audit_overview.xml")
