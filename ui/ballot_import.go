@@ -14,6 +14,7 @@ import (
 	"votedesk/app/dataio"
 	"votedesk/tally/cvr"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 )
 
 // BallotImport imports a cast vote record file into an election, as
@@ -54,7 +55,7 @@ func (bi *BallotImport) chooseFolder() {
 func (bi *BallotImport) ReadFolder(path string) {
 	// Telling the vendor and listing the contests read files: off the UI
 	// goroutine.
-	run(bi.s.tasks, func() ([]cvr.ContestInfo, error) {
+	offui.Run(bi.s.tasks, func() ([]cvr.ContestInfo, error) {
 		format, err := cvr.DetectFile(path)
 		if err != nil {
 			return nil, err
@@ -156,7 +157,7 @@ func (bi *BallotImport) Read(path string) { bi.ReadContest(path, "") }
 func (bi *BallotImport) ReadContest(path, contest string) {
 	bi.showProgress(dataio.Progress{Stage: dataio.StageRead, File: path})
 	actor := bi.s.actor()
-	run(bi.s.tasks, func() (*dataio.CVRImport, error) {
+	offui.Run(bi.s.tasks, func() (*dataio.CVRImport, error) {
 		ctx := context.Background()
 		cands, err := bi.s.svc.Candidates(ctx, actor, bi.election)
 		if err != nil {
@@ -214,7 +215,7 @@ func (bi *BallotImport) Record() {
 	}
 	bi.showProgress(dataio.Progress{Stage: dataio.StageRecord})
 	actor := bi.s.actor()
-	run(bi.s.tasks, func() (struct{}, error) {
+	offui.Run(bi.s.tasks, func() (struct{}, error) {
 		return struct{}{}, im.Record(context.Background(), bi.s.svc, actor, bi.election, bi.progress)
 	}, func(_ struct{}, err error) {
 		bi.Progress.hide()

@@ -11,6 +11,7 @@ import (
 
 	"votedesk/app/dataio"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 )
 
 // ContestsImport imports many contests at once, as `votedesk import
@@ -44,7 +45,7 @@ func (ci *ContestsImport) choose() {
 func (ci *ContestsImport) Import(paths ...string) {
 	ci.showProgress(dataio.ContestsProgress{})
 	actor := ci.s.actor()
-	run(ci.s.tasks, func() ([]dataio.ContestImport, error) {
+	offui.Run(ci.s.tasks, func() ([]dataio.ContestImport, error) {
 		configs, err := dataio.ExpandConfigs(paths)
 		if err != nil {
 			return nil, err

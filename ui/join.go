@@ -9,6 +9,7 @@ import (
 
 	"votedesk/app"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 )
 
 // JoinCloud asks where the deployment's cloud tables are (endpoint, AWS
@@ -46,7 +47,7 @@ func (sh *Shell) Join(set SyncSettings) {
 	bar := widget.NewProgressBar()
 	progress := modal.NewCustomWithoutButtons("Fetching from the cloud", container.NewVBox(widget.NewLabel("Syncing this device with the deployment's log…"), bar), sh.win)
 	modal.ShowBusy(sh.win, progress)
-	run(sh.tasks, func() (SyncReport, error) {
+	offui.Run(sh.tasks, func() (SyncReport, error) {
 		return sh.cfg.Sync.Sync(context.Background(), func(done, total int) {
 			if total > 0 {
 				sh.tasks.Post(func() { bar.SetValue(float64(done) / float64(total)) })

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 )
 
 // The app asks for a file or folder to read with its own dialog, not Fyne's:
@@ -147,7 +148,7 @@ func (op *OpenPath) Navigate(dir string) {
 	dir = filepath.Clean(dir)
 	op.listing++
 	n, all := op.listing, op.AllFiles.Checked
-	run(op.s.tasks, func() ([]dirItem, error) { return op.list(dir, all) }, func(items []dirItem, err error) {
+	offui.Run(op.s.tasks, func() ([]dirItem, error) { return op.list(dir, all) }, func(items []dirItem, err error) {
 		if n != op.listing {
 			return
 		}
@@ -293,7 +294,7 @@ func (op *OpenPath) Submit() {
 		return
 	}
 	p := op.resolve(op.Path.Text)
-	run(op.s.tasks, func() (os.FileInfo, error) { return os.Stat(p) }, func(fi os.FileInfo, err error) { op.submitted(p, fi, err) })
+	offui.Run(op.s.tasks, func() (os.FileInfo, error) { return os.Stat(p) }, func(fi os.FileInfo, err error) { op.submitted(p, fi, err) })
 }
 
 // submitted goes into or opens the path typed, p, as Stat found it.

@@ -15,6 +15,7 @@ import (
 	"votedesk/app"
 	"votedesk/app/dataio"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 )
 
 // PollBookScreen is an election's poll book: who may vote and who has. It
@@ -220,7 +221,7 @@ func (sc *PollBookScreen) ImportFrom(r io.ReadCloser) {
 	sc.Progress.Start()
 	sc.updateButtons()
 	actor, election := sc.s.actor(), sc.name
-	run(sc.s.tasks, func() (*dataio.PollBookImport, error) {
+	offui.Run(sc.s.tasks, func() (*dataio.PollBookImport, error) {
 		defer r.Close()
 		f, err := dataio.ReadPollBook(r)
 		if err != nil {

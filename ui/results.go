@@ -16,6 +16,7 @@ import (
 	"votedesk/tally"
 	"votedesk/tally/report"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 )
 
 // methodChoices are the counting methods the results screen offers, with
@@ -354,7 +355,7 @@ func (sc *ResultsScreen) count1(asked, keepTies bool) {
 	start := time.Now()
 	decided := &decisions{chosen: append([]int(nil), sc.tieChoices...)}
 	var names []string // the candidates in count order, when a tie is asked
-	run(sc.s.tasks, func() (app.Count, error) {
+	offui.Run(sc.s.tasks, func() (app.Count, error) {
 		c, err := sc.s.svc.Count(sc.s.ctx(), sc.s.actor(), sc.name, method, rules, tally.WithDecider(decided))
 		if _, ok := askedTie(err); ok {
 			cands, cerr := sc.s.svc.Candidates(sc.s.ctx(), sc.s.actor(), sc.name)

@@ -13,6 +13,7 @@ import (
 	"votedesk/app"
 	"votedesk/tally/rla"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 )
 
 // AuditBoard is where an audit board of two officials reads the sampled
@@ -459,7 +460,7 @@ func (b *AuditBoard) record(pass int, r []app.Ranking, notFound bool) {
 	s, st, sel := b.sc.s, b.st, b.sel
 	ballot := st.Draws[sel].Draw.Index
 	b.Save.Disable()
-	run(s.tasks, func() (struct{}, error) {
+	offui.Run(s.tasks, func() (struct{}, error) {
 		return struct{}{}, s.svc.RecordAuditReading(s.ctx(), s.actor(), b.sc.name, st.Audit.ID, ballot, pass, r, notFound)
 	}, func(_ struct{}, err error) {
 		b.Save.Enable()

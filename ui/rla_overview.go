@@ -17,6 +17,7 @@ import (
 	"votedesk/tally/raire"
 	"votedesk/tally/rla"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 )
 
 // AuditOverview says where an audit stands: the verdict and what to do
@@ -258,7 +259,7 @@ func (o *AuditOverview) askNextRound() {
 			return
 		}
 		ses, id := sc.s, st.Audit.ID
-		run(ses.tasks, func() (int, error) {
+		offui.Run(ses.tasks, func() (int, error) {
 			return ses.svc.NextAuditRound(ses.ctx(), ses.actor(), sc.name, id, n)
 		}, func(_ int, err error) {
 			done(err)

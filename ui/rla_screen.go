@@ -13,6 +13,7 @@ import (
 	"votedesk/app/dataio"
 	"votedesk/tally/rla"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 )
 
 // The views of the audit tab.
@@ -119,7 +120,7 @@ func (sc *RiskAuditScreen) load(then func()) {
 		return
 	}
 	chosen := sc.chosen
-	run(sc.s.tasks, func() (auditView, error) {
+	offui.Run(sc.s.tasks, func() (auditView, error) {
 		ctx, actor := sc.s.ctx(), sc.s.actor()
 		audits, err := sc.s.svc.Audits(ctx, actor, sc.name)
 		if err != nil || len(audits) == 0 {

@@ -17,6 +17,7 @@ import (
 	"votedesk/app/dataio"
 	"votedesk/tally/rla"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 )
 
 // The kinds of audit the start dialog offers.
@@ -113,7 +114,7 @@ func (f *AuditStartForm) chooseManifest() {
 func (f *AuditStartForm) ReadManifest(path string) {
 	f.ManifestFile.SetText("Reading " + filepath.Base(path) + "…")
 	f.ManifestFile.Importance = widget.MediumImportance
-	run(f.sc.s.tasks, func() (rla.Manifest, error) {
+	offui.Run(f.sc.s.tasks, func() (rla.Manifest, error) {
 		file, err := os.Open(path)
 		if err != nil {
 			return rla.Manifest{}, pathError(err)
@@ -173,7 +174,7 @@ func (f *AuditStartForm) try(done func(error)) {
 		return
 	}
 	setup := app.AuditSetup{Kind: auditKinds[max(f.Kind.SelectedIndex(), 0)].kind, RiskLimit: risk, Seed: strings.TrimSpace(f.Seed.Text), Manifest: *f.manifest}
-	run(s.tasks, func() (app.Audit, error) {
+	offui.Run(s.tasks, func() (app.Audit, error) {
 		return s.svc.StartAudit(s.ctx(), s.actor(), f.sc.name, setup)
 	}, func(au app.Audit, err error) {
 		done(err)

@@ -89,7 +89,7 @@ func (s *session) do(what string, cmd func(ctx context.Context) error, ok func()
 
 // doHint is do with a line of explanation shown under a refusal.
 func (s *session) doHint(what, hint string, cmd func(ctx context.Context) error, ok func()) {
-	run(s.tasks, func() (struct{}, error) { return struct{}{}, cmd(s.ctx()) }, func(_ struct{}, err error) {
+	offui.Run(s.tasks, func() (struct{}, error) { return struct{}{}, cmd(s.ctx()) }, func(_ struct{}, err error) {
 		if err != nil {
 			s.failHint(what, err, hint)
 			return
@@ -103,7 +103,7 @@ func (s *session) doHint(what, hint string, cmd func(ctx context.Context) error,
 // load runs a query off the UI goroutine and hands its result to show on the
 // UI goroutine; a failure is shown as a dialog titled what.
 func load[T any](s *session, what string, query func(ctx context.Context) (T, error), show func(T)) {
-	run(s.tasks, func() (T, error) { return query(s.ctx()) }, func(v T, err error) {
+	offui.Run(s.tasks, func() (T, error) { return query(s.ctx()) }, func(v T, err error) {
 		if err != nil {
 			s.fail(what, err)
 			return

@@ -40,7 +40,7 @@ func newFirstRunScreen(svc *app.Service, w fyne.Window, t *offui.Runner, icon fy
 		}
 		name, email, password := s.Name.Text, s.Email.Text, s.Password.Text
 		s.Create.Disable()
-		run(t, func() (app.User, error) {
+		offui.Run(t, func() (app.User, error) {
 			ctx := context.Background()
 			if err := svc.RegisterUser(ctx, "", name, email, password); err != nil {
 				return app.User{}, err
@@ -91,7 +91,7 @@ func newSignInScreen(svc *app.Service, w fyne.Window, t *offui.Runner, icon fyne
 	s.SignIn = modal.NewButton("Sign in", func() {
 		login, password := s.Login.Text, s.Password.Text
 		s.SignIn.Disable()
-		run(t, func() (app.User, error) {
+		offui.Run(t, func() (app.User, error) {
 			return svc.SignIn(context.Background(), login, password)
 		}, func(u app.User, err error) {
 			s.SignIn.Enable()

@@ -13,6 +13,7 @@ import (
 
 	"votedesk/app"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 )
 
 // Syncer is what the sync panel drives: the cloud sync of the event log.
@@ -302,7 +303,7 @@ func (sc *SyncScreen) Sync() {
 	sc.Progress.Show()
 	sc.Report.SetText("Syncing…")
 	sc.updateButtons()
-	run(sc.s.tasks, func() (SyncReport, error) {
+	offui.Run(sc.s.tasks, func() (SyncReport, error) {
 		return sc.s.sync.Sync(sc.s.ctx(), func(done, total int) {
 			if total > 0 {
 				sc.s.tasks.Post(func() { sc.Progress.SetValue(float64(done) / float64(total)) })

@@ -12,6 +12,7 @@ import (
 
 	"votedesk/app"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 )
 
 // UsersScreen lists the users and their roles. Managers (ADMIN and up) add
@@ -261,7 +262,7 @@ func (sc *UsersScreen) changePassword() {
 			return
 		}
 		actor, password := sc.s.actor(), pw.Text
-		run(sc.s.tasks, func() (struct{}, error) {
+		offui.Run(sc.s.tasks, func() (struct{}, error) {
 			return struct{}{}, sc.s.svc.ChangePassword(context.Background(), actor, actor, password)
 		}, func(_ struct{}, err error) {
 			done(err)
