@@ -198,6 +198,12 @@ func TestPasscodeLock(t *testing.T) {
 		}
 		return app.ErrorMessage(err)
 	}
+	// An empty passcode is no try, however often.
+	for range 2 * app.PasscodeFreeTries {
+		if err := l.Unlock(""); !app.IsCode(err, app.CodeInvalid) || l.LockedFor() > 0 {
+			t.Fatalf("an empty passcode: %v, locked for %v", err, l.LockedFor())
+		}
+	}
 	if msg := wrong(app.CodeForbidden); !strings.Contains(msg, "2 more tries") {
 		t.Errorf("first wrong try says %q", msg)
 	}

@@ -56,12 +56,6 @@ func (s *passcodeScreen) submit() {
 		return
 	}
 	k, passcode := s.k, s.entry.Text
-	if passcode == "" {
-		// Enter on an empty field is not a try: it costs no attempt.
-		s.msg.Importance = widget.MediumImportance
-		s.msg.SetText("Type the officer passcode, then press Enter.")
-		return
-	}
 	s.entry.SetText("")
 	s.checking = true
 	s.unlock.Disable()
