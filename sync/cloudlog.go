@@ -90,7 +90,23 @@ func (c *Cloud) readLog(ctx context.Context, from uint64, fn func(page []*app.Ev
 
 // appendSegments writes segments to the cloud log in one transaction, each
 // on condition that its sequence number is free: all commit or none does.
+// One segment is one conditional PutItem, at half a transaction's write
+// units.
 func (c *Cloud) appendSegments(ctx context.Context, segs []segment) error {
+	if len(segs) == 1 {
+		_, err := c.db.PutItem(ctx, &dynamodb.PutItemInput{
+			TableName:           aws.String(c.tables.Log),
+			Item:                segs[0].item,
+			ConditionExpression: aws.String("attribute_not_exists(PK)"),
+		})
+		if isConditionFailure(err) || isTransactionConflict(err) {
+			return errLostRace
+		}
+		if err != nil {
+			return c.classify(ctx, "append to the cloud log", err)
+		}
+		return nil
+	}
 	items := make([]types.TransactWriteItem, len(segs))
 	for i, s := range segs {
 		items[i] = types.TransactWriteItem{Put: &types.Put{

@@ -46,6 +46,12 @@ func (t timedClient) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInpu
 	return t.c.UpdateItem(ctx, in, opts...)
 }
 
+func (t timedClient) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
+	ctx, cancel := t.ctx(ctx)
+	defer cancel()
+	return t.c.PutItem(ctx, in, opts...)
+}
+
 func (t timedClient) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
 	ctx, cancel := t.ctx(ctx)
 	defer cancel()

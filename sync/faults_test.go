@@ -126,7 +126,7 @@ func TestFaults(t *testing.T) {
 		only  string
 		kinds []fault
 	}{
-		{"LostResponseOfHalfThePushes", 0.5, "TransactWriteItems", []fault{lostResponse}},
+		{"LostResponseOfHalfThePushes", 0.5, "PutItem", []fault{lostResponse}},
 		{"LostResponses", 0.3, "", []fault{lostResponse}},
 		{"ServerErrors", 0.3, "", []fault{serverError}},
 		{"Throttling", 0.3, "", []fault{throughput, throttling}},

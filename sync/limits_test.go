@@ -22,10 +22,10 @@ func TestLimits(t *testing.T) {
 		cfg  ddblimit.Config
 	}{
 		{"Throttling", ddblimit.Config{WriteUnits: 50, ReadUnits: 150, Burst: 100 * time.Millisecond, NoConflicts: true}},
-		{"TransactionConflicts", ddblimit.Config{Unlimited: true, TransactionLatency: 50 * time.Millisecond}},
+		{"TransactionConflicts", ddblimit.Config{Unlimited: true, TransactionLatency: 200 * time.Millisecond}},
 		{"LostResponses", ddblimit.Config{Unlimited: true, NoConflicts: true, LoseResponses: 0.3}},
 		{"AllTogether", ddblimit.Config{WriteUnits: 50, ReadUnits: 150, Burst: 100 * time.Millisecond,
-			TransactionLatency: 50 * time.Millisecond, LoseResponses: 0.2, ThrottleCode: ddblimit.CodeThrottling}},
+			TransactionLatency: 200 * time.Millisecond, LoseResponses: 0.2, ThrottleCode: ddblimit.CodeThrottling}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			prefix := newPrefix(t)
@@ -35,12 +35,18 @@ func TestLimits(t *testing.T) {
 			hc := &http.Client{Transport: tr}
 			devs := []*device{newDevice(t, "A", prefix, 0, hc), newDevice(t, "B", prefix, time.Minute, hc), newDevice(t, "C", prefix, -time.Minute, hc)}
 			tr.Configure(func(c *ddblimit.Config) { *c = ddblimit.Config{Unlimited: true, NoConflicts: true} })
-			seed(devs[0], 900)
+			seed(devs[0], 1100)
 			for _, d := range devs {
 				d.sync()
 			}
 			tr.Configure(func(c *ddblimit.Config) { *c = tc.cfg })
 			cast, failed := 0, 0
+			if !tc.cfg.NoConflicts {
+				// A's first push is then more than one segment, a
+				// transaction: the others' single appends at the same
+				// place conflict with it while it is in flight.
+				cast += castMayor(devs[0], "ann", 701, 1100)
+			}
 			for round := 0; round < 8; round++ {
 				var wg sync.WaitGroup
 				errs := make([]error, len(devs))

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -42,6 +43,9 @@ type kiosk struct {
 	cast      int
 	latencies []time.Duration
 	failed    int
+	// appends and lost count this kiosk's committed appends and lost
+	// races.
+	appends, lost atomic.Int64
 }
 
 // TestLoad runs kiosks against DynamoDB Local through DynamoDB's limits and
@@ -160,7 +164,16 @@ func (r loadRun) deploy(t *testing.T, prefix string, hc *http.Client, perKiosk i
 		// taking over another's claim waits a call timeout (30 s), and
 		// that, not the log, set the latency.
 		d.syncer.NoProjection = i > 0
-		kiosks[i] = &kiosk{device: d}
+		k := &kiosk{device: d}
+		d.syncer.Step = func(name string) {
+			switch name {
+			case "pushed":
+				k.appends.Add(1)
+			case "lost":
+				k.lost.Add(1)
+			}
+		}
+		kiosks[i] = k
 	}
 	return kiosks
 }
@@ -179,14 +192,13 @@ func (k *kiosk) castOne(voter string) {
 // syncOnce runs one cycle and takes the ballots it confirmed off the
 // waiting list: the outbox is confirmed in order, so they are the oldest.
 func (k *kiosk) syncOnce() {
-	if _, err := k.syncer.Sync(k.ctx, nil); err != nil {
-		k.mu.Lock()
-		k.failed++
-		k.mu.Unlock()
-	}
+	_, err := k.syncer.Sync(k.ctx, nil)
 	now := time.Now()
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	if err != nil {
+		k.failed++
+	}
 	evs, err := k.store.Pending(k.ctx, 0)
 	k.must(err)
 	pending := 0
@@ -211,12 +223,15 @@ func (k *kiosk) done() bool {
 func (r loadRun) report(t *testing.T, kiosks []*kiosk, elapsed time.Duration, s ddblimit.Stats) {
 	var all []time.Duration
 	cast, failed := 0, 0
+	var appends, lost int64
 	var slowest *kiosk
 	slowestMax := time.Duration(0)
 	for _, k := range kiosks {
 		k.mu.Lock()
 		cast += k.cast
 		failed += k.failed
+		appends += k.appends.Load()
+		lost += k.lost.Load()
 		all = append(all, k.latencies...)
 		for _, l := range k.latencies {
 			if l > slowestMax {
@@ -235,15 +250,9 @@ func (r loadRun) report(t *testing.T, kiosks []*kiosk, elapsed time.Duration, s 
 		}
 		return all[min(len(all)-1, int(p*float64(len(all))))].Round(10 * time.Millisecond)
 	}
-	tx := s.Ops["TransactWriteItems"]
-	refused := tx.Throttled + tx.Conflicts + tx.Lost
-	for _, n := range tx.Errors {
-		refused += n
-	}
-	pushes := tx.Requests - refused
 	retries := 0.0
-	if pushes > 0 {
-		retries = float64(refused) / float64(pushes)
+	if appends > 0 {
+		retries = float64(lost) / float64(appends)
 	}
 	slow := "-"
 	if slowest != nil {
@@ -254,5 +263,5 @@ func (r loadRun) report(t *testing.T, kiosks []*kiosk, elapsed time.Duration, s 
 	}
 	t.Logf("| %d | %d | %d | %.1f | %s | %s | %.2f | %d | %s |", r.n, cast, len(all), float64(len(all))/elapsed.Seconds(),
 		pct(0.5), pct(0.99), retries, failed, slow)
-	t.Logf("%d kiosks, %s: %v", r.n, elapsed.Round(time.Second), s)
+	t.Logf("%d kiosks, %s: %d appends, %d lost races; %v", r.n, elapsed.Round(time.Second), appends, lost, s)
 }

@@ -58,8 +58,9 @@ type Syncer struct {
 	cfg   Config
 
 	// Step, when set, is called after each step of a cycle with its name
-	// (page, pushed, confirmed, projection-claimed, projection-chunk,
-	// projection-done): tests stop the process there to simulate a crash.
+	// (page, pushed, lost, confirmed, projection-claimed, projection-chunk,
+	// projection-done): tests stop the process there to simulate a crash,
+	// and count appends and lost races.
 	Step func(name string)
 	// Now tells the time for the status; nil means the wall clock.
 	Now func() time.Time
@@ -267,6 +268,7 @@ func (s *Syncer) push(ctx context.Context, c *Cloud, evs []*app.Event, res *app.
 	for _, batch := range batchSegments(segs) {
 		err := c.appendSegments(ctx, batch)
 		if errors.Is(err, errLostRace) {
+			s.step("lost")
 			return true, nil
 		}
 		if err != nil {

@@ -302,6 +302,43 @@ func TestTransactionConflict(t *testing.T) {
 	}
 }
 
+// TestSingleWriteConflict: a PutItem of an item a transaction in flight
+// holds fails with TransactionConflictException; once the transaction is
+// done the same PutItem is refused only by its condition.
+func TestSingleWriteConflict(t *testing.T) {
+	table := newTable(t)
+	tr := ddblimit.New(nil, ddblimit.Config{Unlimited: true, TransactionLatency: 400 * time.Millisecond})
+	db := client(&http.Client{Transport: tr}, 1)
+	done := make(chan error)
+	go func() {
+		_, err := db.TransactWriteItems(context.Background(), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+			{Put: &types.Put{TableName: aws.String(table), Item: item("log", "42", 10), ConditionExpression: aws.String("attribute_not_exists(PK)")}},
+			{Put: &types.Put{TableName: aws.String(table), Item: item("log", "43", 10), ConditionExpression: aws.String("attribute_not_exists(PK)")}},
+		}})
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	putLog := func() error {
+		_, err := db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: item("log", "42", 10),
+			ConditionExpression: aws.String("attribute_not_exists(PK)")})
+		return err
+	}
+	var tce *types.TransactionConflictException
+	if err := putLog(); !errors.As(err, &tce) {
+		t.Errorf("PutItem during the transaction: %v, want TransactionConflictException", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("transaction: %v", err)
+	}
+	var ccf *types.ConditionalCheckFailedException
+	if err := putLog(); !errors.As(err, &ccf) {
+		t.Errorf("PutItem after the transaction: %v, want ConditionalCheckFailedException", err)
+	}
+	if s := tr.Stats(); s.Conflicts != 1 || s.Ops["PutItem"].Conflicts != 1 {
+		t.Errorf("stats %v, want one conflict, of PutItem", s)
+	}
+}
+
 // TestLostResponse loses every answer: the write fails for the client and
 // is in the table all the same.
 func TestLostResponse(t *testing.T) {

@@ -32,7 +32,9 @@
 //     retry (the caller sees it).
 //   - Transaction conflicts: a TransactWriteItems that names an item (table,
 //     partition and sort key) another TransactWriteItems in flight names is
-//     cancelled with reason TransactionConflict, without being forwarded.
+//     cancelled with reason TransactionConflict, without being forwarded; a
+//     PutItem, UpdateItem or DeleteItem of such an item fails with
+//     TransactionConflictException, as on the service.
 //     Config.TransactionLatency holds each transaction's items for that long
 //     before it is forwarded, as the service's two-phase commit does, which
 //     widens the window.

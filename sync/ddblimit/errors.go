@@ -22,6 +22,7 @@ const (
 	CodeProvisionedThroughputExceeded = "ProvisionedThroughputExceededException"
 	CodeThrottling                    = "ThrottlingException"
 	CodeTransactionCanceled           = "TransactionCanceledException"
+	CodeTransactionConflict           = "TransactionConflictException"
 )
 
 // throttlingReason is DynamoDB's ThrottlingReason.

@@ -218,6 +218,17 @@ func (t *Transport) refuse(req *http.Request, r request) *http.Response {
 			return cancelResponse(req, reasons)
 		}
 	}
+	// A single write to an item a transaction in flight holds fails as on
+	// the service, with TransactionConflictException (which the SDK does not
+	// retry).
+	if !r.transact && !t.cfg.NoConflicts {
+		for _, a := range r.accesses {
+			if a.write && t.inflight[a.item()] > 0 {
+				t.stats.conflict(r.op)
+				return errorResponse(req, CodeTransactionConflict, map[string]any{"message": conflictMessage})
+			}
+		}
+	}
 	now := t.cfg.Now()
 	over := map[string]bool{}
 	for _, a := range r.accesses {
