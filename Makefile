@@ -40,10 +40,13 @@ bench: deps dynamodb-local
 
 # loadtest runs TestLoad with 10, 50, 200 and 500 simulated kiosks against
 # DynamoDB Local through DynamoDB's per-partition limits (sync/ddblimit);
-# `make test` runs only its 5-kiosk smoke version. LOADTEST_N picks others.
+# `make test` runs only its 5-kiosk smoke version. LOADTEST_N picks others;
+# LOADTEST_BURST=B makes each run a close of polls (B ballots per kiosk cast
+# offline, then all sync at once).
 LOADTEST_N ?= 10,50,200,500
+LOADTEST_BURST ?= 0
 loadtest: deps dynamodb-local
-	$(GO) test -count=1 -timeout 30m -run '^TestLoad$$' -v ./sync -loadtest $(LOADTEST_N)
+	$(GO) test -count=1 -timeout 30m -run '^TestLoad$$' -v ./sync -loadtest $(LOADTEST_N) -loadburst $(LOADTEST_BURST)
 
 # screenshots-kiosk renders every kiosk screen with Fyne's headless test
 # driver into screenshots/kiosk-*.png.

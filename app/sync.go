@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"time"
 )
@@ -39,13 +40,40 @@ type CloudOptions struct {
 
 // SyncProgress is where a sync cycle stands, in events.
 type SyncProgress struct {
-	Stage     string // "pull", "push" or "projection"
+	Stage     string // "pull", "push", "projection", or "wait" (to retry)
 	Pulled    int    // events pulled so far, of ToPull
 	ToPull    int
 	Pushed    int // events pushed so far, of ToPush
 	ToPush    int
 	Projected int // cloud projection items written so far, of ToProject
 	ToProject int
+	// While Stage is "wait": how long until the cycle tries again, and why,
+	// in plain words (SyncBusy*).
+	RetryIn time.Duration
+	Why     string
+}
+
+// Why a sync waits to retry.
+const (
+	SyncBusyAppending = "other devices are adding to the cloud log at the same moment"
+	SyncBusyThrottled = "DynamoDB asked this device to slow down"
+	SyncBusyFailing   = "DynamoDB did not answer properly"
+)
+
+// Waiting says in plain words what a sync waiting to retry waits for, e.g.
+// "The cloud is busy (...); retrying in 4 s." ("" when it is not waiting).
+func (p SyncProgress) Waiting() string {
+	if p.Stage != "wait" {
+		return ""
+	}
+	in := "a moment"
+	switch {
+	case p.RetryIn >= 10*time.Second:
+		in = fmt.Sprintf("%d s", int(p.RetryIn.Round(time.Second)/time.Second))
+	case p.RetryIn >= 100*time.Millisecond:
+		in = fmt.Sprintf("%.1f s", p.RetryIn.Seconds())
+	}
+	return fmt.Sprintf("The cloud is busy (%s); retrying in %s.", p.Why, in)
 }
 
 // SyncResult is what one sync cycle did.

@@ -17,6 +17,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/logging"
+
+	"votedesk/app"
 )
 
 // Config says which DynamoDB tables to sync with and how to reach them.
@@ -43,6 +45,10 @@ type Config struct {
 	// CallTimeout bounds each call to DynamoDB with its retries (default
 	// DefaultCallTimeout).
 	CallTimeout time.Duration
+
+	// onRetry, when set, is told of each retry the SDK is about to wait
+	// for, and why (app.SyncBusy*): the sync panel says so.
+	onRetry func(wait time.Duration, why string)
 }
 
 // Tables names the two cloud tables.
@@ -86,12 +92,16 @@ func Connect(ctx context.Context, cfg Config) (*Cloud, error) {
 		backoff.max = 5 * time.Second
 	}
 	opts = append(opts, config.WithRetryer(func() aws.Retryer {
-		return retry.NewStandard(func(o *retry.StandardOptions) {
+		r := retry.NewStandard(func(o *retry.StandardOptions) {
 			o.MaxAttempts = attempts
 			o.Backoff = backoff
 			o.RateLimiter = ratelimit.None
 			o.Retryables = append(o.Retryables, retry.IsErrorRetryableFunc(retryTruncated))
 		})
+		if cfg.onRetry == nil {
+			return r
+		}
+		return toldRetryer{RetryerV2: r, tell: cfg.onRetry}
 	}))
 	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
@@ -158,6 +168,30 @@ func retryTruncated(err error) aws.Ternary {
 
 // jitterBackoff is exponential backoff with full jitter: a random delay
 // between 0 and min(max, base * 2^attempt).
+// toldRetryer is the SDK's retryer telling the cycle of each wait.
+type toldRetryer struct {
+	aws.RetryerV2
+	tell func(time.Duration, string)
+}
+
+func (r toldRetryer) RetryDelay(attempt int, err error) (time.Duration, error) {
+	d, derr := r.RetryerV2.RetryDelay(attempt, err)
+	if derr == nil {
+		why := app.SyncBusyFailing
+		var ae smithy.APIError
+		if errors.As(err, &ae) && throttleCodes[ae.ErrorCode()] {
+			why = app.SyncBusyThrottled
+		}
+		r.tell(d, why)
+	}
+	return d, derr
+}
+
+// throttleCodes are the error codes by which DynamoDB asks a client to slow
+// down.
+var throttleCodes = map[string]bool{"ProvisionedThroughputExceededException": true, "ThrottlingException": true,
+	"RequestLimitExceeded": true, "Throttling": true}
+
 type jitterBackoff struct{ base, max time.Duration }
 
 func (b jitterBackoff) BackoffDelay(attempt int, _ error) (time.Duration, error) {

@@ -53,11 +53,21 @@ func TestLimits(t *testing.T) {
 				for i, d := range devs {
 					from := 1 + round*90 + i*30
 					cast += castMayor(d, []string{"ann", "ben", "cat"}[i], from, from+9)
+				}
+				txBefore := tr.Stats().Ops["TransactWriteItems"].Requests
+				for i, d := range devs {
 					wg.Add(1)
 					go func() {
 						defer wg.Done()
 						_, errs[i] = d.syncer.Sync(d.ctx, nil)
 					}()
+					if i == 0 && round == 0 && !tc.cfg.NoConflicts {
+						// The others sync while A's transaction is in
+						// flight, so their appends meet it.
+						for deadline := time.Now().Add(10 * time.Second); tr.Stats().Ops["TransactWriteItems"].Requests == txBefore && time.Now().Before(deadline); {
+							time.Sleep(time.Millisecond)
+						}
+					}
 				}
 				wg.Wait()
 				for _, err := range errs {

@@ -26,12 +26,20 @@ import (
 // it TestLoad runs a small smoke version.
 var loadtest = flag.String("loadtest", "", "comma-separated device counts for TestLoad, e.g. 10,50,200,500")
 
+// loadburst, when set, makes each of TestLoad's runs a close of polls: every
+// kiosk casts this many ballots offline, then all sync at once.
+var loadburst = flag.Int("loadburst", 0, "ballots each kiosk casts offline before all sync at once (0: cast while syncing)")
+
 // loadRun is one load test: n kiosks each casting a ballot every 1-3 s
 // for castFor and syncing every interval, with up to drain more to confirm
 // the rest.
 type loadRun struct {
 	n                        int
 	castFor, interval, drain time.Duration
+	// burst, when set, replaces casting while syncing: each kiosk casts
+	// burst ballots offline, and latency counts from when all start
+	// syncing (the polls closed).
+	burst int
 }
 
 // kiosk is one simulated device of a load test: the cast times of its
@@ -61,7 +69,7 @@ func TestLoad(t *testing.T) {
 			if err != nil {
 				t.Fatalf("-loadtest %q: %v", *loadtest, err)
 			}
-			runs = append(runs, loadRun{n: n, castFor: 20 * time.Second, interval: 3 * time.Second, drain: 40 * time.Second})
+			runs = append(runs, loadRun{n: n, castFor: 20 * time.Second, interval: 3 * time.Second, drain: 40 * time.Second, burst: *loadburst})
 		}
 	}
 	for _, r := range runs {
@@ -74,10 +82,25 @@ func (r loadRun) run(t *testing.T) {
 	tr := ddblimit.New(nil, ddblimit.Config{Unlimited: true, NoConflicts: true, Seed: uint64(time.Now().UnixNano())})
 	hc := &http.Client{Transport: tr}
 	perKiosk := int(r.castFor/time.Second) + 1
+	if r.burst > 0 {
+		perKiosk, r.castFor = r.burst, 0
+	}
 	kiosks := r.deploy(t, prefix, hc, perKiosk)
+	if r.burst > 0 {
+		for i, k := range kiosks {
+			for v := range r.burst {
+				k.castOne(fmt.Sprintf("k%04dv%03d", i, v))
+			}
+		}
+	}
 	tr.Configure(func(c *ddblimit.Config) { *c = ddblimit.Config{TransactionLatency: 10 * time.Millisecond} })
 
 	began := time.Now()
+	for _, k := range kiosks {
+		for i := range k.waiting {
+			k.waiting[i] = began
+		}
+	}
 	stopCasting := began.Add(r.castFor)
 	deadline := stopCasting.Add(r.drain)
 	var wg sync.WaitGroup
@@ -96,7 +119,9 @@ func (r loadRun) run(t *testing.T) {
 		}()
 		go func() {
 			defer wg.Done()
-			time.Sleep(time.Duration(rng.Int64N(int64(r.interval))))
+			if r.burst == 0 {
+				time.Sleep(time.Duration(rng.Int64N(int64(r.interval))))
+			}
 			for time.Now().Before(deadline) {
 				k.syncOnce()
 				if time.Now().After(stopCasting) && k.done() {
@@ -261,7 +286,13 @@ func (r loadRun) report(t *testing.T, kiosks []*kiosk, elapsed time.Duration, s 
 			slow = fmt.Sprintf("%s: %d ballots never confirmed, %d cycles failed", slowest.name, len(slowest.waiting), slowest.failed)
 		}
 	}
-	t.Logf("| %d | %d | %d | %.1f | %s | %s | %.2f | %d | %s |", r.n, cast, len(all), float64(len(all))/elapsed.Seconds(),
+	// Throughput is over the run; after a close of polls, over the time
+	// until the last ballot was confirmed.
+	span := elapsed
+	if r.burst > 0 && len(all) > 0 {
+		span = all[len(all)-1]
+	}
+	t.Logf("| %d | %d | %d | %.1f | %s | %s | %.2f | %d | %s |", r.n, cast, len(all), float64(len(all))/span.Seconds(),
 		pct(0.5), pct(0.99), retries, failed, slow)
 	t.Logf("%d kiosks, %s: %d appends, %d lost races; %v", r.n, elapsed.Round(time.Second), appends, lost, s)
 }

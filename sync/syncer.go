@@ -51,6 +51,11 @@ const (
 // race for the head of the log.
 const maxRounds = 30
 
+// retryBackoff sets the wait before a retry after a lost race: full jitter
+// over retryBackoff x 2^round, at most 64 x retryBackoff (sync/doc.go,
+// "Contention", has the measurements that chose it).
+const retryBackoff = 80 * time.Millisecond
+
 // Syncer syncs one device's database with the cloud tables; it implements
 // app.Syncer. One cycle runs at a time.
 type Syncer struct {
@@ -78,6 +83,10 @@ type Syncer struct {
 	mu       sync.Mutex
 	progress app.SyncProgress
 	report   func(app.SyncProgress)
+	// pmu guards reporting and last, the progress last reported: the
+	// SDK's retries report waits from any goroutine (waiting).
+	pmu  sync.Mutex
+	last app.SyncProgress
 }
 
 var _ app.Syncer = (*Syncer)(nil)
@@ -103,10 +112,26 @@ func (s *Syncer) step(name string) {
 }
 
 func (s *Syncer) emit(stage string) {
+	s.pmu.Lock()
+	defer s.pmu.Unlock()
 	s.progress.Stage = stage
+	s.last = s.progress
 	if s.report != nil {
 		s.report(s.progress)
 	}
+}
+
+// waiting reports that the cycle waits d before trying again, and why
+// (app.SyncBusy*), then goes back to the stage it was in.
+func (s *Syncer) waiting(d time.Duration, why string) {
+	s.pmu.Lock()
+	defer s.pmu.Unlock()
+	if s.report == nil {
+		return
+	}
+	p := s.last
+	p.Stage, p.RetryIn, p.Why = "wait", d, why
+	s.report(p)
 }
 
 // resolve fills in the endpoint and table prefix from the environment and
@@ -143,6 +168,7 @@ func (s *Syncer) connect(ctx context.Context) (*Cloud, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg.onRetry = s.waiting
 	return Connect(ctx, cfg)
 }
 
@@ -210,7 +236,9 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 		if round == maxRounds {
 			return res, app.Errorf(app.CodeUnavailable, "other devices kept appending to the cloud log first (%d tries); sync again in a moment", maxRounds)
 		}
-		if err := sleep(ctx, time.Duration(rand.Int64N(int64(10*time.Millisecond)<<min(round, 6)))); err != nil {
+		wait := time.Duration(rand.Int64N(int64(retryBackoff) << min(round, 6)))
+		s.waiting(wait, app.SyncBusyAppending)
+		if err := sleep(ctx, wait); err != nil {
 			return res, c.classify(ctx, "wait to retry", err)
 		}
 	}

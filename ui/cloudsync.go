@@ -82,11 +82,12 @@ func (c *CloudSyncer) Status(ctx context.Context) (SyncStatus, error) {
 	return SyncStatus{LastSuccess: st.LastSuccess, Pending: st.Pending, LastError: st.LastError}, nil
 }
 
-// Sync runs one cycle, reporting events (and cloud items) done of total.
-func (c *CloudSyncer) Sync(ctx context.Context, progress func(done, total int)) (SyncReport, error) {
+// Sync runs one cycle, reporting events (and cloud items) done of total,
+// and why it waits when it must wait to retry.
+func (c *CloudSyncer) Sync(ctx context.Context, progress func(SyncProgress)) (SyncReport, error) {
 	res, err := c.syncer().Sync(ctx, func(p app.SyncProgress) {
 		if progress != nil {
-			progress(p.Pulled+p.Pushed+p.Projected, p.ToPull+p.ToPush+p.ToProject)
+			progress(SyncProgress{Done: p.Pulled + p.Pushed + p.Projected, Total: p.ToPull + p.ToPush + p.ToProject, Waiting: p.Waiting()})
 		}
 	})
 	if err != nil {

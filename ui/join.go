@@ -38,6 +38,9 @@ func (sh *Shell) JoinCloud() {
 	modal.Show(sh.win, sh.joinDialog, nil)
 }
 
+// joinNote is what the join dialog says while it fetches.
+const joinNote = "Syncing this device with the deployment's log…"
+
 // Join syncs this empty database from the cloud with the given settings.
 func (sh *Shell) Join(set SyncSettings) {
 	if err := sh.cfg.Sync.Configure(set); err != nil {
@@ -45,13 +48,17 @@ func (sh *Shell) Join(set SyncSettings) {
 		return
 	}
 	bar := widget.NewProgressBar()
-	progress := modal.NewCustomWithoutButtons("Fetching from the cloud", container.NewVBox(widget.NewLabel("Syncing this device with the deployment's log…"), bar), sh.win)
+	note := widget.NewLabel(joinNote)
+	progress := modal.NewCustomWithoutButtons("Fetching from the cloud", container.NewVBox(note, bar), sh.win)
 	modal.ShowBusy(sh.win, progress)
 	offui.Run(sh.tasks, func() (SyncReport, error) {
-		return sh.cfg.Sync.Sync(context.Background(), func(done, total int) {
-			if total > 0 {
-				sh.tasks.Post(func() { bar.SetValue(float64(done) / float64(total)) })
-			}
+		return sh.cfg.Sync.Sync(context.Background(), func(p SyncProgress) {
+			sh.tasks.Post(func() {
+				if p.Total > 0 {
+					bar.SetValue(float64(p.Done) / float64(p.Total))
+				}
+				note.SetText(orText(p.Waiting, joinNote))
+			})
 		})
 	}, func(rep SyncReport, err error) {
 		progress.Hide()

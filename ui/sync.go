@@ -26,8 +26,16 @@ type Syncer interface {
 	// Status says how sync stands now.
 	Status(ctx context.Context) (SyncStatus, error)
 	// Sync pushes this device's new events and pulls the others', calling
-	// progress (events done of total) as it goes.
-	Sync(ctx context.Context, progress func(done, total int)) (SyncReport, error)
+	// progress as it goes.
+	Sync(ctx context.Context, progress func(SyncProgress)) (SyncReport, error)
+}
+
+// SyncProgress is where a sync stands: events (and cloud items) done of
+// total, and, while it waits to retry, why and for how long in plain words
+// (app.SyncProgress.Waiting).
+type SyncProgress struct {
+	Done, Total int
+	Waiting     string
 }
 
 // SyncSettings is where the cloud copy lives.
@@ -304,10 +312,8 @@ func (sc *SyncScreen) Sync() {
 	sc.Report.SetText("Syncing…")
 	sc.updateButtons()
 	offui.Run(sc.s.tasks, func() (SyncReport, error) {
-		return sc.s.sync.Sync(sc.s.ctx(), func(done, total int) {
-			if total > 0 {
-				sc.s.tasks.Post(func() { sc.Progress.SetValue(float64(done) / float64(total)) })
-			}
+		return sc.s.sync.Sync(sc.s.ctx(), func(p SyncProgress) {
+			sc.s.tasks.Post(func() { sc.showProgress(p) })
 		})
 	}, func(r SyncReport, err error) {
 		sc.syncing = false
@@ -325,6 +331,16 @@ func (sc *SyncScreen) Sync() {
 		sc.refresh()
 		sc.s.changed()
 	})
+}
+
+// showProgress moves the bar, and says why a sync waits while it waits to
+// retry ("The cloud is busy (...); retrying in 4 s.") and that it is
+// syncing again after.
+func (sc *SyncScreen) showProgress(p SyncProgress) {
+	if p.Total > 0 {
+		sc.Progress.SetValue(float64(p.Done) / float64(p.Total))
+	}
+	sc.Report.SetText(orText(p.Waiting, "Syncing…"))
 }
 
 // resolve settles the selected conflict: accept counts the duplicate ballot

@@ -97,6 +97,7 @@ func TestSyncPanel(t *testing.T) {
 		}
 	})
 	t.Run("SyncNow", func(t *testing.T) {
+		fs.busy = "The cloud is busy (DynamoDB asked this device to slow down); retrying in 0.4 s."
 		test.Tap(s.SyncNow)
 		h.wait()
 		if fs.syncs != 1 || len(fs.steps) != 17 || s.Progress.Value != 1 {
@@ -104,6 +105,19 @@ func TestSyncPanel(t *testing.T) {
 		}
 		if !strings.Contains(s.Report.Text, "17 events pushed, 3 events pulled") || s.Pending.Text != "0" {
 			t.Errorf("report %q, pending %q", s.Report.Text, s.Pending.Text)
+		}
+	})
+	t.Run("BusySaysWhy", func(t *testing.T) {
+		// While a sync waits to retry, the panel says why, its bar still
+		// following the events done; the next step says it is syncing again.
+		s.Progress.SetValue(0.1)
+		s.showProgress(SyncProgress{Done: 5, Total: 20, Waiting: fs.busy})
+		if s.Report.Text != fs.busy || s.Progress.Value != 0.25 {
+			t.Errorf("waiting: report %q, bar %v", s.Report.Text, s.Progress.Value)
+		}
+		s.showProgress(SyncProgress{Done: 6, Total: 20})
+		if s.Report.Text != "Syncing…" || s.Progress.Value != 0.3 {
+			t.Errorf("after the wait: report %q, bar %v", s.Report.Text, s.Progress.Value)
 		}
 	})
 	t.Run("ErrSyncFailed", func(t *testing.T) {

@@ -17,6 +17,8 @@ type fakeSyncer struct {
 	fail     error
 	syncs    int
 	steps    []int
+	// busy, when set, is a wait to retry the sync reports half way.
+	busy string
 }
 
 func newFakeSyncer(now time.Time) *fakeSyncer {
@@ -48,7 +50,7 @@ func (f *fakeSyncer) Status(context.Context) (SyncStatus, error) {
 	return f.status, nil
 }
 
-func (f *fakeSyncer) Sync(_ context.Context, progress func(done, total int)) (SyncReport, error) {
+func (f *fakeSyncer) Sync(_ context.Context, progress func(SyncProgress)) (SyncReport, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.syncs++
@@ -58,7 +60,10 @@ func (f *fakeSyncer) Sync(_ context.Context, progress func(done, total int)) (Sy
 	}
 	n := f.status.Pending
 	for i := 1; i <= n; i++ {
-		progress(i, n)
+		if i == n/2 && f.busy != "" {
+			progress(SyncProgress{Done: i - 1, Total: n, Waiting: f.busy})
+		}
+		progress(SyncProgress{Done: i, Total: n})
 		f.steps = append(f.steps, i)
 	}
 	f.status.Pending, f.status.LastError = 0, ""

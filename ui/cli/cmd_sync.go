@@ -158,6 +158,10 @@ func (c *call) progressPrinter() func(app.SyncProgress) {
 		return nil
 	}
 	return func(p app.SyncProgress) {
+		if w := p.Waiting(); w != "" {
+			fmt.Fprintf(f, "\r%-78s", w)
+			return
+		}
 		fmt.Fprintf(f, "\r%-10s pulled %d/%d  pushed %d/%d  projection %d/%d ", p.Stage, p.Pulled, p.ToPull, p.Pushed, p.ToPush, p.Projected, p.ToProject)
 		if p.Stage == "projection" && p.Projected == p.ToProject {
 			fmt.Fprintln(f)

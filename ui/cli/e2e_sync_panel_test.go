@@ -56,7 +56,7 @@ func TestSyncPanelBackend(t *testing.T) {
 		t.Fatalf("status before sync = %+v, %v", st, err)
 	}
 	var calls int
-	rep, err := a.Sync(ctx, func(done, total int) { calls++ })
+	rep, err := a.Sync(ctx, func(ui.SyncProgress) { calls++ })
 	if err != nil || rep.Pushed != 1 {
 		t.Fatalf("first sync = %+v, %v", rep, err)
 	}
