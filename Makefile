@@ -42,11 +42,12 @@ bench: deps dynamodb-local
 # DynamoDB Local through DynamoDB's per-partition limits (sync/ddblimit);
 # `make test` runs only its 5-kiosk smoke version. LOADTEST_N picks others;
 # LOADTEST_BURST=B makes each run a close of polls (B ballots per kiosk cast
-# offline, then all sync at once).
+# offline, then all sync at once). It also projects 50,000 imported ballots
+# of one election under its partition's write budget (TestProjectionBudget).
 LOADTEST_N ?= 10,50,200,500
 LOADTEST_BURST ?= 0
 loadtest: deps dynamodb-local
-	$(GO) test -count=1 -timeout 30m -run '^TestLoad$$' -v ./sync -loadtest $(LOADTEST_N) -loadburst $(LOADTEST_BURST)
+	$(GO) test -count=1 -timeout 30m -run '^(TestLoad|TestProjectionBudget)$$' -v ./sync -loadtest $(LOADTEST_N) -loadburst $(LOADTEST_BURST) -projection-ballots 50000
 
 # screenshots-kiosk renders every kiosk screen with Fyne's headless test
 # driver into screenshots/kiosk-*.png.

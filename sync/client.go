@@ -178,13 +178,18 @@ func (r toldRetryer) RetryDelay(attempt int, err error) (time.Duration, error) {
 	d, derr := r.RetryerV2.RetryDelay(attempt, err)
 	if derr == nil {
 		why := app.SyncBusyFailing
-		var ae smithy.APIError
-		if errors.As(err, &ae) && throttleCodes[ae.ErrorCode()] {
+		if isThrottled(err) {
 			why = app.SyncBusyThrottled
 		}
 		r.tell(d, why)
 	}
 	return d, derr
+}
+
+// isThrottled reports whether err is DynamoDB asking to slow down.
+func isThrottled(err error) bool {
+	var ae smithy.APIError
+	return errors.As(err, &ae) && throttleCodes[ae.ErrorCode()]
 }
 
 // throttleCodes are the error codes by which DynamoDB asks a client to slow

@@ -217,21 +217,35 @@ func (s *Syncer) writeBatches(ctx context.Context, c *Cloud, token string, write
 // returns them when a partition is busy) with jittered backoff.
 func (c *Cloud) writeBatch(ctx context.Context, batch []types.WriteRequest) error {
 	pending := batch
+	// A batch gives up only after it made no progress for two call
+	// timeouts: one election's ballots share a partition, so a large
+	// projection is paced by that partition's write budget for as long as
+	// it takes (doc.go, "The cloud projection"), not failed by it.
+	progress := time.Now()
 	for attempt := 0; len(pending) > 0; attempt++ {
 		out, err := c.db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
 			RequestItems: map[string][]types.WriteRequest{c.tables.Data: pending},
 		})
-		if err != nil {
+		switch {
+		case isThrottled(err):
+			// The whole batch was refused as busy: it waits like
+			// unprocessed items.
+		case err != nil:
 			return c.classify(ctx, "write the cloud projection", err)
+		default:
+			left := out.UnprocessedItems[c.tables.Data]
+			if len(left) == 0 {
+				return nil
+			}
+			if len(left) < len(pending) {
+				progress, attempt = time.Now(), 0
+			}
+			pending = left
 		}
-		pending = out.UnprocessedItems[c.tables.Data]
-		if len(pending) == 0 {
-			return nil
+		if time.Since(progress) > 2*c.db.timeout {
+			return app.Errorf(app.CodeUnavailable, "DynamoDB at %s kept refusing %d item(s) of the cloud projection as busy for %s; sync again later", c.endpoint, len(pending), (2 * c.db.timeout).Round(time.Second))
 		}
-		if attempt == 12 {
-			return app.Errorf(app.CodeUnavailable, "DynamoDB at %s kept refusing %d item(s) of the cloud projection as busy; sync again later", c.endpoint, len(pending))
-		}
-		wait := time.Duration(mrand.Int64N(int64(20*time.Millisecond) << min(attempt, 8)))
+		wait := time.Duration(mrand.Int64N(int64(20*time.Millisecond) << min(attempt, 6)))
 		if err := sleep(ctx, wait); err != nil {
 			return c.classify(ctx, "wait to write the cloud projection", err)
 		}

@@ -339,6 +339,74 @@ func TestSingleWriteConflict(t *testing.T) {
 	}
 }
 
+// TestBatchPartlyThrottled: a BatchWriteItem across a partition over its
+// budget and one within it writes the items of the second and hands the
+// others back as UnprocessedItems, as the service does; a batch entirely
+// over budget is throttled.
+func TestBatchPartlyThrottled(t *testing.T) {
+	table := newTable(t)
+	tr, _, db := limited(ddblimit.Config{WriteUnits: 10, Burst: 100 * time.Millisecond})
+	if err := put(db, table, "hot", "0", 2000); err != nil { // the hot partition is in debt
+		t.Fatal(err)
+	}
+	var reqs []types.WriteRequest
+	for i := range 3 {
+		for _, pk := range []string{"hot", "cold"} {
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item(pk, fmt.Sprint(i+1), 10)}})
+		}
+	}
+	out, err := db.BatchWriteItem(context.Background(), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs}})
+	if err != nil {
+		t.Fatalf("batch: %v", err)
+	}
+	back := out.UnprocessedItems[table]
+	if len(back) != 3 {
+		t.Fatalf("%d items handed back, want the 3 of the hot partition", len(back))
+	}
+	for _, w := range back {
+		if pk := w.PutRequest.Item["PK"].(*types.AttributeValueMemberS).Value; pk != "hot" {
+			t.Errorf("an item of %q handed back", pk)
+		}
+	}
+	for i := range 3 {
+		got, err := db.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true),
+			Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "cold"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprint(i + 1)}}})
+		if err != nil || got.Item == nil {
+			t.Errorf("cold item %d not written: %v", i+1, err)
+		}
+	}
+	if s := tr.Stats(); s.Unprocessed != 3 || s.Ops["BatchWriteItem"].Throttled != 0 {
+		t.Errorf("stats %v, want 3 unprocessed and no throttled batch", s)
+	}
+	// Only the hot partition: throttled whole.
+	_, err = db.BatchWriteItem(context.Background(), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: back}})
+	var pte *types.ProvisionedThroughputExceededException
+	if !errors.As(err, &pte) {
+		t.Errorf("a batch all over budget: %v, want ProvisionedThroughputExceededException", err)
+	}
+}
+
+// TestScanCharged: a scan is charged to each partition for the items it
+// read there.
+func TestScanCharged(t *testing.T) {
+	table := newTable(t)
+	tr, _, db := limited(ddblimit.Config{})
+	for i := range 4 {
+		if err := put(db, table, "p"+fmt.Sprint(i%2), fmt.Sprint(i), 5000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, pk := range []string{"p0", "p1"} {
+		// two items of about 5 KB: 10 KB, three units of 4 KB
+		if got := tr.Stats().Partitions[table+" "+pk].ReadUnits; got != 3 {
+			t.Errorf("partition %s charged %v read units for the scan, want 3", pk, got)
+		}
+	}
+}
+
 // TestLostResponse loses every answer: the write fails for the client and
 // is in the table all the same.
 func TestLostResponse(t *testing.T) {

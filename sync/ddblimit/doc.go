@@ -38,6 +38,10 @@
 //     Config.TransactionLatency holds each transaction's items for that long
 //     before it is forwarded, as the service's two-phase commit does, which
 //     widens the window.
+//   - BatchWriteItem across partitions some of which are over budget: the
+//     items of the others are written and the rest come back as
+//     UnprocessedItems (HTTP 200), as on the service; a batch all over
+//     budget is throttled like any write.
 //   - Lost responses: with probability Config.LoseResponses a request is
 //     forwarded, commits, and its answer is replaced by a connection reset.
 //
@@ -45,6 +49,7 @@
 // conflicts and lost, per operation and per partition, with the units each
 // partition consumed.
 //
-// Scan is forwarded and counted but charged to no partition: it reads all
-// of them.
+// Scan is forwarded without a budget check (it reads every partition), and
+// each partition is charged for the items the page read from it, so later
+// requests to a partition a scan drained are throttled.
 package ddblimit

@@ -15,6 +15,9 @@ type access struct {
 	units float64 // write units, known before the request is sent
 	// consistent is true for strongly consistent reads.
 	consistent bool
+	// raw is a BatchWriteItem element as sent, to forward or hand back as
+	// unprocessed.
+	raw json.RawMessage
 }
 
 // partition names the bucket an access draws on.
@@ -45,8 +48,9 @@ type itemRequest struct {
 	ConsistentRead            bool
 }
 
-// parse reads the partitions a request touches from its body. Operations
-// that touch no one partition (Scan, table management) touch nothing.
+// parse reads the partitions a request touches from its body. A Scan is one
+// access with no partition key (it reads them all; its answer says which);
+// table management touches nothing.
 func parse(op string, body []byte, keyAttr, sortAttr string) (request, error) {
 	r := request{op: op}
 	key := func(it map[string]json.RawMessage) (string, string) {
@@ -79,6 +83,12 @@ func parse(op string, body []byte, keyAttr, sortAttr string) (request, error) {
 			}
 		}
 		r.accesses = []access{a}
+	case "Scan":
+		var in itemRequest
+		if err := json.Unmarshal(body, &in); err != nil {
+			return r, err
+		}
+		r.accesses = []access{{table: in.TableName, consistent: in.ConsistentRead}}
 	case "TransactWriteItems":
 		var in struct{ TransactItems []map[string]itemRequest }
 		if err := json.Unmarshal(body, &in); err != nil {
@@ -104,17 +114,21 @@ func parse(op string, body []byte, keyAttr, sortAttr string) (request, error) {
 		}
 	case "BatchWriteItem":
 		var in struct {
-			RequestItems map[string][]struct {
-				PutRequest    *struct{ Item map[string]json.RawMessage }
-				DeleteRequest *struct{ Key map[string]json.RawMessage }
-			}
+			RequestItems map[string][]json.RawMessage
 		}
 		if err := json.Unmarshal(body, &in); err != nil {
 			return r, err
 		}
 		for table, reqs := range in.RequestItems {
-			for _, w := range reqs {
-				a := access{table: table, write: true, units: 1}
+			for _, raw := range reqs {
+				var w struct {
+					PutRequest    *struct{ Item map[string]json.RawMessage }
+					DeleteRequest *struct{ Key map[string]json.RawMessage }
+				}
+				if err := json.Unmarshal(raw, &w); err != nil {
+					return r, err
+				}
+				a := access{table: table, write: true, units: 1, raw: raw}
 				if w.PutRequest != nil {
 					a.pk, a.sk = key(w.PutRequest.Item)
 					a.units = writeUnits(itemSize(w.PutRequest.Item))

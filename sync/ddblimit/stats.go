@@ -9,6 +9,9 @@ import (
 // Stats counts what a Transport did.
 type Stats struct {
 	Requests, Throttled, Conflicts, Lost int
+	// Unprocessed counts the items of BatchWriteItem requests handed back
+	// as UnprocessedItems (their partitions were over budget).
+	Unprocessed int
 	// Ops counts by operation (PutItem, TransactWriteItems, ...).
 	Ops map[string]OpStats
 	// Partitions counts by table and partition key value ("table value").
@@ -17,7 +20,7 @@ type Stats struct {
 
 // OpStats counts the requests of one operation.
 type OpStats struct {
-	Requests, Throttled, Conflicts, Lost int
+	Requests, Throttled, Conflicts, Lost, Unprocessed int
 	// Errors counts the errors DynamoDB Local answered with, by code
 	// (ConditionalCheckFailedException, TransactionCanceledException, ...).
 	Errors map[string]int
@@ -43,6 +46,12 @@ func (s *Stats) request(op string)  { s.Requests++; s.op(op, func(o *OpStats) { 
 func (s *Stats) throttle(op string) { s.Throttled++; s.op(op, func(o *OpStats) { o.Throttled++ }) }
 func (s *Stats) conflict(op string) { s.Conflicts++; s.op(op, func(o *OpStats) { o.Conflicts++ }) }
 func (s *Stats) lost(op string)     { s.Lost++; s.op(op, func(o *OpStats) { o.Lost++ }) }
+
+// unprocessed counts n items of a batch handed back unprocessed.
+func (s *Stats) unprocessed(op string, n int) {
+	s.Unprocessed += n
+	s.op(op, func(o *OpStats) { o.Unprocessed += n })
+}
 
 func (s *Stats) answered(op, code string) {
 	s.op(op, func(o *OpStats) {
@@ -70,7 +79,7 @@ func (s *Stats) consumed(partition string, read, write float64) {
 func (t *Transport) Stats() Stats {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	out := Stats{Requests: t.stats.Requests, Throttled: t.stats.Throttled, Conflicts: t.stats.Conflicts, Lost: t.stats.Lost,
+	out := Stats{Requests: t.stats.Requests, Throttled: t.stats.Throttled, Conflicts: t.stats.Conflicts, Lost: t.stats.Lost, Unprocessed: t.stats.Unprocessed,
 		Ops: map[string]OpStats{}, Partitions: map[string]PartitionStats{}}
 	for k, o := range t.stats.Ops {
 		errs := map[string]int{}
@@ -90,7 +99,7 @@ func (t *Transport) Stats() Stats {
 // busiest partitions by write units.
 func (s Stats) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d requests, %d throttled, %d transaction conflicts, %d lost responses", s.Requests, s.Throttled, s.Conflicts, s.Lost)
+	fmt.Fprintf(&b, "%d requests, %d throttled, %d transaction conflicts, %d lost responses, %d batch items unprocessed", s.Requests, s.Throttled, s.Conflicts, s.Lost, s.Unprocessed)
 	ops := make([]string, 0, len(s.Ops))
 	for k := range s.Ops {
 		ops = append(ops, k)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
+	"hash/crc32"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -140,9 +142,16 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		r = request{op: op} // not ours to judge: DynamoDB Local answers it
 	}
 	t.stats.request(op)
-	if resp := t.refuse(req, r); resp != nil {
+	resp, unprocessed := t.refuse(req, r)
+	if resp != nil {
 		t.mu.Unlock()
 		return resp, nil
+	}
+	if len(unprocessed) > 0 {
+		body = batchWithout(r, unprocessed)
+		fwd.Body = io.NopCloser(bytes.NewReader(body))
+		fwd.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+		fwd.ContentLength = int64(len(body))
 	}
 	lose := t.cfg.LoseResponses > 0 && t.rng.Float64() < t.cfg.LoseResponses
 	latency := t.cfg.TransactionLatency
@@ -165,9 +174,14 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, req.Context().Err()
 		}
 	}
-	resp, err := t.base.RoundTrip(fwd)
+	resp, err = t.base.RoundTrip(fwd)
 	if err != nil {
 		return nil, err
+	}
+	if len(unprocessed) > 0 && resp.StatusCode == http.StatusOK {
+		if resp, err = handBack(resp, unprocessed); err != nil {
+			return nil, err
+		}
 	}
 	reads := !r.transact && len(r.accesses) > 0 && !r.accesses[0].write
 	if !reads && !lose && resp.StatusCode < 400 {
@@ -202,8 +216,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // refuse returns the answer to a request that must not be forwarded (a
 // transaction conflict or a partition over its budget) and charges the
-// writes of one that may. t.mu is held.
-func (t *Transport) refuse(req *http.Request, r request) *http.Response {
+// writes of one that may. A BatchWriteItem with only some items in
+// partitions over budget is forwarded without them, and they come back as
+// UnprocessedItems, as the service does: unprocessed lists them. t.mu is
+// held.
+func (t *Transport) refuse(req *http.Request, r request) (resp *http.Response, unprocessed []access) {
 	if r.transact && !t.cfg.NoConflicts {
 		reasons, conflict := make([]cancellationReason, len(r.accesses)), false
 		for i, a := range r.accesses {
@@ -215,7 +232,7 @@ func (t *Transport) refuse(req *http.Request, r request) *http.Response {
 		}
 		if conflict {
 			t.stats.conflict(r.op)
-			return cancelResponse(req, reasons)
+			return cancelResponse(req, reasons), nil
 		}
 	}
 	// A single write to an item a transaction in flight holds fails as on
@@ -225,7 +242,7 @@ func (t *Transport) refuse(req *http.Request, r request) *http.Response {
 		for _, a := range r.accesses {
 			if a.write && t.inflight[a.item()] > 0 {
 				t.stats.conflict(r.op)
-				return errorResponse(req, CodeTransactionConflict, map[string]any{"message": conflictMessage})
+				return errorResponse(req, CodeTransactionConflict, map[string]any{"message": conflictMessage}), nil
 			}
 		}
 	}
@@ -234,6 +251,9 @@ func (t *Transport) refuse(req *http.Request, r request) *http.Response {
 	for _, a := range r.accesses {
 		if t.cfg.Unlimited {
 			break
+		}
+		if a.pk == "" {
+			continue // a Scan: charged by what it read, throttled by no one partition
 		}
 		p := a.partition()
 		if over[p] {
@@ -250,6 +270,24 @@ func (t *Transport) refuse(req *http.Request, r request) *http.Response {
 			over[p] = true
 		}
 	}
+	admitted := r.accesses
+	if len(over) > 0 && r.op == "BatchWriteItem" {
+		admitted = nil
+		for _, a := range r.accesses {
+			if over[a.partition()] {
+				unprocessed = append(unprocessed, a)
+			} else {
+				admitted = append(admitted, a)
+			}
+		}
+		if len(admitted) > 0 {
+			for p := range over {
+				t.stats.throttledAt(p)
+			}
+			t.stats.unprocessed(r.op, len(unprocessed))
+			over = nil
+		}
+	}
 	if len(over) > 0 {
 		for p := range over {
 			t.stats.throttledAt(p)
@@ -263,7 +301,7 @@ func (t *Transport) refuse(req *http.Request, r request) *http.Response {
 					reasons[i] = cancellationReason{Code: "ThrottlingError", Message: throttleMessage}
 				}
 			}
-			return cancelResponse(req, reasons)
+			return cancelResponse(req, reasons), nil
 		}
 		a := r.accesses[0]
 		for _, x := range r.accesses {
@@ -272,16 +310,62 @@ func (t *Transport) refuse(req *http.Request, r request) *http.Response {
 				break
 			}
 		}
-		return throttleResponse(req, t.cfg.ThrottleCode, a.write, a.table)
+		return throttleResponse(req, t.cfg.ThrottleCode, a.write, a.table), nil
 	}
-	for _, a := range r.accesses {
+	for _, a := range admitted {
 		if a.write {
 			capacity := t.cfg.WriteUnits * t.cfg.Burst.Seconds()
 			bucketFor(t.writes, a.partition(), now, capacity).tokens -= a.units
 			t.stats.consumed(a.partition(), 0, a.units)
 		}
 	}
-	return nil
+	return nil, unprocessed
+}
+
+// batchWithout is a BatchWriteItem's body without the unprocessed items.
+func batchWithout(r request, unprocessed []access) []byte {
+	skip := map[string]bool{}
+	for _, a := range unprocessed {
+		skip[a.table+"\x00"+string(a.raw)] = true
+	}
+	items := map[string][]json.RawMessage{}
+	for _, a := range r.accesses {
+		if !skip[a.table+"\x00"+string(a.raw)] {
+			items[a.table] = append(items[a.table], a.raw)
+		}
+	}
+	b, _ := json.Marshal(map[string]any{"RequestItems": items})
+	return b
+}
+
+// handBack adds the unprocessed items to a BatchWriteItem's answer.
+func handBack(resp *http.Response, unprocessed []access) (*http.Response, error) {
+	raw, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]json.RawMessage
+	if err := json.Unmarshal(decoded(resp, raw), &out); err != nil {
+		return nil, err
+	}
+	items := map[string][]json.RawMessage{}
+	if u := out["UnprocessedItems"]; u != nil {
+		if err := json.Unmarshal(u, &items); err != nil {
+			return nil, err
+		}
+	}
+	for _, a := range unprocessed {
+		items[a.table] = append(items[a.table], a.raw)
+	}
+	out["UnprocessedItems"], _ = json.Marshal(items)
+	body, _ := json.Marshal(out)
+	resp.Header.Del("Content-Encoding")
+	resp.Header.Set("X-Amz-Crc32", fmt.Sprint(crc32.ChecksumIEEE(body)))
+	resp.ContentLength = int64(len(body))
+	resp.Header.Set("Content-Length", fmt.Sprint(len(body)))
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	return resp, nil
 }
 
 // release forgets a finished transaction's items.
@@ -323,6 +407,15 @@ func (t *Transport) chargeReads(r request, body []byte) {
 			size += itemSize(it)
 		}
 		charge(a, readUnits(size, a.consistent))
+	case "Scan":
+		// Each partition the page read pays for its own items.
+		sizes := map[string]int{}
+		for _, it := range out.Items {
+			sizes[string(it[t.cfg.PartitionKey])] += itemSize(it)
+		}
+		for pk, size := range sizes {
+			charge(access{table: a.table, pk: pk}, readUnits(size, a.consistent))
+		}
 	case "BatchGetItem":
 		for _, a := range r.accesses {
 			for _, it := range out.Responses[a.table] {

@@ -1,0 +1,78 @@
+package cloudsync_test
+
+import (
+	"flag"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"votedesk/app"
+	cloudsync "votedesk/sync"
+	"votedesk/sync/ddblimit"
+)
+
+// projectionBallots is how many imported ballots TestProjectionBudget
+// projects (make loadtest measures more).
+var projectionBallots = flag.Int("projection-ballots", 3000, "ballots TestProjectionBudget imports and projects under DynamoDB's partition budget")
+
+// TestProjectionBudget imports ballots into one election and syncs them
+// through DynamoDB's per-partition limits: first the log alone, then the
+// cloud projection, whose ballot items all share the election's partition
+// (ELECTION#{name}, the seed's layout) and so its 1,000 write units a
+// second. The projection is throttled and still completes, equal to the
+// device's state; the test reports the rate and what it means for a
+// million ballots.
+func TestProjectionBudget(t *testing.T) {
+	n := *projectionBallots
+	prefix := newPrefix(t)
+	tr := ddblimit.New(nil, ddblimit.Config{Unlimited: true, NoConflicts: true})
+	d := newDevice(t, "laptop", prefix, 0, &http.Client{Transport: tr})
+	seed(d, 1)
+	d.sync()
+	names := []string{"X", "Y", "Z"}
+	for start := 0; start < n; start += 50_000 {
+		ballots := make([]app.ImportedBallot, min(50_000, n-start))
+		for i := range ballots {
+			k := start + i
+			ballots[i] = app.ImportedBallot{SourceID: fmt.Sprint(k + 1), Rankings: []app.Ranking{
+				{Candidate: names[k%3], Rank: 1}, {Candidate: names[(k+1)%3], Rank: 2}}}
+		}
+		if _, err := d.svc.ImportBallots(d.ctx, "olga", "Council", "cvr", ballots, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr.Configure(func(c *ddblimit.Config) { *c = ddblimit.Config{NoConflicts: true} })
+
+	d.syncer.NoProjection = true
+	began := time.Now()
+	d.sync()
+	logTook := time.Since(began)
+	d.syncer.NoProjection = false
+	before := tr.Stats()
+	began = time.Now()
+	res := d.sync()
+	took := time.Since(began)
+	s := tr.Stats()
+
+	part := cloudsync.TablesFor(prefix).Data + " ELECTION#Council"
+	units := s.Partitions[part].WriteUnits - before.Partitions[part].WriteUnits
+	throttled := s.Partitions[part].Throttled - before.Partitions[part].Throttled + s.Unprocessed - before.Unprocessed
+	rate := float64(n) / took.Seconds()
+	t.Logf("%d ballots: log pushed in %s; projection of %d items in %s, %.0f items/s, %.0f WCU/s on ELECTION#Council (%d throttled or unprocessed); a million ballots: about %s",
+		n, logTook.Round(10*time.Millisecond), n, took.Round(10*time.Millisecond), rate, units/took.Seconds(), throttled,
+		(time.Duration(float64(time.Second) * 1e6 / rate)).Round(time.Minute))
+	if res.Projection != res.LastEventID {
+		t.Errorf("projection at %d, log at %d", res.Projection, res.LastEventID)
+	}
+	if got, want := cloudStateHash(t, connect(t, prefix, nil)), d.stateHash(); got != want {
+		t.Errorf("cloud projection %s, device %s", got, want)
+	}
+	if throttled == 0 {
+		t.Errorf("the election's partition was never over its budget: %v", s)
+	}
+	// The budget plus a burst at most, whatever the writer tried.
+	if max := float64(ddblimit.PartitionWriteUnits) * (took.Seconds() + ddblimit.DefaultBurst.Seconds()); units > max {
+		t.Errorf("%.0f write units in %s on one partition, over its budget (%.0f)", units, took, max)
+	}
+}
