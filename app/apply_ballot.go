@@ -256,11 +256,12 @@ func applyBallotsImported(a *applier) error {
 	}
 	when := FormatTime(a.ev.When)
 	var it Item
-	for i, b := range ballots {
-		it = b.fill(it, pk, keys[i], when)
-		if err := a.tx.Put(it); err != nil {
-			return err
-		}
+	err = a.tx.PutNew(pk, keys, func(i int) Item {
+		it = ballots[i].fill(it, pk, keys[i], when)
+		return it
+	})
+	if err != nil {
+		return err
 	}
 	e.Ballots += int64(len(ballots))
 	e.LastChanged = a.ev.When

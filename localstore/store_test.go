@@ -201,3 +201,48 @@ func TestUndoRestoresBeforeImages(t *testing.T) {
 		return nil
 	})
 }
+
+// TestPutNew: new items go in between existing ones with one walk; a taken
+// key, or keys out of order, refuse them all with nothing stored.
+func TestPutNew(t *testing.T) {
+	s := mustOpenRaw(t)
+	ctx := context.Background()
+	put(t, s, item("E", "b"), item("E", "d"), item("F", "a"))
+	putNew := func(sks ...string) error {
+		return s.Update(ctx, func(tx app.Tx) error {
+			return tx.PutNew("E", sks, func(i int) app.Item { return item("E", sks[i], "v", "new") })
+		})
+	}
+	count := func() (n int, news int) {
+		s.View(ctx, func(tx app.Tx) error {
+			return tx.Query("E", "", func(it app.Item) (bool, error) {
+				n++
+				if it.Str("v") == "new" {
+					news++
+				}
+				return true, nil
+			})
+		})
+		return n, news
+	}
+	for _, sks := range [][]string{{"a", "b", "c"}, {"c", "d"}, {"e", "d2"}, {"d", "e"}, {"a", "a"}} {
+		if err := putNew(sks...); err == nil {
+			t.Errorf("PutNew%v: nothing refused", sks)
+		}
+		if n, news := count(); n != 2 || news != 0 {
+			t.Errorf("after a refused PutNew%v: %d items, %d new", sks, n, news)
+		}
+	}
+	if err := putNew("a", "c", "c2", "e"); err != nil {
+		t.Fatalf("PutNew between existing items: %v", err)
+	}
+	if n, news := count(); n != 6 || news != 4 {
+		t.Errorf("after PutNew: %d items, %d new; want 6 and 4", n, news)
+	}
+	err := s.Update(ctx, func(tx app.Tx) error {
+		return tx.PutNew("E", []string{"f"}, func(int) app.Item { return item("E", "g") })
+	})
+	if err == nil {
+		t.Error("an item under another key than announced was stored")
+	}
+}

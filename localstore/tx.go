@@ -111,6 +111,57 @@ func (t *tx) Put(it app.Item) error {
 	return nil
 }
 
+func (t *tx) PutNew(pk string, sks []string, item func(i int) app.Item) error {
+	if len(sks) == 0 {
+		return nil
+	}
+	keys := make([][]byte, len(sks))
+	for i, sk := range sks {
+		if pk == "" || sk == "" {
+			return fmt.Errorf("localstore: item without PK or SK")
+		}
+		t.scratch = append(append(append(t.scratch[:0], pk...), 0), sk...)
+		keys[i] = t.keep(t.scratch)
+		if i > 0 && bytes.Compare(keys[i-1], keys[i]) >= 0 {
+			return fmt.Errorf("localstore: new items %s/%s and %s out of order", pk, sks[i-1], sk)
+		}
+	}
+	// One walk finds any taken key: the cursor only moves forward, and
+	// stays put while the keys fall in a gap (as an import's do).
+	c := t.data.Cursor()
+	at, _ := c.Seek(keys[0])
+	for i, k := range keys {
+		for at != nil && bytes.Compare(at, k) < 0 {
+			at, _ = c.Next()
+		}
+		if bytes.Equal(at, k) {
+			return fmt.Errorf("localstore: item %s/%s already exists", pk, sks[i])
+		}
+	}
+	for i, k := range keys {
+		it := item(i)
+		if it.PK() != pk || it.SK() != sks[i] {
+			return fmt.Errorf("localstore: new item %d is %s/%s, not %s/%s", i, it.PK(), it.SK(), pk, sks[i])
+		}
+		if !it.Sorted() {
+			return fmt.Errorf("localstore: item %s/%s has unsorted or repeated attributes", pk, sks[i])
+		}
+		if err := t.remember(k, nil); err != nil {
+			return err
+		}
+		t.scratch = encodeItem(t.scratch[:0], it)
+		if err := t.data.Put(k, t.keep(t.scratch)); err != nil {
+			return fmt.Errorf("localstore: put %s/%s: %w", pk, sks[i], err)
+		}
+		if g, _ := it.Get(app.AttrGSI1PK); g.Kind == app.KindS && g.S != "" {
+			if err := t.gsi.Put(gsiKey(g.S, it.Str(app.AttrGSI1SK), k), k); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // arenaBlock is the size of the blocks keep carves keys and values from.
 const arenaBlock = 1 << 20
 
