@@ -56,6 +56,22 @@ const maxRounds = 30
 // "Contention", has the measurements that chose it).
 const retryBackoff = 80 * time.Millisecond
 
+// agedAfter is how long a device may keep losing the race before its
+// retries wait an eighth as long, so that it goes before devices that
+// started contending later.
+const agedAfter = 10 * time.Second
+
+// retryCeiling is the most a device waits before its next try after losing
+// the race round times in this cycle, having kept losing for waited: the
+// wait is drawn at random below it (full jitter).
+func retryCeiling(round int, waited time.Duration) time.Duration {
+	base := retryBackoff
+	if waited > agedAfter {
+		base = retryBackoff / 8 // waited long already: go before the others
+	}
+	return base << min(round, 6)
+}
+
 // Syncer syncs one device's database with the cloud tables; it implements
 // app.Syncer. One cycle runs at a time.
 type Syncer struct {
@@ -83,6 +99,10 @@ type Syncer struct {
 	mu       sync.Mutex
 	progress app.SyncProgress
 	report   func(app.SyncProgress)
+	// contendedSince is when this device first lost the race with events
+	// it still has pending (zero when it has none).
+	contendedSince time.Time
+
 	// pmu guards reporting and last, the progress last reported: the
 	// SDK's retries report waits from any goroutine (waiting).
 	pmu  sync.Mutex
@@ -236,15 +256,21 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 		if round == maxRounds {
 			return res, app.Errorf(app.CodeUnavailable, "other devices kept appending to the cloud log first (%d tries); sync again in a moment", maxRounds)
 		}
-		wait := time.Duration(rand.Int64N(int64(retryBackoff) << min(round, 6)))
+		if s.contendedSince.IsZero() {
+			s.contendedSince = time.Now()
+		}
+		wait := time.Duration(rand.Int64N(int64(retryCeiling(round, time.Since(s.contendedSince)))))
 		s.waiting(wait, app.SyncBusyAppending)
 		if err := sleep(ctx, wait); err != nil {
 			return res, c.classify(ctx, "wait to retry", err)
 		}
 	}
-	confirmed, _, _, err = s.local.SyncHead(ctx)
+	confirmed, _, pending, err = s.local.SyncHead(ctx)
 	if err != nil {
 		return res, err
+	}
+	if pending == 0 {
+		s.contendedSince = time.Time{}
 	}
 	res.LastEventID = confirmed
 	if s.NoProjection {
