@@ -101,9 +101,15 @@ func (t *tx) Put(it app.Item) error {
 	if err := t.unindex(k, old); err != nil {
 		return err
 	}
+	return t.write(k, it)
+}
+
+// write stores an item's value under k and indexes it in GSI-1; the undo
+// record and the old value's index entry are the caller's.
+func (t *tx) write(k []byte, it app.Item) error {
 	t.scratch = encodeItem(t.scratch[:0], it)
 	if err := t.data.Put(k, t.keep(t.scratch)); err != nil {
-		return fmt.Errorf("localstore: put %s/%s: %w", pk, sk, err)
+		return fmt.Errorf("localstore: put %s/%s: %w", it.PK(), it.SK(), err)
 	}
 	if g, _ := it.Get(app.AttrGSI1PK); g.Kind == app.KindS && g.S != "" {
 		return t.gsi.Put(gsiKey(g.S, it.Str(app.AttrGSI1SK), k), k)
@@ -149,14 +155,8 @@ func (t *tx) PutNew(pk string, sks []string, item func(i int) app.Item) error {
 		if err := t.remember(k, nil); err != nil {
 			return err
 		}
-		t.scratch = encodeItem(t.scratch[:0], it)
-		if err := t.data.Put(k, t.keep(t.scratch)); err != nil {
-			return fmt.Errorf("localstore: put %s/%s: %w", pk, sks[i], err)
-		}
-		if g, _ := it.Get(app.AttrGSI1PK); g.Kind == app.KindS && g.S != "" {
-			if err := t.gsi.Put(gsiKey(g.S, it.Str(app.AttrGSI1SK), k), k); err != nil {
-				return err
-			}
+		if err := t.write(k, it); err != nil {
+			return err
 		}
 	}
 	return nil

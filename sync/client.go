@@ -166,8 +166,6 @@ func retryTruncated(err error) aws.Ternary {
 	return aws.UnknownTernary
 }
 
-// jitterBackoff is exponential backoff with full jitter: a random delay
-// between 0 and min(max, base * 2^attempt).
 // toldRetryer is the SDK's retryer telling the cycle of each wait.
 type toldRetryer struct {
 	aws.RetryerV2
@@ -197,6 +195,8 @@ func isThrottled(err error) bool {
 var throttleCodes = map[string]bool{"ProvisionedThroughputExceededException": true, "ThrottlingException": true,
 	"RequestLimitExceeded": true, "Throttling": true}
 
+// jitterBackoff is exponential backoff with full jitter: a random delay
+// between 0 and min(max, base * 2^attempt).
 type jitterBackoff struct{ base, max time.Duration }
 
 func (b jitterBackoff) BackoffDelay(attempt int, _ error) (time.Duration, error) {

@@ -53,12 +53,7 @@ func (sh *Shell) Join(set SyncSettings) {
 	modal.ShowBusy(sh.win, progress)
 	offui.Run(sh.tasks, func() (SyncReport, error) {
 		return sh.cfg.Sync.Sync(context.Background(), func(p SyncProgress) {
-			sh.tasks.Post(func() {
-				if p.Total > 0 {
-					bar.SetValue(float64(p.Done) / float64(p.Total))
-				}
-				note.SetText(orText(p.Waiting, joinNote))
-			})
+			sh.tasks.Post(func() { showSyncProgress(bar, note, p, joinNote) })
 		})
 	}, func(rep SyncReport, err error) {
 		progress.Hide()

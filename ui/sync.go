@@ -333,14 +333,19 @@ func (sc *SyncScreen) Sync() {
 	})
 }
 
-// showProgress moves the bar, and says why a sync waits while it waits to
-// retry ("The cloud is busy (...); retrying in 4 s.") and that it is
-// syncing again after.
+// showProgress shows a sync's progress on the panel.
 func (sc *SyncScreen) showProgress(p SyncProgress) {
+	showSyncProgress(sc.Progress, sc.Report, p, "Syncing…")
+}
+
+// showSyncProgress moves a sync's bar, and says on note why the sync waits
+// while it waits to retry ("The cloud is busy (...); retrying in 4 s.") and
+// what it does otherwise (syncing).
+func showSyncProgress(bar *widget.ProgressBar, note *widget.Label, p SyncProgress, syncing string) {
 	if p.Total > 0 {
-		sc.Progress.SetValue(float64(p.Done) / float64(p.Total))
+		bar.SetValue(float64(p.Done) / float64(p.Total))
 	}
-	sc.Report.SetText(orText(p.Waiting, "Syncing…"))
+	note.SetText(orText(p.Waiting, syncing))
 }
 
 // resolve settles the selected conflict: accept counts the duplicate ballot

@@ -322,15 +322,16 @@ func (t *Transport) refuse(req *http.Request, r request) (resp *http.Response, u
 	return nil, unprocessed
 }
 
-// batchWithout is a BatchWriteItem's body without the unprocessed items.
+// batchWithout is a BatchWriteItem's body without the unprocessed items
+// (those of the partitions over budget).
 func batchWithout(r request, unprocessed []access) []byte {
-	skip := map[string]bool{}
+	over := map[string]bool{}
 	for _, a := range unprocessed {
-		skip[a.table+"\x00"+string(a.raw)] = true
+		over[a.partition()] = true
 	}
 	items := map[string][]json.RawMessage{}
 	for _, a := range r.accesses {
-		if !skip[a.table+"\x00"+string(a.raw)] {
+		if !over[a.partition()] {
 			items[a.table] = append(items[a.table], a.raw)
 		}
 	}
