@@ -55,8 +55,8 @@ type SyncProgress struct {
 
 // Why a sync waits to retry.
 const (
-	SyncBusyAppending = "other devices are adding to the cloud log at the same moment"
-	SyncBusyThrottled = "DynamoDB asked this device to slow down"
+	SyncBusyAppending = "other devices are adding to the log"
+	SyncBusyThrottled = "DynamoDB asks to slow down"
 	SyncBusyFailing   = "DynamoDB did not answer properly"
 )
 

@@ -118,7 +118,7 @@ func TestSyncSaysWhyItWaits(t *testing.T) {
 		if p.ToPush != 2 || res.Pushed != 2 {
 			t.Errorf("the wait reported %d to push, the cycle pushed %d; want 2 and 2", p.ToPush, res.Pushed)
 		}
-		if msg := p.Waiting(); !strings.Contains(msg, "other devices are adding to the cloud log") {
+		if msg := p.Waiting(); !strings.Contains(msg, "other devices are adding to the log") {
 			t.Errorf("contended wait says %q", msg)
 		}
 	})

@@ -97,7 +97,7 @@ func TestSyncPanel(t *testing.T) {
 		}
 	})
 	t.Run("SyncNow", func(t *testing.T) {
-		fs.busy = "The cloud is busy (DynamoDB asked this device to slow down); retrying in 0.4 s."
+		fs.busy = "The cloud is busy (DynamoDB asks to slow down); retrying in 0.4 s."
 		test.Tap(s.SyncNow)
 		h.wait()
 		if fs.syncs != 1 || len(fs.steps) != 17 || s.Progress.Value != 1 {

@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 
@@ -84,7 +85,7 @@ func syncRun(c *call) error {
 	}
 	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	progress := c.progressPrinter()
+	progress, endProgress := c.progressPrinter()
 	report := func(r app.SyncResult) error {
 		return c.out(syncResultJSON(r), func(w io.Writer) {
 			fmt.Fprintf(w, "synced: pulled %d, pushed %d event(s); log head %d, cloud projection at %d\n", r.Pulled, r.Pushed, r.LastEventID, r.Projection)
@@ -99,22 +100,24 @@ func syncRun(c *call) error {
 			return err
 		}
 		r, err := s.Sync(ctx, progress)
+		endProgress()
 		if err != nil {
 			return err
 		}
 		return report(r)
 	}
-	return c.watch(ctx, interval, progress, report)
+	return c.watch(ctx, interval, progress, endProgress, report)
 }
 
 // watch syncs every interval until interrupted, backing off after
 // failures. It opens the database for each cycle and closes it after, so
 // other commands can use it between cycles.
-func (c *call) watch(ctx context.Context, interval time.Duration, progress func(app.SyncProgress), report func(app.SyncResult) error) error {
+func (c *call) watch(ctx context.Context, interval time.Duration, progress func(app.SyncProgress), endProgress func(), report func(app.SyncResult) error) error {
 	c.backend.Store.Close()
 	failures := 0
 	for {
 		r, err := c.watchCycle(ctx, progress)
+		endProgress()
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -151,22 +154,36 @@ func (c *call) watchCycle(ctx context.Context, progress func(app.SyncProgress)) 
 }
 
 // progressPrinter shows sync progress on one line of a terminal's stderr,
-// and nothing when stderr is not a terminal.
-func (c *call) progressPrinter() func(app.SyncProgress) {
+// each report replacing the last (a wait to retry says why), and nothing
+// when stderr is not a terminal. end clears the line once the cycle is
+// over, so what the command prints next starts a line of its own.
+func (c *call) progressPrinter() (progress func(app.SyncProgress), end func()) {
 	f, ok := c.deps.Stderr.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
+		return nil, func() {}
 	}
-	return func(p app.SyncProgress) {
-		if w := p.Waiting(); w != "" {
-			fmt.Fprintf(f, "\r%-78s", w)
-			return
+	const clearLine = "\r\033[K" // back to the line's start, and erase it
+	shown := false
+	progress = func(p app.SyncProgress) {
+		shown = true
+		line := p.Waiting()
+		if line == "" {
+			line = fmt.Sprintf("%-10s pulled %d/%d  pushed %d/%d  projection %d/%d", p.Stage, p.Pulled, p.ToPull, p.Pushed, p.ToPush, p.Projected, p.ToProject)
 		}
-		fmt.Fprintf(f, "\r%-10s pulled %d/%d  pushed %d/%d  projection %d/%d ", p.Stage, p.Pulled, p.ToPull, p.Pushed, p.ToPush, p.Projected, p.ToProject)
-		if p.Stage == "projection" && p.Projected == p.ToProject {
-			fmt.Fprintln(f)
+		// A line longer than the terminal would wrap, and the next one
+		// would erase only its last part.
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 1 && utf8.RuneCountInString(line) >= w {
+			line = string([]rune(line)[:w-2]) + "…"
+		}
+		fmt.Fprint(f, clearLine+line)
+	}
+	end = func() {
+		if shown {
+			fmt.Fprint(f, clearLine)
+			shown = false
 		}
 	}
+	return progress, end
 }
 
 type syncStatusJSON struct {
