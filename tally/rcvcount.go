@@ -29,6 +29,7 @@ type worker struct {
 	incoming [][]int32
 	audit    []AuditEntry
 	values   []Decimal // the audit entries' values other than 1
+	sink     uint32    // see warm
 }
 
 // parallelFrom is the number of ballots from which a round is split
@@ -173,6 +174,9 @@ func (k *counter) runJobs(w *worker, round int, jobs []job) {
 	dest := make([]int32, 0, size) // each placed ballot's candidate, in job order
 	for _, j := range jobs {
 		for i := j.lo; i < j.hi; i++ {
+			if j.seg != nil && (i-j.lo)%warmBlock == 0 {
+				w.sink += k.warm(j.seg[i:min(i+warmBlock, j.hi)])
+			}
 			b := i
 			if j.seg != nil {
 				b = int(j.seg[i])
@@ -198,6 +202,25 @@ func (k *counter) runJobs(w *worker, round int, jobs []job) {
 		}
 	}
 	w.incoming = k.gather(jobs, dest)
+}
+
+// warmBlock is how many moving ballots warm reads ahead.
+const warmBlock = 256
+
+// warm reads the first and last marks and the rank group of each ballot in
+// seg, so that the memory they sit in is fetched for all of them at once:
+// a released candidate's ballots are scattered over the set, and placing
+// them one by one waits for each fetch in turn (two in a row: the ballot's
+// end, then its marks). The loads here do not depend on each other, so the
+// processor overlaps them. It returns a sum only so they are not dropped.
+func (k *counter) warm(seg []int32) uint32 {
+	bs := k.ballots
+	sum := uint32(0)
+	for _, b := range seg {
+		end := bs.Ends[b]
+		sum += uint32(bs.Marks[end-1].Rank) + uint32(k.grp[b])
+	}
+	return sum
 }
 
 // settleWhole is settle for the common count: whole votes, no groups, no
