@@ -2,6 +2,7 @@ package tally
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -95,6 +96,9 @@ func (k *counter) countRound(round int, released []int) error {
 		}
 	}
 	auditFrom := len(k.audit)
+	if k.opts.audit {
+		k.audit = slices.Grow(k.audit, total)
+	}
 	for _, w := range workers {
 		k.main.merge(w.delta)
 		for c, in := range w.incoming {
@@ -170,6 +174,9 @@ func (k *counter) runJobs(w *worker, round int, jobs []job) {
 				return
 			}
 		}
+	}
+	if k.opts.audit {
+		w.audit = make([]AuditEntry, 0, size)
 	}
 	dest := make([]int32, 0, size) // each placed ballot's candidate, in job order
 	for _, j := range jobs {
