@@ -20,7 +20,8 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args[1:], cli.Deps{
+	stop := startProfile()
+	code := cli.Main(os.Args[1:], cli.Deps{
 		Open:      openBackend,
 		GUI:       relaunch.GUI{AskCreate: askCreate, RunOnce: runGUIOnce}.Run,
 		Kiosk:     runKiosk,
@@ -29,7 +30,9 @@ func main() {
 		Stdin:     os.Stdin,
 		Stdout:    os.Stdout,
 		Stderr:    os.Stderr,
-	}))
+	})
+	stop()
+	os.Exit(code)
 }
 
 // openBackend opens the database file and builds the services over it.
