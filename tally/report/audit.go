@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"votedesk/tally"
 )
@@ -57,15 +60,79 @@ func NewAuditWriter(w io.Writer, contest tally.Contest, ballots *tally.BallotSet
 	return &AuditWriter{w: bufio.NewWriterSize(w, 1<<16), contest: contest, ballots: ballots, multiPass: multiPass, one: tally.DecimalInt(1)}
 }
 
-// Round writes one round's entries (of pass, counting from 1).
+// Round writes one round's entries (of pass, counting from 1). A big round
+// is formatted in chunks by a goroutine per core while this one writes the
+// formatted chunks, in order, to the underlying writer.
 func (a *AuditWriter) Round(pass int, entries []tally.AuditEntry, values []tally.Decimal) error {
 	if a.multiPass && pass != a.pass {
 		fmt.Fprintf(a.w, "[Pass] %d\n", pass)
 	}
 	a.pass = pass
 	p := tally.Pass{AuditValues: values}
+	n := (len(entries) + auditChunk - 1) / auditChunk
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers < 2 {
+		for lo := 0; lo < len(entries); lo += auditChunk {
+			a.line = a.format(a.line[:0], p, entries[lo:min(lo+auditChunk, len(entries))])
+			if _, err := a.w.Write(a.line); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// A worker takes a buffer from free before it takes the next chunk, so
+	// the lowest chunk not yet written always has a buffer and the writer
+	// below never waits for a chunk nobody can format.
+	done := make([]chan []byte, n)
+	for i := range done {
+		done[i] = make(chan []byte, 1)
+	}
+	free := make(chan []byte, 2*workers)
+	for range cap(free) {
+		free <- nil
+	}
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				buf := <-free
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					free <- buf
+					return
+				}
+				if !failed.Load() {
+					buf = a.format(buf[:0], p, entries[i*auditChunk:min((i+1)*auditChunk, len(entries))])
+				}
+				done[i] <- buf
+			}
+		}()
+	}
+	var err error
+	for i := range n {
+		buf := <-done[i]
+		if err == nil {
+			if _, err = a.w.Write(buf); err != nil {
+				failed.Store(true)
+			}
+		}
+		free <- buf
+	}
+	wg.Wait()
+	return err
+}
+
+// auditChunk is how many entries Round formats at a time.
+const auditChunk = 1 << 14
+
+// format appends the audit lines of entries to line.
+func (a *AuditWriter) format(line []byte, p tally.Pass, entries []tally.AuditEntry) []byte {
 	for _, e := range entries {
-		line := append(a.line[:0], "[Round] "...)
+		line = append(line, "[Round] "...)
 		line = strconv.AppendInt(line, int64(e.Round), 10)
 		line = append(line, " [CVR] "...)
 		if id := a.ballots.ID(int(e.Ballot)); id != "" {
@@ -90,12 +157,8 @@ func (a *AuditWriter) Round(pass int, entries []tally.AuditEntry, values []tally
 			line = strconv.AppendUint(line, uint64(n), 10)
 		}
 		line = append(line, '\n')
-		a.line = line
-		if _, err := a.w.Write(line); err != nil {
-			return err
-		}
 	}
-	return nil
+	return line
 }
 
 // Flush writes out what is buffered.
