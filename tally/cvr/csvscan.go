@@ -25,6 +25,10 @@ type csvScanner struct {
 	// and prefixed then says so (VoteDesk's "# candidates:" line).
 	prefix   []byte
 	prefixed bool
+
+	// plainOnly makes a record with a quote an error (errQuoted), for a
+	// reader that starts mid-file and so cannot tell a record's start.
+	plainOnly bool
 }
 
 func newCSVScanner(r io.Reader) *csvScanner {
@@ -57,6 +61,10 @@ func (s *csvScanner) scan() bool {
 			s.fields = append(s.fields, line[:i])
 			line = line[i+1:]
 		}
+	}
+	if s.plainOnly {
+		s.err = errQuoted
+		return false
 	}
 	return s.scanQuoted(line)
 }

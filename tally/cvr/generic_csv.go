@@ -45,36 +45,30 @@ func readGenericCSV(j *job) error {
 	if len(cols) == 0 {
 		return j.at(1, 0, fmt.Errorf("no candidate columns from column %d on", first+1))
 	}
+	if len(cols) > tally.MaxCandidates {
+		return j.at(1, 0, fmt.Errorf("the header names %d candidate columns, more than the %d a contest may have", len(cols), tally.MaxCandidates))
+	}
 	j.declare(names)
-	width := len(sc.fields)
-	skip := int(j.src.FirstVoteRowIndex) - 2
+	g := genericLayout{cols: cols, width: len(sc.fields), id: idCol, precinct: precinctCol, batch: batchCol}
+	for skip := int(j.src.FirstVoteRowIndex) - 2; skip > 0; skip-- {
+		if !sc.scan() {
+			break
+		}
+	}
+	if j.readGenericParallel(f, sc.lines.used, &g) {
+		return nil
+	}
 	var marks []tally.Mark
 	for sc.scan() {
-		if skip > 0 {
-			skip--
-			continue
-		}
 		if sc.blank() {
 			continue
 		}
-		row := sc.fields
-		if len(row) > width {
-			return j.at(sc.line, width+1, fmt.Errorf("the row has %d fields, the header %d", len(row), width))
+		var err error
+		if marks, err = j.genericRow(sc, &g, marks[:0]); err != nil {
+			return err
 		}
-		marks = marks[:0]
-		for k := range cols {
-			col := &cols[k]
-			if col.index >= len(row) {
-				break
-			}
-			cell := trimSpace(row[col.index])
-			if len(cell) == 0 {
-				continue
-			}
-			rank, err := parseRank(cell)
-			if err != nil {
-				return j.at(sc.line, col.index+1, err)
-			}
+		for i := range marks {
+			col := &g.cols[marks[i].Candidate]
 			if !col.resolved {
 				r, err := j.resolve([]byte(col.name))
 				if err != nil {
@@ -85,13 +79,10 @@ func readGenericCSV(j *job) error {
 				}
 				col.cand, col.resolved = r.cand, true
 			}
-			marks = append(marks, tally.Mark{Rank: rank, Candidate: col.cand})
+			marks[i].Candidate = col.cand
 		}
-		if err := j.add(marks, field(row, idCol), 1, field(row, precinctCol)); err != nil {
-			return j.at(sc.line, 0, err)
-		}
-		if batchCol >= 0 {
-			j.out.setBatch(trimSpace(field(row, batchCol)))
+		if err := j.addRow(sc, &g, marks); err != nil {
+			return err
 		}
 		if j.stats.Records == 1024 {
 			j.reserveRest(sc.lines.used)
@@ -99,6 +90,52 @@ func readGenericCSV(j *job) error {
 	}
 	if sc.err != nil {
 		return j.at(sc.line, sc.col, sc.err)
+	}
+	return nil
+}
+
+// genericLayout is where a generic CSV keeps what: its candidate columns,
+// the header's width, and the id, precinct and batch columns (-1 for none).
+type genericLayout struct {
+	cols                []genericColumn
+	width               int
+	id, precinct, batch int
+}
+
+// genericRow appends to marks those of the scanner's current row (not a
+// blank one), each naming its column's position in g.cols as the
+// candidate.
+func (j *job) genericRow(sc *csvScanner, g *genericLayout, marks []tally.Mark) ([]tally.Mark, error) {
+	row := sc.fields
+	if len(row) > g.width {
+		return nil, j.at(sc.line, g.width+1, fmt.Errorf("the row has %d fields, the header %d", len(row), g.width))
+	}
+	for k := range g.cols {
+		col := &g.cols[k]
+		if col.index >= len(row) {
+			break
+		}
+		cell := trimSpace(row[col.index])
+		if len(cell) == 0 {
+			continue
+		}
+		rank, err := parseRank(cell)
+		if err != nil {
+			return nil, j.at(sc.line, col.index+1, err)
+		}
+		marks = append(marks, tally.Mark{Rank: rank, Candidate: uint16(k)})
+	}
+	return marks, nil
+}
+
+// addRow adds the ballot of the scanner's current row.
+func (j *job) addRow(sc *csvScanner, g *genericLayout, marks []tally.Mark) error {
+	row := sc.fields
+	if err := j.add(marks, field(row, g.id), 1, field(row, g.precinct)); err != nil {
+		return j.at(sc.line, 0, err)
+	}
+	if g.batch >= 0 {
+		j.out.setBatch(trimSpace(field(row, g.batch)))
 	}
 	return nil
 }

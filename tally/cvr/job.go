@@ -23,6 +23,7 @@ type job struct {
 
 	meta     fileMeta              // what a self-describing file says besides its ballots
 	names    map[string]resolution // names already resolved
+	refused  map[string]error      // names that could not be, and why
 	declared map[string]bool       // the file's own candidate list, when it has one and names are checked against it
 
 	done, total, nextReport int64
@@ -62,12 +63,29 @@ func newJob(ctx context.Context, src Source, cands Candidates, opts Options) *jo
 
 // resolve returns what a name in the file stands for: the source's skipped
 // rank, overvote and undeclared write-in labels first, then the contest's
-// candidates. It does not allocate for names it has seen before.
+// candidates. It does not allocate for names it has seen before, and asks
+// the contest about each name once, even one it does not know.
 func (j *job) resolve(name []byte) (resolution, error) {
 	if r, ok := j.names[string(name)]; ok {
 		return r, nil
 	}
-	s := string(name)
+	if err, ok := j.refused[string(name)]; ok {
+		return resolution{}, err
+	}
+	r, err := j.lookUp(string(name))
+	if err != nil {
+		if j.refused == nil {
+			j.refused = make(map[string]error)
+		}
+		j.refused[string(name)] = err
+		return r, err
+	}
+	j.names[string(name)] = r
+	return r, nil
+}
+
+// lookUp is resolve for a name not seen before.
+func (j *job) lookUp(s string) (resolution, error) {
 	var r resolution
 	switch {
 	case s == "":
@@ -92,7 +110,6 @@ func (j *job) resolve(name []byte) (resolution, error) {
 		}
 		r.cand = c
 	}
-	j.names[s] = r
 	return r, nil
 }
 

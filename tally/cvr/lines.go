@@ -16,7 +16,14 @@ type lineReader struct {
 	line int    // number of the line returned last
 	long []byte // holds a line longer than the buffer
 	used int64  // bytes of the file consumed
+	// short makes a line longer than the buffer an error (errLongLine)
+	// instead of one gathered in long, for a reader that has a slower way
+	// to fall back on.
+	short bool
 }
+
+// errLongLine is the error of a lineReader with short set.
+var errLongLine = errors.New("a line longer than the read buffer")
 
 // readBufferSize is big enough that few lines need copying and the file
 // system is asked for big reads.
@@ -29,6 +36,9 @@ func newLineReader(r io.Reader) *lineReader {
 // next returns the next line; at the end of the file it returns io.EOF.
 func (l *lineReader) next() ([]byte, error) {
 	b, err := l.r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) && l.short {
+		return nil, errLongLine
+	}
 	if errors.Is(err, bufio.ErrBufferFull) {
 		l.long = append(l.long[:0], b...)
 		for errors.Is(err, bufio.ErrBufferFull) {

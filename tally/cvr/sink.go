@@ -151,6 +151,46 @@ func (s *sink) padded(col []string) []string {
 	return col
 }
 
+// appendSink appends the ballots o gathered (not yet finished) to s's.
+func (s *sink) appendSink(o *sink) {
+	n0, n1 := s.set.Len(), o.set.Len()
+	base := uint32(len(s.set.Marks))
+	s.set.Marks = append(s.set.Marks, o.set.Marks...)
+	for _, e := range o.set.Ends {
+		s.set.Ends = append(s.set.Ends, base+e)
+	}
+	s.set.Counts = mergeColumn(s.set.Counts, o.set.Counts, n0, n1, 1)
+	if s.idEnds != nil || o.idEnds != nil {
+		if s.idEnds == nil {
+			s.idEnds = make([]int, n0, n0+n1)
+		}
+		if o.idEnds == nil {
+			o.idEnds = make([]int, n1)
+		}
+		idBase := len(s.idBytes)
+		s.idBytes = append(s.idBytes, o.idBytes...)
+		for _, e := range o.idEnds {
+			s.idEnds = append(s.idEnds, idBase+e)
+		}
+	}
+	s.precincts = mergeColumn(s.precincts, o.precincts, n0, n1, "")
+	if s.batches != nil || o.batches != nil {
+		s.batches = append(padTo(s.batches, n0), padTo(o.batches, n1)...)
+	}
+	if s.tabulators != nil || o.tabulators != nil {
+		s.tabulators = append(padTo(s.tabulators, n0), padTo(o.tabulators, n1)...)
+	}
+}
+
+// padTo fills an optional text column to n entries ("" for the ballots
+// after the last that set it).
+func padTo(col []string, n int) []string {
+	for len(col) < n {
+		col = append(col, "")
+	}
+	return col
+}
+
 // appendSet appends the ballots of src to dst, keeping dst's optional
 // columns (Counts, IDs, Precincts, Batches, Tabulators) either nil or one entry per
 // ballot.

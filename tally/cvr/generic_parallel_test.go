@@ -1,0 +1,248 @@
+package cvr
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"votedesk/tally"
+)
+
+// orderedCandidates resolves names like fileCandidates and records the
+// order it was asked in, which a resolver may depend on.
+type orderedCandidates struct {
+	fileCandidates
+	asked   []string
+	unknown string // a name it does not know
+}
+
+func (c *orderedCandidates) Candidate(name string) (uint16, bool) {
+	c.asked = append(c.asked, name)
+	if name == c.unknown {
+		return 0, false
+	}
+	return c.fileCandidates.Candidate(name)
+}
+
+// genericOutcome is everything a read gives back.
+type genericOutcome struct {
+	set   tally.BallotSet
+	stats Stats
+	err   string
+	asked []string
+}
+
+// readGenericWith reads a generic CSV in n stretches (1: one row after
+// another), with stretches used from any size on when n > 1.
+func readGenericWith(t *testing.T, src Source, n int, aliases map[string]string, unknown string) genericOutcome {
+	t.Helper()
+	oldBytes, oldStretches := parallelBytes, stretches
+	defer func() { parallelBytes, stretches = oldBytes, oldStretches }()
+	parallelBytes, stretches = 1, func() int { return n }
+	cands := &orderedCandidates{fileCandidates: fileCandidates{index: map[string]uint16{}}, unknown: unknown}
+	// Known in another order than the files' columns, so a column's
+	// position is not its candidate's.
+	for _, name := range []string{"Late", "Dee", "Cal", "Ben", "Ada"} {
+		cands.fileCandidates.Candidate(name)
+	}
+	for alias, name := range aliases {
+		i, _ := cands.fileCandidates.Candidate(name)
+		cands.index[alias] = i
+	}
+	var o genericOutcome
+	st, err := Read(context.Background(), src, cands, &o.set, Options{MaxRankings: 40})
+	o.stats, o.asked = st, cands.asked
+	if err != nil {
+		o.err = err.Error()
+	}
+	return o
+}
+
+// agree reads a file in one stretch and in 2 to 5 and fails on any
+// difference: ballots, ids, precincts, batches, stats, the error, and the
+// order in which names were resolved.
+func agree(t *testing.T, src Source, aliases map[string]string, unknown string) genericOutcome {
+	t.Helper()
+	want := readGenericWith(t, src, 1, aliases, unknown)
+	for n := 2; n <= 5; n++ {
+		got := readGenericWith(t, src, n, aliases, unknown)
+		if got.err != want.err {
+			t.Fatalf("%d stretches: error %q, one stretch %q", n, got.err, want.err)
+		}
+		if got.stats != want.stats {
+			t.Fatalf("%d stretches: stats %+v, one stretch %+v", n, got.stats, want.stats)
+		}
+		if !reflect.DeepEqual(got.asked, want.asked) {
+			t.Fatalf("%d stretches: resolved %q, one stretch %q", n, got.asked, want.asked)
+		}
+		if !reflect.DeepEqual(normal(got.set), normal(want.set)) {
+			for i := range min(got.set.Len(), want.set.Len()) {
+				g, w := render(&got.set, i, nil), render(&want.set, i, nil)
+				if g != w || got.set.ID(i) != want.set.ID(i) {
+					t.Fatalf("%d stretches: ballot %d is %s %q, one stretch %s %q", n, i+1, g, got.set.ID(i), w, want.set.ID(i))
+				}
+			}
+			t.Fatalf("%d stretches: %d ballots, one stretch %d (or a column differs)", n, got.set.Len(), want.set.Len())
+		}
+	}
+	return want
+}
+
+// normal is a set with empty columns as nil, since an empty slice and nil
+// mean the same.
+func normal(s tally.BallotSet) tally.BallotSet {
+	if len(s.Marks) == 0 {
+		s.Marks = nil
+	}
+	if len(s.Ends) == 0 {
+		s.Ends = nil
+	}
+	return s
+}
+
+// randomGeneric writes a generic CSV of random rows: ids, precincts and
+// batches (some blank), blank lines, rows ranking nobody, CRLF endings,
+// a column first ranked late, and, when asked, one bad thing in one row.
+func randomGeneric(rng *rand.Rand, rows int, bad string) []byte {
+	cands := []string{"Ada", "Ben", "Cal", "Dee", "Late"}
+	var b bytes.Buffer
+	b.WriteString("id,precinct,batch," + strings.Join(cands, ",") + "\n")
+	badRow := rng.IntN(rows)
+	eol := "\n"
+	if rng.IntN(3) == 0 {
+		eol = "\r\n"
+	}
+	for i := range rows {
+		if rng.IntN(40) == 0 {
+			b.WriteString(eol)
+		}
+		fmt.Fprintf(&b, "r%d,", i+1)
+		if rng.IntN(4) > 0 {
+			fmt.Fprintf(&b, "p%d", rng.IntN(5))
+		}
+		b.WriteString(",")
+		if rng.IntN(3) > 0 {
+			fmt.Fprintf(&b, "b%d", rng.IntN(3))
+		}
+		depth := rng.IntN(len(cands))
+		ranks := make([]int, len(cands))
+		for r, c := range rng.Perm(len(cands) - 1)[:depth] {
+			ranks[c] = r + 1
+		}
+		if i > rows*2/3 && rng.IntN(5) == 0 {
+			ranks[4] = 1 + rng.IntN(3) // "Late" is ranked only near the end, sometimes tied
+		}
+		for c, r := range ranks {
+			b.WriteString(",")
+			switch {
+			case i == badRow && bad != "" && c == 1:
+				b.WriteString(bad)
+			case r > 0:
+				fmt.Fprintf(&b, "%d", r)
+			}
+		}
+		b.WriteString(eol)
+	}
+	return b.Bytes()
+}
+
+// TestGenericCSVStretchesAgree reads random files in several stretches
+// and one after another, and wants the same outcome in every respect:
+// files that read cleanly, and files with a bad rank, a quoted cell, a
+// quoted cell holding a line break, or a row too wide in a random row,
+// which the stretches hand back to the sequential read.
+func TestGenericCSVStretchesAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 16))
+	dir := t.TempDir()
+	src := Source{Provider: FormatGenericCSV, FirstVoteColumnIndex: 4, FirstVoteRowIndex: 2, IDColumnIndex: 1, PrecinctColumnIndex: 2, BatchColumnIndex: 3}
+	for i := range 120 {
+		bad := []string{"", "", "x", `"2"`, "\"1\n\"", "1,1"}[i%6]
+		data := randomGeneric(rng, 1+rng.IntN(300), bad)
+		src.FilePath = filepath.Join(dir, fmt.Sprintf("r%d.csv", i))
+		if err := os.WriteFile(src.FilePath, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		o := agree(t, src, nil, "")
+		if (bad == "" || bad == `"2"`) != (o.err == "") {
+			t.Fatalf("file %d (bad cell %q): error %q", i, bad, o.err)
+		}
+	}
+}
+
+// TestGenericCSVStretchesRealFile reads RCTab's generic CSV test file, its
+// rows repeated until stretches have whole rows to share, both ways.
+func TestGenericCSVStretchesRealFile(t *testing.T) {
+	data, err := os.ReadFile(shared(t, "rctab/generic_csv_test/generic_csv_test_cvr.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, rows, _ := bytes.Cut(data, []byte("\n"))
+	if !bytes.HasSuffix(rows, []byte("\n")) {
+		rows = append(rows, '\n')
+	}
+	big := append(append([]byte{}, head...), '\n')
+	for range 50 {
+		big = append(big, rows...)
+	}
+	path := writeTemp(t, "big_cvr.csv", string(big))
+	src := Source{Provider: FormatGenericCSV, FilePath: path, FirstVoteColumnIndex: 4, FirstVoteRowIndex: 2,
+		IDColumnIndex: 1, PrecinctColumnIndex: 2, BatchColumnIndex: 3, UndeclaredWriteInLabel: "Write-In"}
+	o := agree(t, src, nil, "")
+	if o.err != "" || o.stats.Records < 1000 {
+		t.Fatalf("read %d records, error %q", o.stats.Records, o.err)
+	}
+}
+
+// TestGenericCSVStretchesHandBack covers what only the sequential read
+// handles: two columns standing for one candidate (marks at one rank are
+// merged), a column that is the skipped-rank label, an unknown candidate
+// ranked first late in the file, and a BOM before the header.
+func TestGenericCSVStretchesHandBack(t *testing.T) {
+	rows := strings.Repeat("1,2,1,\n2,,1,2\n3,1,,\n", 40)
+	src := Source{Provider: FormatGenericCSV, FirstVoteColumnIndex: 2, FirstVoteRowIndex: 2, IDColumnIndex: 1}
+	src.FilePath = writeTemp(t, "alias.csv", "id,Ada,Ada Smith,Ben\n"+rows)
+	o := agree(t, src, map[string]string{"Ada Smith": "Ada"}, "")
+	if o.err != "" || o.set.Len() != 120 {
+		t.Fatalf("aliases: %d ballots, error %q", o.set.Len(), o.err)
+	}
+	src.FilePath, src.SkippedRankLabel = writeTemp(t, "skip.csv", "id,Ada,skipped,Ben\n"+rows), "skipped"
+	if o := agree(t, src, nil, ""); !strings.Contains(o.err, "skipped-rank label") {
+		t.Fatalf("skipped-rank column: error %q", o.err)
+	}
+	src.SkippedRankLabel = ""
+	src.FilePath = writeTemp(t, "bom.csv", "\xEF\xBB\xBFid,Ada,Ben,Cal\n"+rows)
+	if o := agree(t, src, nil, ""); o.err != "" || o.set.Len() != 120 {
+		t.Fatalf("BOM: %d ballots, error %q", o.set.Len(), o.err)
+	}
+	early := strings.Repeat("1,2,1,\n2,,1,\n3,1,,\n", 40)
+	src.FilePath = writeTemp(t, "unknown.csv", "id,Ada,Ben,Zed\n"+early+"4,,,1\n"+rows)
+	if o := agree(t, src, nil, "Zed"); !strings.Contains(o.err, "line 122, column 4") || !strings.Contains(o.err, "Zed") {
+		t.Fatalf("unknown candidate: error %q", o.err)
+	}
+}
+
+// FuzzGenericCSVStretches reads fuzzed generic CSVs both ways and wants
+// the same outcome.
+func FuzzGenericCSVStretches(f *testing.F) {
+	for _, s := range seedFiles(f, "rctab/generic_csv_test/*_cvr.csv", "") {
+		f.Add(s.data)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, bad := range []string{"", "x", "\"1\n\""} {
+		f.Add(randomGeneric(rng, 60, bad))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "g.csv")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		agree(t, Source{Provider: FormatGenericCSV, FilePath: path, FirstVoteColumnIndex: 4, FirstVoteRowIndex: 2,
+			IDColumnIndex: 1, PrecinctColumnIndex: 2, BatchColumnIndex: 3, UndeclaredWriteInLabel: "Write-In"}, nil, "")
+	})
+}
