@@ -39,6 +39,14 @@ func (s *sink) add(marks []tally.Mark, id []byte, count uint32, precinct []byte)
 		}
 	}
 	n := s.set.Len()
+	// Grown here by doubling: append grows a big slice by a quarter at a
+	// time, copying it over and over.
+	if n == cap(s.set.Ends) {
+		s.set.Ends = growTo(s.set.Ends, max(n, 1024))
+	}
+	if m := len(s.set.Marks); cap(s.set.Marks)-m < len(marks) {
+		s.set.Marks = growTo(s.set.Marks, max(m, len(marks), 4096))
+	}
 	if err := s.set.Add("", count, marks); err != nil {
 		return err
 	}
@@ -46,6 +54,12 @@ func (s *sink) add(marks []tally.Mark, id []byte, count uint32, precinct []byte)
 		s.idEnds = make([]int, n, max(n, 1024))
 	}
 	if s.idEnds != nil {
+		if len(s.idEnds) == cap(s.idEnds) {
+			s.idEnds = growTo(s.idEnds, len(s.idEnds))
+		}
+		if m := len(s.idBytes); cap(s.idBytes)-m < len(id) {
+			s.idBytes = growTo(s.idBytes, max(m, len(id), 4096))
+		}
 		s.idBytes = append(s.idBytes, id...)
 		s.idEnds = append(s.idEnds, len(s.idBytes))
 	}

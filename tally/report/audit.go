@@ -51,6 +51,7 @@ type AuditWriter struct {
 	multiPass bool
 	pass      int
 	line      []byte
+	bufs      [][]byte // Round's chunk buffers, kept between rounds
 	one       tally.Decimal
 }
 
@@ -89,7 +90,11 @@ func (a *AuditWriter) Round(pass int, entries []tally.AuditEntry, values []tally
 	}
 	free := make(chan []byte, 2*workers)
 	for range cap(free) {
-		free <- nil
+		var buf []byte
+		if len(a.bufs) > 0 {
+			buf, a.bufs = a.bufs[len(a.bufs)-1], a.bufs[:len(a.bufs)-1]
+		}
+		free <- buf
 	}
 	var next atomic.Int64
 	var failed atomic.Bool
@@ -123,6 +128,9 @@ func (a *AuditWriter) Round(pass int, entries []tally.AuditEntry, values []tally
 		free <- buf
 	}
 	wg.Wait()
+	for range cap(free) {
+		a.bufs = append(a.bufs, <-free) // kept for the next round
+	}
 	return err
 }
 
