@@ -95,10 +95,6 @@ func (k *counter) countRound(round int, released []int) error {
 			return w.err
 		}
 	}
-	auditFrom := len(k.audit)
-	if k.opts.audit {
-		k.audit = slices.Grow(k.audit, total)
-	}
 	for _, w := range workers {
 		k.main.merge(w.delta)
 		for c, in := range w.incoming {
@@ -106,23 +102,9 @@ func (k *counter) countRound(round int, released []int) error {
 				k.buckets[c] = append(k.buckets[c], in)
 			}
 		}
-		base := int32(len(k.auditValues))
-		for _, e := range w.audit {
-			if e.value >= 0 {
-				e.value += base
-			}
-			k.audit = append(k.audit, e)
-		}
-		k.auditValues = append(k.auditValues, w.values...)
 	}
-	if k.opts.audit {
-		k.auditOrder, k.auditBuf = sortAudit(k.audit[auditFrom:], k.auditOrder, k.auditBuf)
-	}
-	if k.opts.auditSink != nil {
-		if err := k.opts.auditSink(k.pass, k.audit, k.auditValues); err != nil {
-			return errorf("audit trail: %w", err)
-		}
-		k.audit, k.auditValues = k.audit[:0], k.auditValues[:0]
+	if err := k.auditRound(workers, total); err != nil {
+		return err
 	}
 	rd := Round{Number: round}
 	for c := range k.cont {
@@ -132,6 +114,60 @@ func (k *counter) countRound(round int, released []int) error {
 	}
 	k.rounds = append(k.rounds, rd)
 	return nil
+}
+
+// auditRound adds the workers' audit entries of a round to the trail, in
+// ballot-record order, and hands them to the audit sink if there is one.
+// When each worker's entries are in order and follow the previous
+// worker's (round 1, whose workers take consecutive records), the sink
+// gets each worker's entries as they are, without copying them together.
+func (k *counter) auditRound(workers []*worker, total int) error {
+	if !k.opts.audit {
+		return nil
+	}
+	if k.opts.auditSink != nil && len(k.audit) == 0 && consecutive(workers) {
+		for _, w := range workers {
+			if err := k.opts.auditSink(k.pass, w.audit, w.values); err != nil {
+				return errorf("audit trail: %w", err)
+			}
+		}
+		return nil
+	}
+	from := len(k.audit)
+	k.audit = slices.Grow(k.audit, total)
+	for _, w := range workers {
+		base := int32(len(k.auditValues))
+		for _, e := range w.audit {
+			if e.value >= 0 {
+				e.value += base
+			}
+			k.audit = append(k.audit, e)
+		}
+		k.auditValues = append(k.auditValues, w.values...)
+	}
+	k.auditOrder, k.auditBuf = sortAudit(k.audit[from:], k.auditOrder, k.auditBuf)
+	if k.opts.auditSink != nil {
+		if err := k.opts.auditSink(k.pass, k.audit, k.auditValues); err != nil {
+			return errorf("audit trail: %w", err)
+		}
+		k.audit, k.auditValues = k.audit[:0], k.auditValues[:0]
+	}
+	return nil
+}
+
+// consecutive reports whether the workers' audit entries, taken one
+// worker after another, are in ballot-record order.
+func consecutive(workers []*worker) bool {
+	last := int32(-1)
+	for _, w := range workers {
+		for _, e := range w.audit {
+			if e.Ballot <= last {
+				return false
+			}
+			last = e.Ballot
+		}
+	}
+	return true
 }
 
 // job is a run of ballots to place: records lo..hi in round 1, or

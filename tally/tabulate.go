@@ -68,8 +68,9 @@ func WithAudit() Option { return func(o *options) { o.audit = true } }
 
 // AuditSink receives the audit trail of a ranked-choice count round by
 // round, as it is counted: the round's entries in ballot-record order, and
-// the values their value indexes refer to. Both slices are reused after the
-// call returns.
+// the values their value indexes refer to. A round may come in several
+// calls, each in order and after the one before. Both slices are reused
+// after the call returns.
 type AuditSink func(pass int, entries []AuditEntry, values []Decimal) error
 
 // WithAuditSink hands the audit trail to sink round by round instead of
