@@ -93,8 +93,10 @@ func (j *job) readGenericParallel(f *os.File, start int64, g *genericLayout) boo
 	}
 	out := &parts[0].job.out
 	for _, s := range parts[1:] {
-		out.appendSink(&s.job.out)
-		s.job.out = sink{}
+		if !out.appendSink(&s.job.out) {
+			return false
+		}
+		s.job.out = sink{} // for the collector, as soon as it is copied
 	}
 	j.out, j.stats, j.done = *out, st, start+read.Load()
 	return true

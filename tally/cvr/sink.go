@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"unsafe"
 
 	"votedesk/tally"
 )
@@ -16,7 +17,7 @@ type sink struct {
 	maxRank int
 
 	idBytes []byte
-	idEnds  []int // end of ballot i's id in idBytes; nil until a ballot has an id
+	idEnds  []uint32 // end of ballot i's id in idBytes; nil until a ballot has an id
 
 	precinctOf map[string]string
 	precincts  []string // nil until a ballot has a precinct
@@ -51,7 +52,7 @@ func (s *sink) add(marks []tally.Mark, id []byte, count uint32, precinct []byte)
 		return err
 	}
 	if len(id) > 0 && s.idEnds == nil {
-		s.idEnds = make([]int, n, max(n, 1024))
+		s.idEnds = make([]uint32, n, max(n, 1024))
 	}
 	if s.idEnds != nil {
 		if len(s.idEnds) == cap(s.idEnds) {
@@ -60,8 +61,11 @@ func (s *sink) add(marks []tally.Mark, id []byte, count uint32, precinct []byte)
 		if m := len(s.idBytes); cap(s.idBytes)-m < len(id) {
 			s.idBytes = growTo(s.idBytes, max(m, len(id), 4096))
 		}
+		if len(s.idBytes)+len(id) > math.MaxUint32 {
+			return errors.New("the ballot ids add up to more than 4 GiB")
+		}
 		s.idBytes = append(s.idBytes, id...)
-		s.idEnds = append(s.idEnds, len(s.idBytes))
+		s.idEnds = append(s.idEnds, uint32(len(s.idBytes)))
 	}
 	if len(precinct) > 0 && s.precincts == nil {
 		s.precincts = make([]string, n, max(n, 1024))
@@ -140,10 +144,13 @@ func (s *sink) finish() error {
 		return errors.New("too many marks for one ballot set")
 	}
 	if s.idEnds != nil {
-		all := string(s.idBytes)
+		// The ids share the bytes gathered, which nothing writes to again,
+		// instead of a copy of them: a copy is as big as the ids of a
+		// million ballots.
+		all := unsafe.String(unsafe.SliceData(s.idBytes), len(s.idBytes))
 		s.idBytes = nil
 		s.set.IDs = make([]string, len(s.idEnds))
-		start := 0
+		start := uint32(0)
 		for i, end := range s.idEnds {
 			s.set.IDs[i] = all[start:end]
 			start = end
@@ -165,8 +172,13 @@ func (s *sink) padded(col []string) []string {
 	return col
 }
 
-// appendSink appends the ballots o gathered (not yet finished) to s's.
-func (s *sink) appendSink(o *sink) {
+// appendSink appends the ballots o gathered (not yet finished) to s's. It
+// refuses, changing nothing, when their ids would add up to more than 4
+// GiB (the sequential read then says so).
+func (s *sink) appendSink(o *sink) bool {
+	if len(s.idBytes)+len(o.idBytes) > math.MaxUint32 {
+		return false
+	}
 	n0, n1 := s.set.Len(), o.set.Len()
 	base := uint32(len(s.set.Marks))
 	s.set.Marks = append(s.set.Marks, o.set.Marks...)
@@ -176,12 +188,12 @@ func (s *sink) appendSink(o *sink) {
 	s.set.Counts = mergeColumn(s.set.Counts, o.set.Counts, n0, n1, 1)
 	if s.idEnds != nil || o.idEnds != nil {
 		if s.idEnds == nil {
-			s.idEnds = make([]int, n0, n0+n1)
+			s.idEnds = make([]uint32, n0, n0+n1)
 		}
 		if o.idEnds == nil {
-			o.idEnds = make([]int, n1)
+			o.idEnds = make([]uint32, n1)
 		}
-		idBase := len(s.idBytes)
+		idBase := uint32(len(s.idBytes))
 		s.idBytes = append(s.idBytes, o.idBytes...)
 		for _, e := range o.idEnds {
 			s.idEnds = append(s.idEnds, idBase+e)
@@ -194,6 +206,7 @@ func (s *sink) appendSink(o *sink) {
 	if s.tabulators != nil || o.tabulators != nil {
 		s.tabulators = append(padTo(s.tabulators, n0), padTo(o.tabulators, n1)...)
 	}
+	return true
 }
 
 // padTo fills an optional text column to n entries ("" for the ballots
