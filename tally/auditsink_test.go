@@ -6,11 +6,12 @@ import (
 )
 
 // TestAuditSinkMatchesTrail counts ballots enough for two workers per round
-// with the audit trail streamed to a sink and kept in the result, and
-// wants the same entries and values, each call in ballot-record order and
-// each round's calls one after another.
+// and for round 1 to be placed in blocks, with the audit trail streamed to
+// a sink and kept in the result, and wants the same entries and values and
+// the same rounds, each call in ballot-record order and each round's calls
+// one after another.
 func TestAuditSinkMatchesTrail(t *testing.T) {
-	set := benchBallots(3*parallelFrom, 6)
+	set := benchBallots(2*auditBlock+parallelFrom+7, 6)
 	c := benchContest(6)
 	stv := DefaultRules()
 	stv.WinnerElectionMode = MultiWinnerAllowMultipleWinnersPerRound
@@ -45,11 +46,15 @@ func TestAuditSinkMatchesTrail(t *testing.T) {
 				}
 				return nil
 			}
-			if _, err := Tabulate(c, set, tc.method, tc.rules, WithAuditSink(sink)); err != nil {
+			streamed, err := Tabulate(c, set, tc.method, tc.rules, WithAuditSink(sink))
+			if err != nil {
 				t.Fatal(err)
 			}
-			if calls <= len(kept.Passes[0].Rounds) {
-				t.Fatalf("%d sink calls for %d rounds: round 1 was not handed over by worker", calls, len(kept.Passes[0].Rounds))
+			if g, w := fmt.Sprint(streamed.Passes[0].Rounds), fmt.Sprint(kept.Passes[0].Rounds); g != w {
+				t.Fatalf("streamed count's rounds %s, kept count's %s", g, w)
+			}
+			if calls < len(kept.Passes[0].Rounds)+5 {
+				t.Fatalf("%d sink calls for %d rounds: round 1 was not handed over by block and worker", calls, len(kept.Passes[0].Rounds))
 			}
 			if len(got) != len(want) {
 				t.Fatalf("%d entries streamed, %d kept", len(got), len(want))

@@ -10,6 +10,18 @@ import (
 // appended round by round (so moving ballots never copies a bucket).
 type bucket [][]int32
 
+// joined returns the bucket as one segment, its ballots in the same order.
+func (b bucket) joined() bucket {
+	if len(b) < 2 {
+		return b
+	}
+	all := make([]int32, 0, b.size())
+	for _, s := range b {
+		all = append(all, s...)
+	}
+	return bucket{all}
+}
+
 func (b bucket) size() int {
 	n := 0
 	for _, s := range b {
@@ -73,6 +85,39 @@ func (k *counter) countRound(round int, released []int) error {
 			}
 		}
 	}
+	if round == 1 && k.opts.auditSink != nil && total > auditBlock {
+		// Round 1 writes an audit entry for every ballot: streamed, it is
+		// placed a block at a time, so its entries never all wait in memory.
+		for lo := 0; lo < total; lo += auditBlock {
+			block := []job{{ri: -1, lo: lo, hi: min(lo+auditBlock, total)}}
+			if err := k.placeJobs(round, released, block, block[0].hi-lo); err != nil {
+				return err
+			}
+		}
+		for c, b := range k.buckets {
+			k.buckets[c] = b.joined()
+		}
+	} else if err := k.placeJobs(round, released, jobs, total); err != nil {
+		return err
+	}
+	rd := Round{Number: round}
+	for c := range k.cont {
+		if k.cont[c] {
+			rd.Tally = append(rd.Tally, Votes{Candidate: c, Votes: k.main.tally[c].value()})
+		}
+	}
+	k.rounds = append(k.rounds, rd)
+	return nil
+}
+
+// auditBlock is how many ballots a streamed round 1 places at a time.
+const auditBlock = 1 << 18
+
+// placeJobs places the ballots of jobs (total in all) with a goroutine per
+// core when they are many, adds their moves to the count and their audit
+// entries to the trail.
+func (k *counter) placeJobs(round int, released []int, jobs []job, total int) error {
+	n := len(k.contest.Candidates)
 	parts := 1
 	if total >= parallelFrom && len(k.groups) == 0 && runtime.GOMAXPROCS(0) > 1 {
 		parts = 2
@@ -103,17 +148,7 @@ func (k *counter) countRound(round int, released []int) error {
 			}
 		}
 	}
-	if err := k.auditRound(workers, total); err != nil {
-		return err
-	}
-	rd := Round{Number: round}
-	for c := range k.cont {
-		if k.cont[c] {
-			rd.Tally = append(rd.Tally, Votes{Candidate: c, Votes: k.main.tally[c].value()})
-		}
-	}
-	k.rounds = append(k.rounds, rd)
-	return nil
+	return k.auditRound(workers, total)
 }
 
 // auditRound adds the workers' audit entries of a round to the trail, in
