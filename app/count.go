@@ -94,8 +94,12 @@ func (s *Service) countInput(ctx context.Context, actor, election string, ids bo
 		// withheld below AUDITOR, like voters: its slices are shown only as
 		// the small-group rule merges them.
 		if ids && (!d.Secret || d.Links) {
-			if set.IDs, err = ballotColumn(tx, election, "source_id", set.Len()); err != nil {
+			ids, err := ballotColumn(tx, election, "source_id", set.Len())
+			if err != nil {
 				return err
+			}
+			if ids != nil {
+				set.IDs = tally.NewTexts(ids...)
 			}
 		}
 		in.Election, in.Candidates, in.Ballots = e, cands, set

@@ -30,7 +30,7 @@ type BallotSet struct {
 	Marks      []Mark
 	Ends       []uint32
 	Counts     []uint32
-	IDs        []string
+	IDs        *Texts
 	Precincts  []string
 	Batches    []string
 	Tabulators []string
@@ -58,7 +58,7 @@ func (s *BallotSet) ID(i int) string {
 	if s.IDs == nil {
 		return ""
 	}
-	return s.IDs[i]
+	return s.IDs.At(i)
 }
 
 // Add appends one ballot. The marks are copied and sorted by rank (stable, so
@@ -67,6 +67,9 @@ func (s *BallotSet) ID(i int) string {
 func (s *BallotSet) Add(id string, count uint32, marks []Mark) error {
 	if count == 0 {
 		return errorf("ballot %q has count 0", id)
+	}
+	if s.IDs != nil && !s.IDs.fits(id) {
+		return errorf("ballot %q: the ids add up to more than 4 GiB", id)
 	}
 	n := len(s.Ends)
 	start := len(s.Marks)
@@ -83,10 +86,11 @@ func (s *BallotSet) Add(id string, count uint32, marks []Mark) error {
 		s.Counts = append(s.Counts, count)
 	}
 	if id != "" && s.IDs == nil {
-		s.IDs = make([]string, n, cap(s.Ends))
+		s.IDs = &Texts{ends: make([]uint32, 0, cap(s.Ends))}
+		s.IDs.AppendEmpty(n)
 	}
 	if s.IDs != nil {
-		s.IDs = append(s.IDs, id)
+		s.IDs.push(id)
 	}
 	return nil
 }

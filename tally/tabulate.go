@@ -209,8 +209,8 @@ func checkBallots(c Contest, b *BallotSet, r Rules, rcv, deferred bool) (ballotC
 	if b.Counts != nil && len(b.Counts) != n {
 		return ballotCheck{}, errorf("ballot set has %d counts for %d ballots", len(b.Counts), n)
 	}
-	if b.IDs != nil && len(b.IDs) != n {
-		return ballotCheck{}, errorf("ballot set has %d ids for %d ballots", len(b.IDs), n)
+	if b.IDs != nil && b.IDs.Len() != n {
+		return ballotCheck{}, errorf("ballot set has %d ids for %d ballots", b.IDs.Len(), n)
 	}
 	maxRank := 0xFFFF
 	if rcv {

@@ -191,8 +191,12 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 		}
 		before += sizes[i]
 		if opts.Contest != nil && opts.Contest.RecordID != nil {
-			for k, id := range set.IDs {
-				set.IDs[k] = opts.Contest.RecordID(src, id)
+			if set.IDs != nil {
+				ids, err := set.IDs.Map(0, func(id string) string { return opts.Contest.RecordID(src, id) })
+				if err != nil {
+					return nil, readError(err)
+				}
+				set.IDs = ids
 			}
 		}
 		sum := CVRFileSummary{Name: filepath.Base(src.FilePath), Path: src.FilePath, Format: src.Provider,
@@ -336,7 +340,8 @@ type place struct{ file, record int32 }
 
 // checkIDs refuses ballot ids that repeat within the files read so far.
 func (im *CVRImport) checkIDs(ids map[string]place, set *tally.BallotSet, file int) error {
-	for i, id := range set.IDs {
+	for i := range set.Len() {
+		id := set.ID(i)
 		if id == "" {
 			continue
 		}

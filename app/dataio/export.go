@@ -159,7 +159,7 @@ func ElectionBallots(ctx context.Context, svc *app.Service, actor, election stri
 		names[i] = c.Name
 	}
 	index := app.MarkIndex(names)
-	set := &tally.BallotSet{Ends: make([]uint32, 0, len(ballots)), IDs: make([]string, 0, len(ballots))}
+	set := &tally.BallotSet{Ends: make([]uint32, 0, len(ballots))}
 	var marks []tally.Mark
 	for _, b := range ballots {
 		marks, err = app.RankingsToMarks(marks[:0], b.Rankings, index)

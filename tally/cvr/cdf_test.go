@@ -152,7 +152,7 @@ func TestReadCDFXML(t *testing.T) {
 		t.Errorf("stats = %+v, want 2 records and 1 skipped (the CVR without the contest)", st)
 	}
 	if set.ID(0) != "u-1" || set.Precincts[0] != "Precinct 1" || set.Precincts[1] != "" {
-		t.Errorf("ids %q, precincts %q", set.IDs, set.Precincts)
+		t.Errorf("ids %q, precincts %q", set.IDs.Strings(), set.Precincts)
 	}
 }
 

@@ -82,7 +82,11 @@ func fuzzCheck(t *testing.T, src Source) {
 func checkSet(t *testing.T, s *tally.BallotSet, candidates int) {
 	t.Helper()
 	n := s.Len()
-	for _, col := range []int{len(s.Counts), len(s.IDs), len(s.Precincts), len(s.Batches)} {
+	ids := 0
+	if s.IDs != nil {
+		ids = s.IDs.Len()
+	}
+	for _, col := range []int{len(s.Counts), ids, len(s.Precincts), len(s.Batches)} {
 		if col != 0 && col != n {
 			t.Fatalf("optional column has %d entries for %d ballots", col, n)
 		}

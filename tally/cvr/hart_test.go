@@ -81,8 +81,8 @@ func TestHartReadsAsRCTab(t *testing.T) {
 			t.Errorf("ballot %d: %v, want %v", i+1, got, w)
 		}
 	}
-	if !reflect.DeepEqual(set.IDs, []string{"g1", "g2", "g4"}) || !reflect.DeepEqual(set.Precincts, []string{"PRC1", "PRC2", "PRC1"}) || !reflect.DeepEqual(set.Batches, []string{"7", "7", "8"}) {
-		t.Errorf("ids %v, precincts %v, batches %v", set.IDs, set.Precincts, set.Batches)
+	if !reflect.DeepEqual(set.IDs.Strings(), []string{"g1", "g2", "g4"}) || !reflect.DeepEqual(set.Precincts, []string{"PRC1", "PRC2", "PRC1"}) || !reflect.DeepEqual(set.Batches, []string{"7", "7", "8"}) {
+		t.Errorf("ids %v, precincts %v, batches %v", set.IDs.Strings(), set.Precincts, set.Batches)
 	}
 	if st.Records != 3 || st.Skipped != 1 || st.Undervotes != 1 {
 		t.Errorf("stats %+v", st)

@@ -116,9 +116,9 @@ func TestReadAppends(t *testing.T) {
 	if got := []string{render(set, 0, []string{"A", "B"}), render(set, 1, []string{"A", "B"}), render(set, 2, []string{"A", "B"})}; strings.Join(got, "|") != "B|A B|B" {
 		t.Errorf("ballots %q", got)
 	}
-	if len(set.Counts) != 3 || set.Counts[2] != 1 || len(set.IDs) != 3 || set.IDs[1] != "b1" || set.IDs[0] != "" ||
+	if len(set.Counts) != 3 || set.Counts[2] != 1 || set.IDs == nil || set.IDs.Len() != 3 || set.ID(1) != "b1" || set.ID(0) != "" ||
 		len(set.Precincts) != 3 || set.Precincts[0] != "North" || set.Precincts[1] != "" {
-		t.Errorf("columns: counts %v ids %q precincts %q", set.Counts, set.IDs, set.Precincts)
+		t.Errorf("columns: counts %v ids %q precincts %q", set.Counts, set.IDs.Strings(), set.Precincts)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"unsafe"
 
 	"votedesk/tally"
 )
@@ -144,18 +143,8 @@ func (s *sink) finish() error {
 		return errors.New("too many marks for one ballot set")
 	}
 	if s.idEnds != nil {
-		// The ids share the bytes gathered, which nothing writes to again,
-		// instead of a copy of them: a copy is as big as the ids of a
-		// million ballots.
-		all := unsafe.String(unsafe.SliceData(s.idBytes), len(s.idBytes))
-		s.idBytes = nil
-		s.set.IDs = make([]string, len(s.idEnds))
-		start := uint32(0)
-		for i, end := range s.idEnds {
-			s.set.IDs[i] = all[start:end]
-			start = end
-		}
-		s.idEnds = nil
+		s.set.IDs = tally.TextsOf(s.idBytes, s.idEnds)
+		s.idBytes, s.idEnds = nil, nil
 	}
 	s.set.Precincts = s.precincts
 	s.set.Batches = s.padded(s.batches)
@@ -230,13 +219,26 @@ func appendSet(dst, src *tally.BallotSet) error {
 	if base+len(src.Marks) > math.MaxUint32 {
 		return errors.New("too many marks for one ballot set")
 	}
+	if dst.IDs != nil && src.IDs != nil && dst.IDs.Size()+src.IDs.Size() > math.MaxUint32 {
+		return errors.New("the ballot ids add up to more than 4 GiB")
+	}
 	n0, n1 := dst.Len(), src.Len()
 	dst.Marks = append(dst.Marks, src.Marks...)
 	for _, e := range src.Ends {
 		dst.Ends = append(dst.Ends, uint32(base)+e)
 	}
 	dst.Counts = mergeColumn(dst.Counts, src.Counts, n0, n1, 1)
-	dst.IDs = mergeColumn(dst.IDs, src.IDs, n0, n1, "")
+	if dst.IDs != nil || src.IDs != nil {
+		ids := dst.IDs
+		if ids == nil {
+			ids = tally.NewTexts()
+			ids.AppendEmpty(n0)
+		}
+		for i := range n1 {
+			ids.Append(src.ID(i)) // fits: checked above
+		}
+		dst.IDs = ids
+	}
 	dst.Precincts = mergeColumn(dst.Precincts, src.Precincts, n0, n1, "")
 	dst.Batches = mergeColumn(dst.Batches, src.Batches, n0, n1, "")
 	dst.Tabulators = mergeColumn(dst.Tabulators, src.Tabulators, n0, n1, "")

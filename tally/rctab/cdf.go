@@ -76,7 +76,7 @@ func (c *Config) readAsWritten(ctx context.Context, rules tally.Rules) (*asWritt
 			ids = append(ids, id)
 		}
 	}
-	set.IDs = ids
+	set.IDs = tally.NewTexts(ids...)
 	return &asWritten{set: set, names: names}, nil
 }
 

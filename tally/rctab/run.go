@@ -226,8 +226,12 @@ func (c *Config) ReadBallots(ctx context.Context, rules tally.Rules) (*tally.Bal
 		if _, err := cvr.Read(ctx, src, cands, set, opts); err != nil {
 			return nil, errorf("cvrFileSources[%d]: %w", i, err)
 		}
-		for k := before; k < len(set.IDs); k++ {
-			set.IDs[k] = RecordID(src, set.IDs[k])
+		if set.IDs != nil {
+			ids, err := set.IDs.Map(before, func(id string) string { return RecordID(src, id) })
+			if err != nil {
+				return nil, errorf("cvrFileSources[%d]: %w", i, err)
+			}
+			set.IDs = ids
 		}
 	}
 	return set, nil
