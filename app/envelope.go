@@ -59,8 +59,10 @@ func (a *applier) checkEnvelope() error {
 	if err := ev.VerifySignatures(); err != nil {
 		return err
 	}
-	if _, err := ev.OpenSealed(); err != nil {
-		return err
+	if !ev.sealedHere {
+		if _, err := ev.OpenSealed(); err != nil {
+			return err
+		}
 	}
 	if err := checkSealed(ev); err != nil {
 		return err

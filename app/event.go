@@ -90,6 +90,11 @@ type Event struct {
 	// verified is set by VerifySignatures once both signatures checked, so
 	// applying the event does not check them again.
 	verified bool
+	// sealedHere is set when this device sealed the event's secret itself
+	// (Service.record), so its sealed part matches its commitment by
+	// construction and applying it does not open it again: for an import
+	// of a million ballots that is a scan of 100 MB of JSON and its hash.
+	sealedHere bool
 }
 
 // Signed reports whether the event is of the signed format.

@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -243,5 +244,45 @@ func TestBallotListCombinesSmallTabulators(t *testing.T) {
 		if alone == secret {
 			t.Errorf("secret %v: the one ballot of tabulator T9 shown with it: %v", secret, alone)
 		}
+	}
+}
+
+// TestSealedPartCheckedFromElsewhere: the device that sealed an import's
+// ballots does not open their sealed part again to apply the event (a scan
+// and a hash of 100 MB for a million ballots), but the same event as
+// another device gets it, read back from the log with one ranking changed
+// in its sealed part, is refused for not matching its commitment.
+func TestSealedPartCheckedFromElsewhere(t *testing.T) {
+	e := newEnv(t)
+	e.must(e.svc.CreateElection(e.ctx, "user", "Imported", "", false))
+	e.must(e.svc.AddCandidates(e.ctx, "user", "Imported", "A", "B"))
+	if _, err := e.svc.ImportBallots(e.ctx, "user", "Imported", app.SourceCVR, []app.ImportedBallot{{SourceID: "1", Rankings: rank("A", "B")}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var last *app.Event
+	e.must(e.store.View(e.ctx, func(tx app.Tx) error {
+		return tx.Events(1, func(ev *app.Event) (bool, error) {
+			last = ev
+			return true, nil
+		})
+	}))
+	if len(last.Sealed) == 0 || !strings.Contains(string(last.Sealed), `"A"`) {
+		t.Fatalf("the import's event has no sealed ranking: %s", last.Sealed)
+	}
+	changed := *last
+	changed.Sealed = json.RawMessage(strings.Replace(string(last.Sealed), `"A"`, `"B"`, 1))
+	undo := errors.New("undo") // the changed event is not kept
+	err := e.store.Update(e.ctx, func(tx app.Tx) error {
+		refusal, err := app.Replay(tx, &changed)
+		if err != nil {
+			return err
+		}
+		if refusal == nil || !strings.Contains(app.ErrorMessage(refusal), "does not match its commitment") {
+			t.Errorf("a changed sealed ranking from the log was applied: %v", refusal)
+		}
+		return undo
+	})
+	if !errors.Is(err, undo) {
+		t.Fatal(err)
 	}
 }

@@ -111,6 +111,7 @@ func (s *Service) record(tx Tx, actor string, d decision) (*Event, error) {
 			return nil, fmt.Errorf("seal %s: %w", d.typ, err)
 		}
 		public, ev.Sealed = withCommit(public, commit), part
+		ev.sealedHere = true
 	}
 	raw, err := encodeData(public)
 	if err != nil {
