@@ -18,6 +18,10 @@ import (
 // both ways).
 var parallelBytes int64 = 4 << 20
 
+// progressEvery is how often a parallel read reports progress (a variable
+// for tests).
+var progressEvery = 50 * time.Millisecond
+
 // stretches is how many goroutines read a big file: one per core, at most
 // eight (a variable for tests, like parallelBytes).
 var stretches = func() int { return min(runtime.GOMAXPROCS(0), 8) }
@@ -98,7 +102,7 @@ func (j *job) readGenericParallel(f *os.File, start int64, g *genericLayout) boo
 		}
 		s.job.out = sink{} // for the collector, as soon as it is copied
 	}
-	j.out, j.stats, j.done = *out, st, start+read.Load()
+	j.out, j.stats, j.done = *out, st, j.total
 	return true
 }
 
@@ -111,12 +115,14 @@ func (j *job) waitReporting(wg *sync.WaitGroup, start int64, read *atomic.Int64)
 	}
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
-	tick := time.NewTicker(50 * time.Millisecond)
+	tick := time.NewTicker(progressEvery)
 	defer tick.Stop()
 	for {
 		select {
 		case <-tick.C:
-			j.done = start + read.Load()
+			// Stretches read a little past their ends, so the sum can
+			// pass the file's size.
+			j.done = min(start+read.Load(), j.total)
 			j.report(false)
 		case <-done:
 			return

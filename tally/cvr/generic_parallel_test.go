@@ -3,6 +3,7 @@ package cvr
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"votedesk/tally"
 )
@@ -245,4 +247,45 @@ func FuzzGenericCSVStretches(f *testing.F) {
 		agree(t, Source{Provider: FormatGenericCSV, FilePath: path, FirstVoteColumnIndex: 4, FirstVoteRowIndex: 2,
 			IDColumnIndex: 1, PrecinctColumnIndex: 2, BatchColumnIndex: 3, UndeclaredWriteInLabel: "Write-In"}, nil, "")
 	})
+}
+
+// TestGenericCSVStretchesProgressAndCancel: a read in stretches reports
+// progress from the reading goroutine up to the file's size and no
+// further, and a cancel during it ends the read with context.Canceled,
+// adding nothing.
+func TestGenericCSVStretchesProgressAndCancel(t *testing.T) {
+	oldBytes, oldStretches, oldEvery := parallelBytes, stretches, progressEvery
+	defer func() { parallelBytes, stretches, progressEvery = oldBytes, oldStretches, oldEvery }()
+	parallelBytes, stretches, progressEvery = 1, func() int { return 2 }, time.Microsecond
+	var b strings.Builder
+	b.WriteString("id,A,B\n")
+	for i := range 300_000 {
+		fmt.Fprintf(&b, "%d,1,2\n", i)
+	}
+	src := Source{Provider: FormatGenericCSV, FilePath: writeTemp(t, "p.csv", b.String()), FirstVoteColumnIndex: 2, FirstVoteRowIndex: 2, IDColumnIndex: 1}
+	var last Progress
+	calls := 0
+	set := newSet()
+	if _, err := Read(context.Background(), src, IndexCandidates("A", "B"), set, Options{Progress: func(p Progress) {
+		if p.Done > p.Total {
+			t.Errorf("progress %d of %d", p.Done, p.Total)
+		}
+		last = p
+		calls++
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	if calls < 2 || last.Done != last.Total || last.Total != int64(b.Len()) || set.Len() != 300_000 {
+		t.Errorf("%d calls, last %+v, %d ballots", calls, last, set.Len())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	set = newSet()
+	_, err := Read(ctx, src, IndexCandidates("A", "B"), set, Options{Progress: func(p Progress) {
+		if p.Done > 3<<19 { // past the first read's 1 MiB: the stretches are reading
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) || set.Len() != 0 {
+		t.Errorf("cancelled read: err = %v, %d ballots", err, set.Len())
+	}
 }
