@@ -59,10 +59,12 @@ func (j *job) readGenericParallel(f *os.File, start int64, g *genericLayout) boo
 			last: p == n-1,
 		}
 		// The first stretch makes room for the whole file, so the others'
-		// ballots are appended to it without copying it again; the others
-		// grow as they go, so that one stretch failing early does not leave
-		// the others holding room for ballots never read.
-		s.job.total = size
+		// ballots are appended to it without copying it again, and the
+		// others for their own stretch (see read).
+		s.job.total = s.to - s.from
+		if s.head {
+			s.job.total = size
+		}
 		parts[p] = s
 		wg.Go(func() {
 			if s.ok = s.read(f, g, &read, &failed); !s.ok {
@@ -200,6 +202,7 @@ func (s *stretch) read(f *os.File, g *genericLayout, read *atomic.Int64, failed 
 		s.firstUse[k] = -1
 	}
 	var marks []tally.Mark
+	reserved := false
 	for s.last || at+sc.lines.used < s.to {
 		if failed.Load() {
 			return false
@@ -222,8 +225,13 @@ func (s *stretch) read(f *os.File, g *genericLayout, read *atomic.Int64, failed 
 		if err := s.job.addRow(sc, g, marks); err != nil {
 			return false
 		}
-		if s.head && s.job.stats.Records == 1024 {
+		// The first stretch makes room early, as the sequential read does;
+		// the others once an eighth of their stretch is read, so that a
+		// stretch failing at its start (a quote) stops the others before
+		// they hold room for ballots never read.
+		if !reserved && (s.head && s.job.stats.Records == 1024 || !s.head && sc.lines.used >= (s.to-s.from)/8) {
 			s.job.reserveRest(sc.lines.used)
+			reserved = true
 		}
 	}
 	return true
