@@ -283,7 +283,7 @@ func (k *counter) runJobs(w *worker, round int, jobs []job) {
 }
 
 // warmBlock is how many moving ballots warm reads ahead.
-const warmBlock = 256
+const warmBlock = 64
 
 // warm reads the first and last marks and the rank group of each ballot in
 // seg, so that the memory they sit in is fetched for all of them at once:
