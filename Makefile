@@ -28,6 +28,7 @@ build: deps
 
 test: deps dynamodb-local
 	$(GO) test -count=1 -timeout 40m ./...
+	$(GO) vet -tags=$(TAGS),profile .  # the profiling build (README, Performance) still compiles
 
 lint: go-deps
 	$(GO) vet ./...
