@@ -68,7 +68,7 @@ func (s *BallotSet) Add(id string, count uint32, marks []Mark) error {
 	if count == 0 {
 		return errorf("ballot %q has count 0", id)
 	}
-	if s.IDs != nil && !s.IDs.fits(id) {
+	if s.IDs != nil && !s.IDs.fits(len(id)) {
 		return errorf("ballot %q: the ids add up to more than 4 GiB", id)
 	}
 	n := len(s.Ends)
@@ -90,7 +90,7 @@ func (s *BallotSet) Add(id string, count uint32, marks []Mark) error {
 		s.IDs.AppendEmpty(n)
 	}
 	if s.IDs != nil {
-		s.IDs.push(id)
+		push(s.IDs, id)
 	}
 	return nil
 }

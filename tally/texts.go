@@ -11,6 +11,8 @@ import (
 // column holds no pointer per entry for the garbage collector to follow:
 // a million ids are one allocation, not a million. Entries never change
 // once appended (Map makes a new column), so At hands out the text itself.
+// The column grows by doubling: append grows a big slice by a quarter at a
+// time, copying it over and over.
 type Texts struct {
 	data []byte
 	ends []uint32
@@ -20,8 +22,7 @@ type Texts struct {
 func NewTexts(ss ...string) *Texts {
 	t := &Texts{ends: make([]uint32, 0, len(ss))}
 	for _, s := range ss {
-		t.data = append(t.data, s...)
-		t.ends = append(t.ends, uint32(len(t.data)))
+		push(t, s)
 	}
 	return t
 }
@@ -47,28 +48,66 @@ func (t *Texts) At(i int) string {
 
 // Append adds an entry. It fails, adding nothing, when the column's text
 // would pass 4 GiB.
-func (t *Texts) Append(s string) error {
-	if !t.fits(s) {
+func (t *Texts) Append(s string) error { return appendText(t, s) }
+
+// AppendBytes is Append for text in a byte slice, which it copies.
+func (t *Texts) AppendBytes(b []byte) error { return appendText(t, b) }
+
+func appendText[T string | []byte](t *Texts, s T) error {
+	if !t.fits(len(s)) {
 		return errorf("the column's texts add up to more than 4 GiB")
 	}
-	t.push(s)
+	push(t, s)
 	return nil
-}
-
-// fits reports whether s can be appended.
-func (t *Texts) fits(s string) bool { return len(t.data)+len(s) <= math.MaxUint32 }
-
-// push appends s, which fits.
-func (t *Texts) push(s string) {
-	t.data = append(t.data, s...)
-	t.ends = append(t.ends, uint32(len(t.data)))
 }
 
 // AppendEmpty adds n empty entries.
 func (t *Texts) AppendEmpty(n int) {
+	t.Grow(n, 0)
 	for range n {
 		t.ends = append(t.ends, uint32(len(t.data)))
 	}
+}
+
+// AppendAll adds o's entries, or fails, adding nothing, as Append does.
+func (t *Texts) AppendAll(o *Texts) error {
+	if !t.fits(len(o.data)) {
+		return errorf("the column's texts add up to more than 4 GiB")
+	}
+	t.Grow(len(o.ends), len(o.data))
+	base := uint32(len(t.data))
+	t.data = append(t.data, o.data...)
+	for _, e := range o.ends {
+		t.ends = append(t.ends, base+e)
+	}
+	return nil
+}
+
+// Grow makes room for at least n more entries of size bytes of text in all.
+func (t *Texts) Grow(n, size int) {
+	if cap(t.ends)-len(t.ends) < n {
+		t.ends = grown(t.ends, n)
+	}
+	if cap(t.data)-len(t.data) < size {
+		t.data = grown(t.data, size)
+	}
+}
+
+// grown returns v with room for n more elements, doubling at least.
+func grown[T any](v []T, n int) []T {
+	w := make([]T, len(v), len(v)+max(n, len(v), 1024))
+	copy(w, v)
+	return w
+}
+
+// fits reports whether n more bytes of text can be appended.
+func (t *Texts) fits(n int) bool { return len(t.data)+n <= math.MaxUint32 }
+
+// push appends s, which fits.
+func push[T string | []byte](t *Texts, s T) {
+	t.Grow(1, len(s))
+	t.data = append(t.data, s...)
+	t.ends = append(t.ends, uint32(len(t.data)))
 }
 
 // Strings returns the entries as a slice.
@@ -104,8 +143,3 @@ func (t *Texts) Map(from int, f func(string) string) (*Texts, error) {
 	}
 	return out, nil
 }
-
-// TextsOf is for a reader that gathers a column's text itself: the column
-// of data cut at ends (each entry's end in data, in order), both taken
-// over.
-func TextsOf(data []byte, ends []uint32) *Texts { return &Texts{data: data, ends: ends} }

@@ -44,6 +44,24 @@ func TestTexts(t *testing.T) {
 	}
 }
 
+// TestTextsAppendAll: a column appended to another, and text from bytes,
+// read back entry for entry; the bytes appended may change afterwards.
+func TestTextsAppendAll(t *testing.T) {
+	a := NewTexts("x", "")
+	b := []byte("yy")
+	if err := a.AppendBytes(b); err != nil {
+		t.Fatal(err)
+	}
+	b[0] = 'z'
+	if err := a.AppendAll(NewTexts("", "w", "vvv")); err != nil {
+		t.Fatal(err)
+	}
+	a.AppendEmpty(1)
+	if got, want := a.Strings(), []string{"x", "", "yy", "", "w", "vvv", ""}; !slices.Equal(got, want) {
+		t.Fatalf("column %q, want %q", got, want)
+	}
+}
+
 // TestAddIDs: a set gains its id column at the first ballot with an id,
 // the earlier ballots reading as having none.
 func TestAddIDs(t *testing.T) {

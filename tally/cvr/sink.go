@@ -9,14 +9,13 @@ import (
 )
 
 // sink builds the fresh BallotSet of one Read. Ballot ids are gathered in one
-// byte buffer and become strings at the end, and precincts are interned, so a
-// big file costs no allocation per ballot.
+// text column, and precincts are interned, so a big file costs no
+// allocation per ballot.
 type sink struct {
 	set     tally.BallotSet
 	maxRank int
 
-	idBytes []byte
-	idEnds  []uint32 // end of ballot i's id in idBytes; nil until a ballot has an id
+	ids *tally.Texts // nil until a ballot has an id; the set's IDs once finished
 
 	precinctOf map[string]string
 	precincts  []string // nil until a ballot has a precinct
@@ -50,21 +49,14 @@ func (s *sink) add(marks []tally.Mark, id []byte, count uint32, precinct []byte)
 	if err := s.set.Add("", count, marks); err != nil {
 		return err
 	}
-	if len(id) > 0 && s.idEnds == nil {
-		s.idEnds = make([]uint32, n, max(n, 1024))
+	if len(id) > 0 && s.ids == nil {
+		s.ids = tally.NewTexts()
+		s.ids.AppendEmpty(n)
 	}
-	if s.idEnds != nil {
-		if len(s.idEnds) == cap(s.idEnds) {
-			s.idEnds = growTo(s.idEnds, len(s.idEnds))
+	if s.ids != nil {
+		if err := s.ids.AppendBytes(id); err != nil {
+			return fmt.Errorf("ballot ids: %w", err)
 		}
-		if m := len(s.idBytes); cap(s.idBytes)-m < len(id) {
-			s.idBytes = growTo(s.idBytes, max(m, len(id), 4096))
-		}
-		if len(s.idBytes)+len(id) > math.MaxUint32 {
-			return errors.New("the ballot ids add up to more than 4 GiB")
-		}
-		s.idBytes = append(s.idBytes, id...)
-		s.idEnds = append(s.idEnds, uint32(len(s.idBytes)))
 	}
 	if len(precinct) > 0 && s.precincts == nil {
 		s.precincts = make([]string, n, max(n, 1024))
@@ -118,9 +110,8 @@ func (s *sink) setColumn(col []string, v []byte) []string {
 func (s *sink) reserve(n, k int) {
 	s.set.Ends = growTo(s.set.Ends, n)
 	s.set.Marks = growTo(s.set.Marks, n*k)
-	if len(s.idEnds) > 0 {
-		s.idEnds = growTo(s.idEnds, n)
-		s.idBytes = growTo(s.idBytes, n*(len(s.idBytes)/len(s.idEnds)+1))
+	if s.ids != nil && s.ids.Len() > 0 {
+		s.ids.Grow(n, n*(s.ids.Size()/s.ids.Len()+1))
 	}
 	if s.precincts != nil {
 		s.precincts = growTo(s.precincts, n)
@@ -142,10 +133,7 @@ func (s *sink) finish() error {
 	if len(s.set.Marks) > math.MaxUint32 {
 		return errors.New("too many marks for one ballot set")
 	}
-	if s.idEnds != nil {
-		s.set.IDs = tally.TextsOf(s.idBytes, s.idEnds)
-		s.idBytes, s.idEnds = nil, nil
-	}
+	s.set.IDs, s.ids = s.ids, nil
 	s.set.Precincts = s.precincts
 	s.set.Batches = s.padded(s.batches)
 	s.set.Tabulators = s.padded(s.tabulators)
@@ -155,39 +143,28 @@ func (s *sink) finish() error {
 // padded fills an optional column to one entry per ballot ("" for the
 // ballots after the last that set it); nil stays nil.
 func (s *sink) padded(col []string) []string {
-	for col != nil && len(col) < s.set.Len() {
-		col = append(col, "")
+	if col == nil {
+		return nil
 	}
-	return col
+	return padTo(col, s.set.Len())
 }
 
 // appendSink appends the ballots o gathered (not yet finished) to s's. It
 // refuses, changing nothing, when their ids would add up to more than 4
 // GiB (the sequential read then says so).
 func (s *sink) appendSink(o *sink) bool {
-	if len(s.idBytes)+len(o.idBytes) > math.MaxUint32 {
+	n0, n1 := s.set.Len(), o.set.Len()
+	ids, err := mergeTexts(s.ids, o.ids, n0, n1)
+	if err != nil {
 		return false
 	}
-	n0, n1 := s.set.Len(), o.set.Len()
+	s.ids = ids
 	base := uint32(len(s.set.Marks))
 	s.set.Marks = append(s.set.Marks, o.set.Marks...)
 	for _, e := range o.set.Ends {
 		s.set.Ends = append(s.set.Ends, base+e)
 	}
 	s.set.Counts = mergeColumn(s.set.Counts, o.set.Counts, n0, n1, 1)
-	if s.idEnds != nil || o.idEnds != nil {
-		if s.idEnds == nil {
-			s.idEnds = make([]uint32, n0, n0+n1)
-		}
-		if o.idEnds == nil {
-			o.idEnds = make([]uint32, n1)
-		}
-		idBase := uint32(len(s.idBytes))
-		s.idBytes = append(s.idBytes, o.idBytes...)
-		for _, e := range o.idEnds {
-			s.idEnds = append(s.idEnds, idBase+e)
-		}
-	}
 	s.precincts = mergeColumn(s.precincts, o.precincts, n0, n1, "")
 	if s.batches != nil || o.batches != nil {
 		s.batches = append(padTo(s.batches, n0), padTo(o.batches, n1)...)
@@ -219,30 +196,39 @@ func appendSet(dst, src *tally.BallotSet) error {
 	if base+len(src.Marks) > math.MaxUint32 {
 		return errors.New("too many marks for one ballot set")
 	}
-	if dst.IDs != nil && src.IDs != nil && dst.IDs.Size()+src.IDs.Size() > math.MaxUint32 {
-		return errors.New("the ballot ids add up to more than 4 GiB")
-	}
 	n0, n1 := dst.Len(), src.Len()
+	ids, err := mergeTexts(dst.IDs, src.IDs, n0, n1)
+	if err != nil {
+		return fmt.Errorf("ballot ids: %w", err)
+	}
+	dst.IDs = ids
 	dst.Marks = append(dst.Marks, src.Marks...)
 	for _, e := range src.Ends {
 		dst.Ends = append(dst.Ends, uint32(base)+e)
 	}
 	dst.Counts = mergeColumn(dst.Counts, src.Counts, n0, n1, 1)
-	if dst.IDs != nil || src.IDs != nil {
-		ids := dst.IDs
-		if ids == nil {
-			ids = tally.NewTexts()
-			ids.AppendEmpty(n0)
-		}
-		for i := range n1 {
-			ids.Append(src.ID(i)) // fits: checked above
-		}
-		dst.IDs = ids
-	}
 	dst.Precincts = mergeColumn(dst.Precincts, src.Precincts, n0, n1, "")
 	dst.Batches = mergeColumn(dst.Batches, src.Batches, n0, n1, "")
 	dst.Tabulators = mergeColumn(dst.Tabulators, src.Tabulators, n0, n1, "")
 	return nil
+}
+
+// mergeTexts appends text column b (n1 entries) to column a (n0 entries),
+// where a nil column means every entry is empty. It fails, changing
+// nothing, when the text would pass 4 GiB.
+func mergeTexts(a, b *tally.Texts, n0, n1 int) (*tally.Texts, error) {
+	if a == nil && b == nil {
+		return nil, nil
+	}
+	if a == nil {
+		a = tally.NewTexts()
+		a.AppendEmpty(n0)
+	}
+	if b == nil {
+		a.AppendEmpty(n1)
+		return a, nil
+	}
+	return a, a.AppendAll(b)
 }
 
 // mergeColumn appends column b (n1 ballots) to column a (n0 ballots), where
