@@ -94,12 +94,8 @@ func (s *Service) countInput(ctx context.Context, actor, election string, ids bo
 		// withheld below AUDITOR, like voters: its slices are shown only as
 		// the small-group rule merges them.
 		if ids && (!d.Secret || d.Links) {
-			ids, err := ballotColumn(tx, election, "source_id", set.Len())
-			if err != nil {
+			if set.IDs, err = ballotIDs(tx, election, set.Len()); err != nil {
 				return err
-			}
-			if ids != nil {
-				set.IDs = tally.NewTexts(ids...)
 			}
 		}
 		in.Election, in.Candidates, in.Ballots = e, cands, set
@@ -132,6 +128,26 @@ func ballotColumn(tx Tx, election, attr string, n int) ([]string, error) {
 		return nil, Errorf(CodeInternal, "election %q has %d ballots but %d %s values", election, n, len(out), attr)
 	}
 	return out, nil
+}
+
+// ballotIDs reads every ballot's source_id, in ballot order, into a text
+// column: unlike precincts, ids do not repeat, so they are not interned.
+// It returns nil when no ballot has one.
+func ballotIDs(tx Tx, election string, n int) (*tally.Texts, error) {
+	ids := tally.NewTexts()
+	ids.Grow(n, 0)
+	any := false
+	err := tx.QueryAttr(electionPK(election), prefixBallot, "source_id", func(v []byte) (bool, error) {
+		any = any || len(v) > 0
+		return true, ids.AppendBytes(v)
+	})
+	if err != nil || !any {
+		return nil, err
+	}
+	if ids.Len() != n {
+		return nil, Errorf(CodeInternal, "election %q has %d ballots but %d source_id values", election, n, ids.Len())
+	}
+	return ids, nil
 }
 
 // markIndex maps what a stored ranking names to a tally mark's candidate:
