@@ -42,7 +42,7 @@ type worker struct {
 	incoming [][]int32
 	audit    []AuditEntry
 	values   []Decimal // the audit entries' values other than 1
-	sink     uint32    // see warm
+	warmed   uint32    // see warm
 }
 
 // parallelFrom is the number of ballots from which a round is split
@@ -148,19 +148,18 @@ func (k *counter) placeJobs(round int, released []int, jobs []job, total int) er
 			}
 		}
 	}
-	return k.auditRound(workers, total)
+	return k.auditRound(workers, total, round == 1)
 }
 
 // auditRound adds the workers' audit entries of a round to the trail, in
 // ballot-record order, and hands them to the audit sink if there is one.
-// When each worker's entries are in order and follow the previous
-// worker's (round 1, whose workers take consecutive records), the sink
+// In round 1 the workers take consecutive records, in order, so the sink
 // gets each worker's entries as they are, without copying them together.
-func (k *counter) auditRound(workers []*worker, total int) error {
+func (k *counter) auditRound(workers []*worker, total int, round1 bool) error {
 	if !k.opts.audit {
 		return nil
 	}
-	if k.opts.auditSink != nil && len(k.audit) == 0 && consecutive(workers) {
+	if k.opts.auditSink != nil && round1 {
 		for _, w := range workers {
 			if err := k.opts.auditSink(k.pass, w.audit, w.values); err != nil {
 				return errorf("audit trail: %w", err)
@@ -188,21 +187,6 @@ func (k *counter) auditRound(workers []*worker, total int) error {
 		k.audit, k.auditValues = k.audit[:0], k.auditValues[:0]
 	}
 	return nil
-}
-
-// consecutive reports whether the workers' audit entries, taken one
-// worker after another, are in ballot-record order.
-func consecutive(workers []*worker) bool {
-	last := int32(-1)
-	for _, w := range workers {
-		for _, e := range w.audit {
-			if e.Ballot <= last {
-				return false
-			}
-			last = e.Ballot
-		}
-	}
-	return true
 }
 
 // job is a run of ballots to place: records lo..hi in round 1, or
@@ -253,7 +237,7 @@ func (k *counter) runJobs(w *worker, round int, jobs []job) {
 	for _, j := range jobs {
 		for i := j.lo; i < j.hi; i++ {
 			if j.seg != nil && (i-j.lo)%warmBlock == 0 {
-				w.sink += k.warm(j.seg[i:min(i+warmBlock, j.hi)])
+				w.warmed += k.warm(j.seg[i:min(i+warmBlock, j.hi)])
 			}
 			b := i
 			if j.seg != nil {
