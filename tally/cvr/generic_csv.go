@@ -1,6 +1,7 @@
 package cvr
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -55,7 +56,10 @@ func readGenericCSV(j *job) error {
 			break
 		}
 	}
-	if j.readGenericParallel(f, sc.lines.used, &g) {
+	// A quote in the rows already read ahead (a megabyte) means quoted
+	// fields, which only the sequential read can follow, so stretches
+	// are not even tried.
+	if !bytes.Contains(sc.lines.ahead(), []byte{'"'}) && j.readGenericParallel(f, sc.lines.used, &g) {
 		return nil
 	}
 	var marks []tally.Mark

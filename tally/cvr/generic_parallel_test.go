@@ -289,3 +289,28 @@ func TestGenericCSVStretchesProgressAndCancel(t *testing.T) {
 		t.Errorf("cancelled read: err = %v, %d ballots", err, set.Len())
 	}
 }
+
+// TestGenericCSVStretchesQuoteLate: a quoted id holding line breaks past
+// the first megabyte, where the stretches' edge falls inside it, hands the
+// read back to the sequential reader, which reads it as one record.
+func TestGenericCSVStretchesQuoteLate(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id,A,B\n")
+	rows := func(n int) {
+		for i := range n {
+			fmt.Fprintf(&b, "r%d,1,2\n", i)
+		}
+	}
+	rows(150_000)
+	b.WriteString("\"a long note\n")
+	for range 30_000 {
+		b.WriteString("x,1\n")
+	}
+	b.WriteString("end of note\",2,1\n")
+	rows(150_000)
+	src := Source{Provider: FormatGenericCSV, FilePath: writeTemp(t, "late.csv", b.String()), FirstVoteColumnIndex: 2, FirstVoteRowIndex: 2, IDColumnIndex: 1}
+	o := agree(t, src, nil, "")
+	if o.err != "" || o.set.Len() != 300_001 {
+		t.Fatalf("%d ballots, error %q", o.set.Len(), o.err)
+	}
+}

@@ -33,6 +33,12 @@ func newLineReader(r io.Reader) *lineReader {
 	return &lineReader{r: bufio.NewReaderSize(r, readBufferSize)}
 }
 
+// ahead returns the bytes read from the file but not yet returned as lines.
+func (l *lineReader) ahead() []byte {
+	b, _ := l.r.Peek(l.r.Buffered())
+	return b
+}
+
 // next returns the next line; at the end of the file it returns io.EOF.
 func (l *lineReader) next() ([]byte, error) {
 	b, err := l.r.ReadSlice('\n')
