@@ -53,6 +53,8 @@ type Store struct {
 	path string
 	// kept is where Open kept the file before upgrading its layout.
 	kept string
+	// warm reads the file into memory ahead of a long scan (warm.go).
+	warm *warmer
 }
 
 // Open opens (creating if needed, with mode 0600) the database at path. When
@@ -103,7 +105,7 @@ func open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("localstore: restrict %s to its owner: %w", path, err)
 	}
-	s := &Store{db: db, path: path}
+	s := &Store{db: db, path: path, warm: newWarmer(path)}
 	now := time.Now()
 	if err := s.keepIfLegacy(now); err != nil {
 		db.Close()
@@ -171,7 +173,10 @@ func (s *Store) settled() bool {
 }
 
 // Close closes the file.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.warm.close()
+	return s.db.Close()
+}
 
 // Path returns the file's path.
 func (s *Store) Path() string { return s.path }
@@ -194,6 +199,7 @@ func (s *Store) Update(ctx context.Context, fn func(app.Tx) error) error {
 	}
 	return s.db.Update(func(btx *bolt.Tx) error {
 		t := newTx(btx)
+		t.warm = s.warm
 		if err := fn(t); err != nil {
 			return err
 		}
@@ -206,5 +212,9 @@ func (s *Store) View(ctx context.Context, fn func(app.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.db.View(func(btx *bolt.Tx) error { return fn(newTx(btx)) })
+	return s.db.View(func(btx *bolt.Tx) error {
+		t := newTx(btx)
+		t.warm = s.warm
+		return fn(t)
+	})
 }

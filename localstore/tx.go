@@ -36,6 +36,9 @@ type tx struct {
 	// every item it changes is marked in cloud_dirty (see sync.go).
 	dirtySeq uint64
 
+	// warm, when set, is started by a scan that walks many items.
+	warm *warmer
+
 	// head caches the log's last sequence number and hash once known.
 	head     uint64
 	headHash string
@@ -225,7 +228,9 @@ func (t *tx) unindex(k, old []byte) error {
 func (t *tx) Query(pk, skPrefix string, fn func(app.Item) (bool, error)) error {
 	prefix := itemKey(pk, skPrefix)
 	c := t.data.Cursor()
+	walked := scanCounter{w: t.warm}
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		walked.step()
 		it, err := decodeItem(k, v)
 		if err != nil {
 			return fmt.Errorf("localstore: item %q: %w", k, err)
@@ -241,7 +246,9 @@ func (t *tx) Query(pk, skPrefix string, fn func(app.Item) (bool, error)) error {
 func (t *tx) QueryAttr(pk, skPrefix, attr string, fn func([]byte) (bool, error)) error {
 	prefix := itemKey(pk, skPrefix)
 	c := t.data.Cursor()
+	walked := scanCounter{w: t.warm}
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		walked.step()
 		s, err := findString(v, attr)
 		if err != nil {
 			return fmt.Errorf("localstore: item %q: %w", k, err)
@@ -347,7 +354,9 @@ func (t *tx) Head() (uint64, string, error) {
 
 func (t *tx) Events(from uint64, fn func(*app.Event) (bool, error)) error {
 	c := t.log.Cursor()
+	walked := scanCounter{w: t.warm}
 	for k, v := c.Seek(seqBytes(from)); k != nil; k, v = c.Next() {
+		walked.step()
 		ev, err := app.DecodeEvent(v)
 		if err != nil {
 			return fmt.Errorf("localstore: event %d: %w", binary.BigEndian.Uint64(k), err)
