@@ -20,6 +20,7 @@ type VerifyReport = app.VerifyReport
 // projection against a rebuild from the log, item by item; and the totals the
 // projection keeps against the items it holds.
 func (s *Store) Verify(ctx context.Context) (r VerifyReport, err error) {
+	s.warm.start() // it reads every page
 	err = guard(s.path, func() error {
 		r, err = verifyDB(ctx, s.db)
 		return err
@@ -40,6 +41,9 @@ func CheckFile(ctx context.Context, path string) (VerifyReport, error) {
 		return VerifyReport{}, &app.Error{Code: app.CodeInvalid, Message: fmt.Sprintf("%s is not a VoteDesk database", path), Err: err}
 	}
 	defer db.Close()
+	w := newWarmer(path) // verifying reads every page
+	w.start()
+	defer w.close()
 	var r VerifyReport
 	err = guard(path, func() error {
 		r, err = verifyDB(ctx, db)
