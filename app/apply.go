@@ -143,6 +143,12 @@ func (a *applier) decode(v any) error {
 		}
 		return nil
 	}
+	if d, ok := v.(*ballotsImported); ok {
+		if ballots, ok := readImported(secret); ok {
+			d.Ballots = ballots
+			return nil
+		}
+	}
 	if err := json.Unmarshal(secret, v); err != nil {
 		return Errorf(CodeInvalid, "%s event %s has a malformed sealed part: %v", a.ev.Type, a.ev.ID, err)
 	}

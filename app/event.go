@@ -245,14 +245,19 @@ func DecodeEvent(b []byte) (*Event, error) {
 	if err := json.Unmarshal(b, &e); err != nil {
 		return nil, Errorf(CodeInvalid, "event is not valid JSON: %v", err)
 	}
-	if err := e.Check(); err != nil {
+	// Unmarshal has checked the whole event, Data and Sealed with it.
+	if err := e.check(false); err != nil {
 		return nil, err
 	}
 	return &e, nil
 }
 
 // Check reports what is missing or malformed in an event's envelope.
-func (e *Event) Check() error {
+func (e *Event) Check() error { return e.check(true) }
+
+// check is Check; validJSON says whether Data and Sealed still need to be
+// checked for valid JSON.
+func (e *Event) check(validJSON bool) error {
 	switch {
 	case e.V != 0 && e.V != FormatSigned:
 		return Errorf(CodeInvalid, "event %s has format %d; this VoteDesk reads formats 1 and 2 (a newer VoteDesk wrote it?)", e.ID, e.V)
@@ -262,9 +267,9 @@ func (e *Event) Check() error {
 		return Errorf(CodeInvalid, "event %s has no time", e.ID)
 	case !knownTypes[e.Type]:
 		return Errorf(CodeInvalid, "event %s has unknown type %q", e.ID, e.Type)
-	case len(e.Data) == 0 || !json.Valid(e.Data):
+	case len(e.Data) == 0 || validJSON && !json.Valid(e.Data):
 		return Errorf(CodeInvalid, "event %s (%s) has no valid JSON data", e.ID, e.Type)
-	case len(e.Sealed) > 0 && !json.Valid(e.Sealed):
+	case len(e.Sealed) > 0 && validJSON && !json.Valid(e.Sealed):
 		return Errorf(CodeInvalid, "event %s (%s) has a sealed part that is not valid JSON", e.ID, e.Type)
 	}
 	if !e.Signed() {

@@ -44,29 +44,35 @@ func (s *Store) StateHash(ctx context.Context) (string, error) {
 // refused on the way (each recorded in the REJECTED partition).
 func (s *Store) Rebuild(ctx context.Context) (refused int, err error) {
 	err = s.db.Update(func(btx *bolt.Tx) error {
-		refused = 0
-		for _, b := range [][]byte{bucketData, bucketGSI1} {
-			if err := btx.DeleteBucket(b); err != nil {
-				return fmt.Errorf("localstore: clear %s: %w", b, err)
-			}
-			if _, err := btx.CreateBucket(b); err != nil {
-				return fmt.Errorf("localstore: recreate %s: %w", b, err)
-			}
-		}
-		t := newTx(btx)
-		return t.Events(1, func(ev *app.Event) (bool, error) {
-			if err := ctx.Err(); err != nil {
-				return false, err
-			}
-			r, err := app.Replay(t, ev)
-			if r != nil {
-				refused++
-			}
-			return true, err
-		})
+		refused, err = rebuild(ctx, btx)
+		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("localstore: rebuild projection: %w", err)
 	}
 	return refused, nil
+}
+
+// rebuild replaces the projection in btx with one replayed from its log.
+func rebuild(ctx context.Context, btx *bolt.Tx) (refused int, err error) {
+	for _, b := range [][]byte{bucketData, bucketGSI1} {
+		if err := btx.DeleteBucket(b); err != nil {
+			return 0, fmt.Errorf("localstore: clear %s: %w", b, err)
+		}
+		if _, err := btx.CreateBucket(b); err != nil {
+			return 0, fmt.Errorf("localstore: recreate %s: %w", b, err)
+		}
+	}
+	t := newTx(btx)
+	err = t.Events(1, func(ev *app.Event) (bool, error) {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		r, err := app.Replay(t, ev)
+		if r != nil {
+			refused++
+		}
+		return true, err
+	})
+	return refused, err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -179,33 +180,35 @@ func checkRebuild(ctx context.Context, db *bolt.DB, legacy bool, r *VerifyReport
 		return err
 	}
 	defer scratch.Close()
-	err = db.View(func(src *bolt.Tx) error {
+	// The rebuild lives in one write transaction of the scratch file that
+	// is rolled back once compared: it never reaches the disk.
+	discard := errors.New("discard the rebuild")
+	err = db.View(func(live *bolt.Tx) error {
 		return scratch.db.Update(func(dst *bolt.Tx) error {
 			log := dst.Bucket(bucketLog)
 			log.FillPercent = 1.0
-			return src.Bucket(bucketLog).ForEach(func(k, v []byte) error { return log.Put(k, v) })
-		})
-	})
-	if err != nil {
-		return fmt.Errorf("localstore: verify: copy log: %w", err)
-	}
-	if _, err := scratch.Rebuild(ctx); err != nil {
-		r.Problem("the log cannot be replayed: %v", err)
-		return nil
-	}
-	return db.View(func(live *bolt.Tx) error {
-		return scratch.db.View(func(rebuilt *bolt.Tx) error {
+			if err := live.Bucket(bucketLog).ForEach(func(k, v []byte) error { return log.Put(k, v) }); err != nil {
+				return fmt.Errorf("localstore: verify: copy log: %w", err)
+			}
+			if _, err := rebuild(ctx, dst); err != nil {
+				r.Problem("the log cannot be replayed: %v", err)
+				return discard
+			}
 			view := func(k, v []byte) ([]byte, bool) { return v, true }
 			if legacy {
 				view = legacyView
 			}
-			if k, what := firstDifference(live.Bucket(bucketData), rebuilt.Bucket(bucketData), view); k != nil {
+			if k, what := firstDifference(live.Bucket(bucketData), dst.Bucket(bucketData), view); k != nil {
 				pk, sk, _ := bytes.Cut(k, []byte{0})
 				r.Problem("the projection differs from a rebuild from the log at item %s / %s (%s)", pk, sk, what)
 			}
-			return nil
+			return discard
 		})
 	})
+	if errors.Is(err, discard) {
+		return nil
+	}
+	return err
 }
 
 // firstDifference returns the first key at which two buckets differ, as
