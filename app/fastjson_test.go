@@ -73,6 +73,9 @@ func TestReadImportedAgreesWithJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if !json.Valid(b) {
+			t.Fatalf("appendJSON wrote invalid JSON: %.200q", b)
+		}
 		plain := !strings.ContainsAny(string(b), "\\\xff") // no escape, no byte json would replace
 		if agreeImported(t, b) {
 			fast++
