@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"time"
+	"unsafe"
 )
 
 // Ranking places one mark at one rank (1 = first choice): a candidate, or
@@ -135,7 +136,27 @@ func ballotFromItem(it Item) (Ballot, error) {
 // The rankings must be sorted by rank, as normalizeRankings leaves them, and
 // ranks must be positive.
 func EncodeRankings(r []Ranking) string {
-	return string(appendRankings(make([]byte, 0, 16*len(r)+2), r))
+	b := appendRankings(make([]byte, 0, rankingsSize(r)), r)
+	if len(b) == 0 {
+		return ""
+	}
+	// The bytes are never written again: the string shares them, as
+	// strings.Builder does, instead of copying them.
+	return unsafe.String(&b[0], len(b))
+}
+
+// rankingsSize is the room the compact form of r takes when no name needs
+// an escape: the brackets, and per name its quotes and a separator.
+func rankingsSize(r []Ranking) int {
+	n := 2
+	if len(r) > 0 {
+		last := min(max(r[len(r)-1].Rank, 0), MaxRank)
+		n += 3 * last // [..] per rank and the commas between
+	}
+	for _, x := range r {
+		n += len(x.Candidate) + 3
+	}
+	return n
 }
 
 func appendRankings(b []byte, r []Ranking) []byte {

@@ -3,6 +3,7 @@ package app
 import (
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -49,6 +50,25 @@ func TestBallotFillIsSorted(t *testing.T) {
 		got := b.fill(nil, "ELECTION#E", "BALLOT#x", FormatTime(b.WhenCast))
 		if !got.Sorted() || !reflect.DeepEqual(got, want) {
 			t.Fatalf("fill(%+v)\n= %v\nwant %v", b, got, want)
+		}
+	}
+}
+
+// rankingsSize leaves room for the whole compact form of rankings whose
+// names need no escape, so EncodeRankings allocates once.
+func TestRankingsSizeIsEnough(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 1))
+	for range 5000 {
+		var r []Ranking
+		rank := 0
+		for range rng.IntN(8) {
+			rank += 1 + rng.IntN(3)
+			for range 1 + rng.IntN(3) {
+				r = append(r, Ranking{Candidate: strings.Repeat("a", rng.IntN(20)) + "x", Rank: rank})
+			}
+		}
+		if got := len(appendRankings(nil, r)); got > rankingsSize(r) {
+			t.Fatalf("%v takes %d bytes; rankingsSize says %d", r, got, rankingsSize(r))
 		}
 	}
 }

@@ -281,6 +281,16 @@ func (d ballotsImported) appendJSON(b []byte) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
+// ballotsSize is the room imported ballots take as a JSON list when no
+// text needs an escape.
+func ballotsSize(ballots []ImportedBallot) int {
+	n := 2
+	for _, x := range ballots {
+		n += len(x.SourceID) + len(x.Precinct) + len(x.Batch) + len(x.Tabulator) + 16 + rankingsSize(x.Rankings)
+	}
+	return n
+}
+
 // appendBallots writes imported ballots as a JSON list.
 func appendBallots(b []byte, ballots []ImportedBallot) ([]byte, error) {
 	b = append(b, '[')
@@ -300,6 +310,9 @@ func appendBallots(b []byte, ballots []ImportedBallot) ([]byte, error) {
 type importedSecret []ImportedBallot
 
 func (s importedSecret) appendJSON(b []byte) ([]byte, error) {
+	if b == nil {
+		b = make([]byte, 0, ballotsSize(s)+16)
+	}
 	b = append(b, `{"ballots":`...)
 	b, err := appendBallots(b, s)
 	if err != nil {
