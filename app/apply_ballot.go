@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -123,17 +124,21 @@ func applyBallotCast(a *applier) error {
 	}
 	b := Ballot{Election: e.Name, Voter: d.Voter, Confirmation: d.Confirmation, WhenCast: a.ev.When,
 		Rankings: rankings, Source: d.Source, Transcribed: d.Transcribed}
-	if _, ok, err := a.tx.Get(electionPK(e.Name), b.key()); err != nil || ok {
-		if err != nil {
+	pk, sk := electionPK(e.Name), b.key()
+	if d.Voter == "" {
+		// Two devices offline can draw the same code (sixty bits); the
+		// later ballot in the log is kept beside the first, not refused.
+		if sk, err = a.freeUnlistedSK(pk, sk); err != nil {
 			return err
 		}
-		if d.Voter == "" {
-			return Errorf(CodeConflict, "a ballot with confirmation %s already exists", d.Confirmation)
+	} else if _, ok, err := a.tx.Get(pk, sk); err != nil || ok {
+		if err != nil {
+			return err
 		}
 		return a.flagConflict(&e, "duplicate_ballot", a.duplicateDetail(d),
 			Item{{"confirmation", S(d.Confirmation)}, {"rankings", S(EncodeRankings(rankings))}, {"source", S(d.Source)}, {"voter_name", S(d.Voter)}})
 	}
-	if err := a.tx.Put(b.item()); err != nil {
+	if err := a.tx.Put(b.fill(nil, pk, sk, FormatTime(b.WhenCast))); err != nil {
 		return err
 	}
 	e.Ballots++
@@ -295,4 +300,22 @@ func importedSK(eventID string, i int) string {
 		i /= 10
 	}
 	return string(append(b, d[:]...))
+}
+
+// freeUnlistedSK returns sk, the sort key of a ballot of no poll-book
+// voter, when the election holds no item there, and otherwise the first
+// free of sk~2, sk~3, ...: a ballot whose confirmation code another ballot
+// already has (two devices drew it offline, or two elections merged) is
+// kept under a key of its own, the same on every device (log order decides
+// which is first), and listed with its code like any other. The suffix is a
+// count, not the event's id, which would tell which device cast it when.
+func (a *applier) freeUnlistedSK(pk, sk string) (string, error) {
+	try := sk
+	for n := 2; ; n++ {
+		_, taken, err := a.tx.Get(pk, try)
+		if err != nil || !taken {
+			return try, err
+		}
+		try = sk + "~" + strconv.Itoa(n)
+	}
 }

@@ -297,6 +297,11 @@ func (a *applier) moveInto(into *Election, it Item) error {
 		}
 		into.Voters++
 	case strings.HasPrefix(sk, prefixUnlisted):
+		free, err := a.freeUnlistedSK(pk, sk)
+		if err != nil {
+			return err
+		}
+		it.Set(AttrSK, S(free))
 		into.Ballots++
 	case strings.HasPrefix(sk, prefixBallot):
 		if _, ok, err := a.tx.Get(pk, sk); err != nil || ok {

@@ -12,7 +12,10 @@ import (
 // in three groups, like "K3QZ-8WPM-T2VD". Sixty bits: among a million
 // ballots of one election the chance that two share a code is about one in
 // two million, and a device never hands out a code its election already
-// holds for an unlisted ballot (CastBallot draws again). The code is the
+// holds for an unlisted ballot (CastBallot draws again). Two devices
+// offline can still draw one code: both ballots are kept, the later in log
+// order under a key of its own (freeUnlistedSK), and both are listed under
+// the code. The code is the
 // SHA-256 of a fresh random id (a version 4 UUID, 122 random bits), so codes
 // are random, not time-ordered: the list sorted by code says nothing about
 // who voted when. Ballots cast before codes were short keep their UUIDs,

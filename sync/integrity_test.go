@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -672,5 +673,113 @@ func TestRefusedSecretBallotReasonWithheld(t *testing.T) {
 	}
 	if user["Mayor"] != owner["Mayor"] {
 		t.Errorf("a USER reads the open election's refusal as %q, the OWNER as %q", user["Mayor"], owner["Mayor"])
+	}
+}
+
+// Two kiosks offline draw the same confirmation code for two paper ballots
+// of no poll-book voter (forced here: both draw from the same id sequence).
+// Both ballots count on every device, each listed with its code; neither
+// is refused or overwritten.
+func TestSameCodeOnTwoKiosksKeepsBoth(t *testing.T) {
+	prefix := newPrefix(t)
+	laptop := prepare(t, prefix)
+	k1 := copyDevice(t, laptop, "kiosk1", prefix)
+	k2 := copyDevice(t, laptop, "kiosk2", prefix)
+	for _, k := range []*device{k1, k2} {
+		k.svc = app.NewService(k.store, apptest.NewClock(start.Add(time.Hour), time.Millisecond), &apptest.SeqIDs{Next: 41})
+	}
+	paper := func(d *device, who string) string {
+		rc, err := d.svc.CastBallot(d.ctx, "olga", app.Cast{Election: "Mayor", Rankings: []app.Ranking{{Candidate: who, Rank: 1}}, Source: app.SourcePaper})
+		d.must(err)
+		return rc.Confirmation
+	}
+	c1, c2 := paper(k1, "Kiss"), paper(k2, "Wright")
+	if c1 != c2 {
+		t.Fatalf("the kiosks drew %s and %s; the test needs one code twice", c1, c2)
+	}
+	k1.sync()
+	k2.sync()
+	laptop.sync()
+	k1.sync()
+	converged(t, connect(t, prefix, nil), laptop, k1, k2)
+	for _, d := range []*device{laptop, k1, k2} {
+		ballots, err := d.svc.Ballots(d.ctx, "olga", "Mayor")
+		d.must(err)
+		var firsts []string
+		for _, b := range ballots {
+			if b.Confirmation == c1 {
+				firsts = append(firsts, b.Rankings[0].Candidate)
+			}
+		}
+		slices.Sort(firsts)
+		if !slices.Equal(firsts, []string{"Kiss", "Wright"}) {
+			t.Errorf("%s lists the ballots with code %s as %v; want both, Kiss and Wright", d.name, c1, firsts)
+		}
+		e, err := d.svc.Election(d.ctx, "olga", "Mayor")
+		d.must(err)
+		if e.Ballots != 2 {
+			t.Errorf("%s: Mayor holds %d ballots, want 2", d.name, e.Ballots)
+		}
+		if r, err := d.store.Verify(d.ctx); err != nil || !r.OK() {
+			t.Errorf("%s does not verify: %v %v", d.name, err, r.Problems)
+		}
+	}
+}
+
+// Merging two elections made offline under one name keeps two paper
+// ballots that drew the same confirmation code, one in each.
+func TestMergeKeepsBallotsOfOneCode(t *testing.T) {
+	prefix := newPrefix(t)
+	a := prepare(t, prefix)
+	c := copyDevice(t, a, "C", prefix)
+	code := ""
+	for _, d := range []*device{a, c} {
+		d.must(d.svc.CreateElection(d.ctx, "ann", "Levy 3", "", false))
+		d.must(d.svc.AddCandidates(d.ctx, "ann", "Levy 3", "Yes", "No"))
+		d.must(d.svc.LaunchElection(d.ctx, "ann", "Levy 3"))
+		d.svc = app.NewService(d.store, apptest.NewClock(start.Add(time.Hour), time.Millisecond), &apptest.SeqIDs{Next: 77})
+		rc, err := d.svc.CastBallot(d.ctx, "olga", app.Cast{Election: "Levy 3", Rankings: []app.Ranking{{Candidate: map[string]string{"laptop": "Yes", "C": "No"}[d.name], Rank: 1}}, Source: app.SourcePaper})
+		d.must(err)
+		if code != "" && rc.Confirmation != code {
+			t.Fatalf("the devices drew %s and %s; the test needs one code twice", code, rc.Confirmation)
+		}
+		code = rc.Confirmation
+	}
+	a.sync()
+	c.sync()
+	a.sync()
+	es, err := a.svc.Elections(a.ctx, "ann")
+	a.must(err)
+	kept := ""
+	for _, e := range es {
+		if strings.HasPrefix(e.Name, "Levy 3 (") {
+			kept = e.Name
+		}
+	}
+	cs, err := a.svc.Conflicts(a.ctx, "ann", kept)
+	a.must(err)
+	if len(cs) != 1 {
+		t.Fatalf("conflicts of %q: %+v", kept, cs)
+	}
+	a.must(a.svc.ResolveConflict(a.ctx, "ann", kept, cs[0].Seq, true, "the same levy, made on two laptops"))
+	a.sync()
+	c.sync()
+	converged(t, connect(t, prefix, nil), a, c)
+	for _, d := range []*device{a, c} {
+		ballots, err := d.svc.Ballots(d.ctx, "olga", "Levy 3")
+		d.must(err)
+		var firsts []string
+		for _, b := range ballots {
+			if b.Confirmation == code {
+				firsts = append(firsts, b.Rankings[0].Candidate)
+			}
+		}
+		slices.Sort(firsts)
+		if !slices.Equal(firsts, []string{"No", "Yes"}) {
+			t.Errorf("%s: merged Levy 3 lists the ballots of code %s as %v; want both", d.name, code, firsts)
+		}
+		if r, err := d.store.Verify(d.ctx); err != nil || !r.OK() {
+			t.Errorf("%s does not verify: %v %v", d.name, err, r.Problems)
+		}
 	}
 }
