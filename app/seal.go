@@ -67,6 +67,9 @@ func (e *Event) OpenSealed() (json.RawMessage, error) {
 	if !e.Signed() {
 		return nil, nil
 	}
+	if e.opened != nil && sameBytes(e.Data, e.openedData) && sameBytes(e.Sealed, e.openedSealed) {
+		return e.opened, nil
+	}
 	var c commitment
 	if err := json.Unmarshal(e.Data, &c); err != nil || c.Commit == "" {
 		if len(e.Sealed) > 0 {
@@ -84,6 +87,7 @@ func (e *Event) OpenSealed() (json.RawMessage, error) {
 	if subtle.ConstantTimeCompare([]byte(commitOf(s.Nonce, s.Data)), []byte(c.Commit)) != 1 {
 		return nil, Errorf(CodeInvalid, "event %s: its sealed part does not match its commitment (it was changed after it was written)", e.ID)
 	}
+	e.opened, e.openedData, e.openedSealed = s.Data, e.Data, e.Sealed
 	return s.Data, nil
 }
 
