@@ -270,11 +270,15 @@ func EncodeEvent(e *Event) ([]byte, error) {
 // whole: a known format and type, an id, a time, JSON data, and for the
 // signed format its keys and signatures.
 func DecodeEvent(b []byte) (*Event, error) {
-	var e Event
-	if err := json.Unmarshal(b, &e); err != nil {
-		return nil, Errorf(CodeInvalid, "event is not valid JSON: %v", err)
+	e, ok := readEvent(b)
+	if !ok {
+		e = Event{}
+		if err := json.Unmarshal(b, &e); err != nil {
+			return nil, Errorf(CodeInvalid, "event is not valid JSON: %v", err)
+		}
 	}
-	// Unmarshal has checked the whole event, Data and Sealed with it.
+	// Data and Sealed are valid JSON: readEvent checked them, or
+	// Unmarshal the whole event.
 	e.decodedData, e.decodedSealed = e.Data, e.Sealed
 	if err := e.Check(); err != nil {
 		return nil, err

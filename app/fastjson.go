@@ -1,6 +1,9 @@
 package app
 
-import "unicode/utf8"
+import (
+	"encoding/json"
+	"unicode/utf8"
+)
 
 // An import's sealed part holds its ballots, a million of them for a
 // million-ballot import, and every device that applies the event reads it:
@@ -16,7 +19,7 @@ import "unicode/utf8"
 // compactScan reads compact JSON from b at i.
 type compactScan struct {
 	b  []byte
-	s  string // b as one string: texts are sliced out of it
+	s  string // b as one string, texts sliced out of it; "": texts are copied
 	i  int
 	ok bool
 }
@@ -62,6 +65,9 @@ func (c *compactScan) text() string {
 		return ""
 	}
 	c.i++
+	if c.s == "" {
+		return string(c.b[start : c.i-1])
+	}
 	return c.s[start : c.i-1]
 }
 
@@ -131,4 +137,158 @@ func readImported(b []byte) ([]ImportedBallot, bool) {
 		return nil, false
 	}
 	return out, true
+}
+
+// readEvent reads an event in the layout EncodeEvent writes (fields in
+// its order, no spaces, texts without escapes), the whole input copied
+// once, with one validating scan of Data and one of Sealed where
+// json.Unmarshal takes a validating scan of everything and a second to skip
+// the raw parts. Anything else answers ok = false, for encoding/json.
+//
+// Data and Sealed are found by position: Data starts after the first
+// `,"data":` (no text before it can hold an unescaped quote), and ends at
+// the last `,"sealed":` or, without one, where the signature fields begin.
+// A wrong split (the pattern inside Sealed or Data) leaves Data as a whole
+// value followed by more, or as an unclosed one: never valid JSON, so it
+// falls back too.
+func readEvent(in []byte) (Event, bool) {
+	var e Event
+	b := append([]byte(nil), in...)
+	c := &compactScan{b: b, ok: true}
+	field := func(name string) bool {
+		if c.ok && c.i+len(name)+4 <= len(b) && b[c.i] == ',' && b[c.i+1] == '"' &&
+			string(b[c.i+2:c.i+2+len(name)]) == name && b[c.i+2+len(name)] == '"' && b[c.i+3+len(name)] == ':' {
+			c.i += len(name) + 4
+			return true
+		}
+		return false
+	}
+	number := func() (uint64, bool) {
+		start := c.i
+		var n uint64
+		for c.i < len(b) && b[c.i] >= '0' && b[c.i] <= '9' {
+			if n > (1<<63)/10 {
+				return 0, false
+			}
+			n = n*10 + uint64(b[c.i]-'0')
+			c.i++
+		}
+		digits := c.i - start
+		return n, digits > 0 && (digits == 1 || b[start] != '0')
+	}
+	if len(b) < 8 || string(b[:7]) != `{"seq":` {
+		return e, false
+	}
+	c.i = 7
+	seq, ok := number()
+	if !ok {
+		return e, false
+	}
+	e.Seq = seq
+	if field("v") {
+		v, ok := number()
+		if !ok || v > 1<<31 {
+			return e, false
+		}
+		e.V = int(v)
+	}
+	if !field("id") {
+		return e, false
+	}
+	e.ID = c.text()
+	if !field("when") || !c.ok {
+		return e, false
+	}
+	start := c.i
+	c.text()
+	if !c.ok || e.When.UnmarshalJSON(b[start:c.i]) != nil || !field("actor") {
+		return e, false
+	}
+	e.Actor = c.text()
+	if field("actor_id") {
+		e.ActorID = c.text()
+	}
+	if !field("type") {
+		return e, false
+	}
+	e.Type = EventType(c.text())
+	if !field("data") {
+		return e, false
+	}
+	// The tail, read from the end: ,"prev_hash":"…","hash":"…"} after the
+	// signature fields.
+	end := len(b) - 1
+	if !c.ok || b[end] != '}' {
+		return e, false
+	}
+	tail := func(name string) (string, bool) {
+		// ,"name":"value" ending at end; the value holds no quote.
+		if end < 1 || b[end-1] != '"' {
+			return "", false
+		}
+		q := bytesLastQuote(b[:end-1])
+		pre := `,"` + name + `":`
+		if q < len(pre) || string(b[q-len(pre):q]) != pre {
+			return "", false
+		}
+		v := string(b[q+1 : end-1])
+		for i := q + 1; i < end-1; i++ {
+			if x := b[i]; x < 0x20 || x == '\\' || x >= 0x80 {
+				return "", false
+			}
+		}
+		end = q - len(pre)
+		return v, true
+	}
+	if e.Hash, ok = tail("hash"); !ok {
+		return e, false
+	}
+	if e.PrevHash, ok = tail("prev_hash"); !ok {
+		return e, false
+	}
+	for _, f := range []struct {
+		name string
+		to   *string
+	}{{"dsig", &e.DevSig}, {"dkey", &e.DevKey}, {"usig", &e.UserSig}, {"ukey", &e.UserKey}} {
+		save := end
+		if v, ok := tail(f.name); ok {
+			*f.to = v
+		} else {
+			end = save
+		}
+	}
+	mid := b[c.i:end]
+	if k := lastIndex(mid, `,"sealed":`); k >= 0 {
+		e.Data, e.Sealed = json.RawMessage(mid[:k]), json.RawMessage(mid[k+len(`,"sealed":`):])
+		if len(e.Sealed) == 0 || !json.Valid(e.Sealed) {
+			return e, false
+		}
+	} else {
+		e.Data = json.RawMessage(mid)
+	}
+	if len(e.Data) == 0 || !json.Valid(e.Data) || isJSONSpace(e.Data[0]) || isJSONSpace(e.Data[len(e.Data)-1]) ||
+		len(e.Sealed) > 0 && (isJSONSpace(e.Sealed[0]) || isJSONSpace(e.Sealed[len(e.Sealed)-1])) {
+		return e, false
+	}
+	return e, true
+}
+
+// bytesLastQuote is the index of the last '"' in b, or -1.
+func bytesLastQuote(b []byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == '"' {
+			return i
+		}
+	}
+	return -1
+}
+
+// lastIndex is the index of the last occurrence of sep in b, or -1.
+func lastIndex(b []byte, sep string) int {
+	for i := len(b) - len(sep); i >= 0; i-- {
+		if b[i] == sep[0] && string(b[i:i+len(sep)]) == sep {
+			return i
+		}
+	}
+	return -1
 }

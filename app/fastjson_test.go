@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // viaJSON reads an import's sealed part the general way.
@@ -134,4 +135,129 @@ func FuzzReadImported(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) { agreeImported(t, b) })
+}
+
+// eventFields is what an event says, without the memos DecodeEvent keeps.
+func eventFields(e Event) Event {
+	return Event{Seq: e.Seq, V: e.V, ID: e.ID, When: e.When, Actor: e.Actor, ActorID: e.ActorID, Type: e.Type,
+		Data: e.Data, Sealed: e.Sealed, UserKey: e.UserKey, UserSig: e.UserSig, DevKey: e.DevKey, DevSig: e.DevSig,
+		PrevHash: e.PrevHash, Hash: e.Hash}
+}
+
+// agreeEvent fails the test when readEvent accepts b but reads another
+// event than encoding/json, or encoding/json refuses what it accepts.
+func agreeEvent(t *testing.T, b []byte) bool {
+	t.Helper()
+	fast, ok := readEvent(b)
+	if !ok {
+		return false
+	}
+	var slow Event
+	if err := json.Unmarshal(b, &slow); err != nil {
+		t.Fatalf("readEvent accepts %.300q, which encoding/json refuses: %v", b, err)
+	}
+	f, s := eventFields(fast), eventFields(slow)
+	if !f.When.Equal(s.When) || f.When.Location().String() != s.When.Location().String() {
+		t.Fatalf("%.300q: when %v, encoding/json %v", b, f.When, s.When)
+	}
+	f.When, s.When = time.Time{}, time.Time{}
+	if !reflect.DeepEqual(f, s) {
+		t.Fatalf("%.300q:\nreadEvent     %+v\nencoding/json %+v", b, f, s)
+	}
+	return true
+}
+
+func randomEvent(rng *rand.Rand) *Event {
+	pick := func() string { return fastNames[rng.IntN(len(fastNames))] }
+	e := &Event{Seq: rng.Uint64N(1 << 40), ID: pick() + "-0001", When: time.Date(2026, 11, 26, 1, 2, 3, rng.IntN(1e9), time.UTC),
+		Actor: pick(), Type: EvBallotsImported, PrevHash: "ab12", Hash: "cd34"}
+	if rng.IntN(2) == 0 {
+		e.V, e.ActorID = FormatSigned, pick()
+		e.UserKey, e.UserSig, e.DevKey, e.DevSig = "uk", "us+/=", "dk", "ds"
+	}
+	if rng.IntN(5) == 0 {
+		e.DevSig = ""
+	}
+	data, _ := json.Marshal(map[string]any{"election": pick(), "sealed": rng.IntN(3) == 0, "n": rng.IntN(9)})
+	e.Data = data
+	if rng.IntN(2) == 0 {
+		b, _ := importedSecret(randomImported(rng)).appendJSON(nil)
+		_, sealed, _ := seal(b)
+		e.Sealed = sealed
+	}
+	if rng.IntN(4) == 0 {
+		e.Data, _ = json.Marshal(map[string]any{"a": map[string]int{"b": 1, "sealed": 1}, "sealed": pick()})
+	}
+	return e
+}
+
+// What EncodeEvent writes, readEvent reads as encoding/json does, and it
+// takes the fast way when no text needs an escape.
+func TestReadEventAgreesWithJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 3))
+	fast := 0
+	for range 3000 {
+		b, err := EncodeEvent(randomEvent(rng))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if agreeEvent(t, b) {
+			fast++
+		}
+	}
+	if fast < 300 {
+		t.Errorf("only %d of 3000 events took the fast way", fast)
+	}
+	// The pattern that ends Data, inside Data or Sealed, must not split
+	// them wrongly.
+	for _, tc := range []struct{ data, sealed string }{
+		{`{"a":1,"sealed":2}`, ""},
+		{`{"a":1,"sealed":2}`, `{"b":1,"sealed":{"c":1}}`},
+		{`{"a":1}`, `{"b":1,"sealed":3}`},
+		{`{"a":",\"sealed\":"}`, `[1,2]`},
+	} {
+		e := &Event{Seq: 1, ID: "d-1", When: time.Unix(0, 0).UTC(), Actor: "a", Type: EvBallotCast, Data: json.RawMessage(tc.data), PrevHash: "p", Hash: "h"}
+		if tc.sealed != "" {
+			e.Sealed = json.RawMessage(tc.sealed)
+		}
+		b, err := EncodeEvent(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		agreeEvent(t, b)
+	}
+}
+
+// Mutated events: whatever readEvent accepts, encoding/json reads the same.
+func TestReadEventMutations(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 7))
+	const alphabet = "[]{},:\" \\ahsv0\x00\xc3\xa9"
+	for range 30000 {
+		b, err := EncodeEvent(randomEvent(rng))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 1 + rng.IntN(3) {
+			i := rng.IntN(len(b))
+			c := alphabet[rng.IntN(len(alphabet))]
+			switch rng.IntN(3) {
+			case 0:
+				b[i] = c
+			case 1:
+				b = append(b[:i], b[i+1:]...)
+			default:
+				b = append(b[:i], append([]byte{c}, b[i:]...)...)
+			}
+		}
+		agreeEvent(t, b)
+	}
+}
+
+func FuzzReadEvent(f *testing.F) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for range 20 {
+		b, _ := EncodeEvent(randomEvent(rng))
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { agreeEvent(t, b) })
 }
