@@ -81,3 +81,40 @@ func BenchmarkBulkImport1M(b *testing.B) {
 	// compaction: bbolt keeps freed pages).
 	b.ReportMetric(float64(size)/n, "db-B/ballot")
 }
+
+// BenchmarkCountInput1M measures reading a stored 1,000,000-ballot
+// election into a ballot set for counting (what `votedesk tally ELECTION`
+// and the Results tab do before they count): the rankings of every ballot
+// item, read out of bbolt and parsed into marks.
+func BenchmarkCountInput1M(b *testing.B) {
+	const n = 1_000_000
+	cands := []string{"Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov",
+		"Donald Knuth", "Frances Allen", "John Backus", "Margaret Hamilton", "Ken Thompson"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	ballots := make([]app.ImportedBallot, n)
+	for i := range ballots {
+		perm := rng.Perm(len(cands))[:1+rng.IntN(len(cands))]
+		r := make([]app.Ranking, len(perm))
+		for j, c := range perm {
+			r[j] = app.Ranking{Candidate: cands[c], Rank: j + 1}
+		}
+		ballots[i] = app.ImportedBallot{SourceID: fmt.Sprint(i), Rankings: r}
+	}
+	e := newEnv(b)
+	e.must(e.svc.CreateElection(e.ctx, "user", "Big", "", false))
+	e.must(e.svc.AddCandidates(e.ctx, "user", "Big", cands...))
+	if _, err := e.svc.ImportBallots(e.ctx, "user", "Big", app.SourceCVR, ballots, nil); err != nil {
+		b.Fatal(err)
+	}
+	ballots = nil
+	b.ReportAllocs()
+	for b.Loop() {
+		in, err := e.svc.CountInput(e.ctx, "user", "Big")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if in.Ballots.Len() != n {
+			b.Fatalf("read %d ballots", in.Ballots.Len())
+		}
+	}
+}

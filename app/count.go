@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"runtime"
+	"sync"
 
 	"votedesk/tally"
 )
@@ -62,15 +64,7 @@ func (s *Service) countInput(ctx context.Context, actor, election string, ids bo
 			Marks: make([]tally.Mark, 0, int(e.Ballots)*min(len(cands), 8)),
 			Ends:  make([]uint32, 0, e.Ballots),
 		}
-		var marks []tally.Mark
-		err = tx.QueryAttr(electionPK(election), prefixBallot, "rankings", func(v []byte) (bool, error) {
-			marks, err = parseMarks(marks[:0], v, names)
-			if err != nil {
-				return false, err
-			}
-			return true, set.Add("", 1, marks)
-		})
-		if err != nil {
+		if err := readRankings(tx, election, names, set); err != nil {
 			return err
 		}
 		if e.Grouped {
@@ -321,3 +315,106 @@ func parseMarks(out []tally.Mark, b []byte, names *nameTable) ([]tally.Mark, err
 		}
 	}
 }
+
+// readRankings reads the rankings of every ballot of an election into set,
+// in ballot order. This goroutine walks bbolt (the values it hands out stay
+// valid while the transaction lasts), the cores parse blocks of them, and a
+// joiner appends the blocks to set in order and hands their buffers back,
+// so a few blocks are in flight at a time. An error is the first malformed
+// ballot's, as a read one ballot after another would give.
+func readRankings(tx Tx, election string, names *nameTable, set *tally.BallotSet) error {
+	type block struct {
+		vals [][]byte
+		set  tally.BallotSet
+		err  error
+		done chan struct{}
+	}
+	free := make(chan *block, 2*rankingsInFlight)
+	get := func() *block {
+		select {
+		case b := <-free:
+			b.vals, b.set.Marks, b.set.Ends, b.err = b.vals[:0], b.set.Marks[:0], b.set.Ends[:0], nil
+			b.done = make(chan struct{})
+			return b
+		default:
+			return &block{vals: make([][]byte, 0, rankingsBlock), done: make(chan struct{})}
+		}
+	}
+	todo := make(chan *block, rankingsInFlight)
+	var workers sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			var marks []tally.Mark
+			for b := range todo {
+				for _, v := range b.vals {
+					var err error
+					if marks, err = parseMarks(marks[:0], v, names); err == nil {
+						err = b.set.Add("", 1, marks)
+					}
+					if err != nil {
+						b.err = err
+						break
+					}
+				}
+				close(b.done)
+			}
+		}()
+	}
+	ordered := make(chan *block, rankingsInFlight)
+	joined := make(chan error, 1)
+	go func() {
+		var err error
+		for b := range ordered {
+			<-b.done
+			if err == nil {
+				err = b.err
+			}
+			if err == nil {
+				// A block holds plain ballots (count 1, no id): its marks
+				// and ends, moved past the ballots before it.
+				base := uint32(len(set.Marks))
+				set.Marks = append(set.Marks, b.set.Marks...)
+				for _, end := range b.set.Ends {
+					set.Ends = append(set.Ends, base+end)
+				}
+			}
+			select {
+			case free <- b:
+			default:
+			}
+		}
+		joined <- err
+	}()
+	cur := get()
+	send := func() {
+		ordered <- cur
+		todo <- cur
+	}
+	err := tx.QueryAttr(electionPK(election), prefixBallot, "rankings", func(v []byte) (bool, error) {
+		cur.vals = append(cur.vals, v)
+		if len(cur.vals) == rankingsBlock {
+			send()
+			cur = get()
+		}
+		return true, nil
+	})
+	if len(cur.vals) > 0 {
+		send()
+	}
+	close(todo)
+	close(ordered)
+	workers.Wait()
+	if jerr := <-joined; err == nil {
+		err = jerr
+	}
+	return err
+}
+
+// rankingsInFlight is how many blocks readRankings lets wait to be parsed
+// or joined.
+const rankingsInFlight = 8
+
+// rankingsBlock is how many ballots readRankings parses as one piece.
+const rankingsBlock = 8192

@@ -2,6 +2,8 @@ package app_test
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,4 +104,52 @@ func TestCount(t *testing.T) {
 			t.Errorf("err = %v, want forbidden", err)
 		}
 	})
+}
+
+// A big election is read in blocks on every core and joined in order: its
+// ballot set holds what the ballots list holds, ballot for ballot.
+func TestCountInputReadsManyBlocks(t *testing.T) {
+	e := newEnv(t)
+	names := []string{`Quote "Q"`, "Ünïcödé", "Plain", "Other", "Last"}
+	e.must(e.svc.CreateElection(e.ctx, "user", "Many", "", false))
+	e.must(e.svc.AddCandidates(e.ctx, "user", "Many", names...))
+	rng := rand.New(rand.NewPCG(9, 4))
+	ballots := make([]app.ImportedBallot, 30_001)
+	for i := range ballots {
+		var r []app.Ranking
+		rank := 0
+		for _, c := range rng.Perm(len(names))[:rng.IntN(len(names)+1)] {
+			if rank == 0 || rng.IntN(5) > 0 {
+				rank += 1 + rng.IntN(2) // a skipped rank now and then, else a tie
+			}
+			r = append(r, app.Ranking{Candidate: names[c], Rank: rank})
+		}
+		ballots[i] = app.ImportedBallot{SourceID: fmt.Sprint(i), Rankings: r}
+	}
+	if _, err := e.svc.ImportBallots(e.ctx, "user", "Many", app.SourceCVR, ballots, nil); err != nil {
+		t.Fatal(err)
+	}
+	in, err := e.svc.CountInput(e.ctx, "user", "Many")
+	e.must(err)
+	listed, err := e.svc.Ballots(e.ctx, "user", "Many")
+	e.must(err)
+	if in.Ballots.Len() != len(listed) || len(listed) != len(ballots) {
+		t.Fatalf("read %d ballots, listed %d, imported %d", in.Ballots.Len(), len(listed), len(ballots))
+	}
+	order := make([]string, len(in.Candidates))
+	for i, c := range in.Candidates {
+		order[i] = c.Name
+	}
+	index := app.MarkIndex(order)
+	for i, b := range listed {
+		want, err := app.RankingsToMarks(nil, b.Rankings, index)
+		e.must(err)
+		var ref tally.BallotSet // sorts a ballot's marks as a read does
+		e.must(ref.Add("", 1, want))
+		want, _ = ref.Ballot(0)
+		got, _ := in.Ballots.Ballot(i)
+		if !slices.Equal(got, want) {
+			t.Fatalf("ballot %d (%s): read %v, listed %v", i, b.SourceID, got, want)
+		}
+	}
 }
