@@ -164,17 +164,15 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 		sizes[i] = sourceBytes(src.FilePath)
 		total += sizes[i]
 	}
-	r := &reader{}
 	ids := map[string]place{}
 	im := &CVRImport{}
 	var before int64
 	var ballots uint64
 	sets := make([]*tally.BallotSet, 0, len(sources))
 	for i, src := range sources {
-		r.repeated = 0
 		var set tally.BallotSet
 		ro := read
-		ro.Check, ro.MaxBallots = r.check, MaxImportBallots-ballots
+		ro.MaxBallots = MaxImportBallots - ballots
 		if opts.Progress != nil {
 			name, size := filepath.Base(src.FilePath), sizes[i]
 			ro.Progress = func(p cvr.Progress) {
@@ -200,7 +198,7 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 			}
 		}
 		sum := CVRFileSummary{Name: filepath.Base(src.FilePath), Path: src.FilePath, Format: src.Provider,
-			Records: st.Records, Ballots: int(st.Ballots), Undervotes: st.Undervotes, Skipped: st.Skipped, Repeated: r.repeated}
+			Records: st.Records, Ballots: int(st.Ballots), Undervotes: st.Undervotes, Skipped: st.Skipped, Repeated: repeatedCandidates(&set)}
 		if err := im.checkIDs(ids, &set, i); err != nil {
 			return nil, app.Errorf(app.CodeInvalid, "%s: %v", sum.Name, err)
 		}
@@ -318,21 +316,23 @@ func (im *CVRImport) where(i int) string {
 	return fmt.Sprintf("%s: record %d%s (source id %q)", im.Files[f].Name, rec, off, im.ballots[i].SourceID)
 }
 
-// reader checks each record as the files are read.
-type reader struct {
-	repeated int // records of the current file with a repeated candidate
-}
-
-// check counts the records that rank a candidate more than once. Every
-// record the readers produce is a ballot as cast, which the election keeps.
-func (r *reader) check(_ []byte, marks []tally.Mark, _ uint32) error {
-	for i, m := range marks {
-		if m.Candidate != tally.Overvote && slices.ContainsFunc(marks[:i], func(p tally.Mark) bool { return p.Candidate == m.Candidate }) {
-			r.repeated++
-			break
+// repeatedCandidates counts the records of a set that rank a candidate
+// more than once. Every record the readers produce is a ballot as cast,
+// which the election keeps; the count is only reported. It is taken from
+// the set after the read, not record by record during it, so a big file
+// can be read on every core.
+func repeatedCandidates(set *tally.BallotSet) int {
+	n := 0
+	for i := range set.Len() {
+		marks, _ := set.Ballot(i)
+		for j, m := range marks {
+			if m.Candidate != tally.Overvote && slices.ContainsFunc(marks[:j], func(p tally.Mark) bool { return p.Candidate == m.Candidate }) {
+				n++
+				break
+			}
 		}
 	}
-	return nil
+	return n
 }
 
 // place is where a ballot id was first seen: a file and a record in it.
