@@ -99,6 +99,9 @@ type Event struct {
 	// read them, valid JSON since the whole event was: Check does not
 	// scan them again while they are still those slices.
 	decodedData, decodedSealed []byte
+	// sealedDataValid says decodedSealed is in seal's layout and readEvent
+	// checked the secret inside it (which makes it valid JSON as a whole).
+	sealedDataValid bool
 	// opened is the secret OpenSealed found in Sealed, kept with the Data
 	// and Sealed it came from: checking the chain, the envelope and
 	// applying an event each open it, a 570 KB scan and hash per

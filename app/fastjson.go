@@ -260,7 +260,14 @@ func readEvent(in []byte) (Event, bool) {
 	mid := b[c.i:end]
 	if k := lastIndex(mid, `,"sealed":`); k >= 0 {
 		e.Data, e.Sealed = json.RawMessage(mid[:k]), json.RawMessage(mid[k+len(`,"sealed":`):])
-		if len(e.Sealed) == 0 || !json.Valid(e.Sealed) {
+		// In seal's layout the secret is the only part to check; the
+		// check is remembered for OpenSealed.
+		if _, secret, ok := sealedLayout(e.Sealed); ok {
+			if !json.Valid(secret) {
+				return e, false
+			}
+			e.sealedDataValid = true
+		} else if len(e.Sealed) == 0 || !json.Valid(e.Sealed) {
 			return e, false
 		}
 	} else {

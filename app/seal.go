@@ -80,7 +80,9 @@ func (e *Event) OpenSealed() (json.RawMessage, error) {
 	if len(e.Sealed) == 0 {
 		return nil, nil
 	}
-	s, ok := readSealed(e.Sealed)
+	// Where readEvent found the sealed part in seal's layout it checked
+	// the secret's JSON, once.
+	s, ok := readSealedKnown(e.Sealed, e.sealedDataValid && sameBytes(e.Sealed, e.decodedSealed))
 	if !ok || len(s.Nonce) != 64 || len(s.Data) == 0 {
 		return nil, Errorf(CodeInvalid, "event %s has a malformed sealed part", e.ID)
 	}
@@ -96,16 +98,32 @@ func (e *Event) OpenSealed() (json.RawMessage, error) {
 // of the secret (which an import's ballots make big) and no copy; any other
 // layout is read by json.Unmarshal, which gives the same for this one.
 func readSealed(b []byte) (sealedPart, bool) {
-	const pre, mid = `{"nonce":"`, `","data":`
-	if n := len(pre) + 64 + len(mid); len(b) > n+1 && string(b[:len(pre)]) == pre && string(b[len(pre)+64:n]) == mid && b[len(b)-1] == '}' {
-		nonce, data := b[len(pre):len(pre)+64], b[n:len(b)-1]
-		if isLowerHex(nonce) && !isJSONSpace(data[0]) && !isJSONSpace(data[len(data)-1]) && json.Valid(data) {
-			return sealedPart{Nonce: string(nonce), Data: data}, true
-		}
+	return readSealedKnown(b, false)
+}
+
+// readSealedKnown is readSealed; dataValid says the data part of b in
+// seal's layout is known to be valid JSON (readEvent checked it).
+func readSealedKnown(b []byte, dataValid bool) (sealedPart, bool) {
+	if nonce, data, ok := sealedLayout(b); ok && (dataValid || json.Valid(data)) {
+		return sealedPart{Nonce: string(nonce), Data: data}, true
 	}
 	var s sealedPart
 	err := json.Unmarshal(b, &s)
 	return s, err == nil
+}
+
+// sealedLayout splits a sealed part written as seal writes it,
+// {"nonce":"<64 hex digits>","data":<secret>}, into its nonce and its
+// secret (not checked for valid JSON); ok is false for any other layout.
+func sealedLayout(b []byte) (nonce, data []byte, ok bool) {
+	const pre, mid = `{"nonce":"`, `","data":`
+	if n := len(pre) + 64 + len(mid); len(b) > n+1 && string(b[:len(pre)]) == pre && string(b[len(pre)+64:n]) == mid && b[len(b)-1] == '}' {
+		nonce, data := b[len(pre):len(pre)+64], b[n:len(b)-1]
+		if isLowerHex(nonce) && !isJSONSpace(data[0]) && !isJSONSpace(data[len(data)-1]) {
+			return nonce, data, true
+		}
+	}
+	return nil, nil, false
 }
 
 func isLowerHex(b []byte) bool {
