@@ -299,3 +299,59 @@ func lastIndex(b []byte, sep string) int {
 	}
 	return -1
 }
+
+// EventIDHash returns the id and the hash of an event in EncodeEvent's
+// layout without reading the rest (for a caller that only compares them);
+// ok is false for any other layout, which DecodeEvent then reads. It
+// checks nothing else: the event's hash covers its content.
+func EventIDHash(b []byte) (id, hash string, ok bool) {
+	i := len(`{"seq":`)
+	if len(b) < i || string(b[:i]) != `{"seq":` {
+		return "", "", false
+	}
+	digits := func() bool {
+		start := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	if !digits() {
+		return "", "", false
+	}
+	if len(b) >= i+5 && string(b[i:i+5]) == `,"v":` {
+		i += 5
+		if !digits() {
+			return "", "", false
+		}
+	}
+	const idKey, hashKey = `,"id":"`, `,"hash":"`
+	if len(b) < i+len(idKey) || string(b[i:i+len(idKey)]) != idKey {
+		return "", "", false
+	}
+	i += len(idKey)
+	end := i
+	for end < len(b) && b[end] != '"' {
+		if x := b[end]; x < 0x20 || x == '\\' || x >= 0x80 {
+			return "", "", false
+		}
+		end++
+	}
+	if end >= len(b) {
+		return "", "", false
+	}
+	id = string(b[i:end])
+	if len(b) < len(hashKey)+2 || string(b[len(b)-2:]) != `"}` {
+		return "", "", false
+	}
+	q := bytesLastQuote(b[:len(b)-2])
+	if q < len(hashKey)-1 || string(b[q-len(hashKey)+1:q+1]) != hashKey || q+1 <= end {
+		return "", "", false
+	}
+	for _, x := range b[q+1 : len(b)-2] {
+		if x < 0x20 || x == '\\' || x >= 0x80 {
+			return "", "", false
+		}
+	}
+	return id, string(b[q+1 : len(b)-2]), true
+}
