@@ -49,16 +49,7 @@ func BenchmarkCastDurable(b *testing.B) {
 func BenchmarkBulkImport1M(b *testing.B) {
 	const n = 1_000_000
 	cands := []string{"C01", "C02", "C03", "C04", "C05", "C06", "C07", "C08", "C09", "C10"}
-	rng := rand.New(rand.NewPCG(1, 2))
-	ballots := make([]app.ImportedBallot, n)
-	for i := range ballots {
-		perm := rng.Perm(len(cands))[:1+rng.IntN(len(cands))]
-		r := make([]app.Ranking, len(perm))
-		for j, c := range perm {
-			r[j] = app.Ranking{Candidate: cands[c], Rank: j + 1}
-		}
-		ballots[i] = app.ImportedBallot{SourceID: fmt.Sprint(i), Rankings: r}
-	}
+	ballots := randomBallots(n, cands)
 	var size int64
 	for i := 0; b.Loop(); i++ {
 		b.StopTimer()
@@ -90,16 +81,7 @@ func BenchmarkCountInput1M(b *testing.B) {
 	const n = 1_000_000
 	cands := []string{"Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov",
 		"Donald Knuth", "Frances Allen", "John Backus", "Margaret Hamilton", "Ken Thompson"}
-	rng := rand.New(rand.NewPCG(1, 2))
-	ballots := make([]app.ImportedBallot, n)
-	for i := range ballots {
-		perm := rng.Perm(len(cands))[:1+rng.IntN(len(cands))]
-		r := make([]app.Ranking, len(perm))
-		for j, c := range perm {
-			r[j] = app.Ranking{Candidate: cands[c], Rank: j + 1}
-		}
-		ballots[i] = app.ImportedBallot{SourceID: fmt.Sprint(i), Rankings: r}
-	}
+	ballots := randomBallots(n, cands)
 	e := newEnv(b)
 	e.must(e.svc.CreateElection(e.ctx, "user", "Big", "", false))
 	e.must(e.svc.AddCandidates(e.ctx, "user", "Big", cands...))
@@ -117,4 +99,20 @@ func BenchmarkCountInput1M(b *testing.B) {
 			b.Fatalf("read %d ballots", in.Ballots.Len())
 		}
 	}
+}
+
+// randomBallots makes n ballots ranking 1 to all of cands at random (fixed
+// seed), with source ids 0, 1, ...
+func randomBallots(n int, cands []string) []app.ImportedBallot {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ballots := make([]app.ImportedBallot, n)
+	for i := range ballots {
+		perm := rng.Perm(len(cands))[:1+rng.IntN(len(cands))]
+		r := make([]app.Ranking, len(perm))
+		for j, c := range perm {
+			r[j] = app.Ranking{Candidate: cands[c], Rank: j + 1}
+		}
+		ballots[i] = app.ImportedBallot{SourceID: fmt.Sprint(i), Rankings: r}
+	}
+	return ballots
 }

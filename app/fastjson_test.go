@@ -89,6 +89,27 @@ func TestReadImportedAgreesWithJSON(t *testing.T) {
 	}
 }
 
+// mutate changes one to three bytes of b at random: one replaced, removed
+// or inserted, taken from alphabet.
+func mutate(rng *rand.Rand, b []byte, alphabet string) []byte {
+	for range 1 + rng.IntN(3) {
+		if len(b) == 0 {
+			break
+		}
+		i := rng.IntN(len(b))
+		c := alphabet[rng.IntN(len(alphabet))]
+		switch rng.IntN(3) {
+		case 0:
+			b[i] = c
+		case 1:
+			b = append(b[:i], b[i+1:]...)
+		default:
+			b = append(b[:i], append([]byte{c}, b[i:]...)...)
+		}
+	}
+	return b
+}
+
 // Mutated input: whatever readImported accepts, encoding/json reads the same.
 func TestReadImportedMutations(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 13))
@@ -98,22 +119,7 @@ func TestReadImportedMutations(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for range 1 + rng.IntN(3) {
-			i := rng.IntN(len(b))
-			c := alphabet[rng.IntN(len(alphabet))]
-			switch rng.IntN(3) {
-			case 0:
-				b[i] = c
-			case 1:
-				b = append(b[:i], b[i+1:]...)
-			default:
-				b = append(b[:i], append([]byte{c}, b[i:]...)...)
-			}
-			if len(b) == 0 {
-				break
-			}
-		}
-		agreeImported(t, b)
+		agreeImported(t, mutate(rng, b, alphabet))
 	}
 	for _, b := range []string{`{"ballots":[]}`, `{"ballots":[["a",[]]]}`, `{"ballots":[["a",[[]]]]}`, `{"ballots":[["a",[["x"],[],["y","z"]],"p","b","t"]]}`} {
 		if !agreeImported(t, []byte(b)) {
@@ -237,19 +243,7 @@ func TestReadEventMutations(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for range 1 + rng.IntN(3) {
-			i := rng.IntN(len(b))
-			c := alphabet[rng.IntN(len(alphabet))]
-			switch rng.IntN(3) {
-			case 0:
-				b[i] = c
-			case 1:
-				b = append(b[:i], b[i+1:]...)
-			default:
-				b = append(b[:i], append([]byte{c}, b[i:]...)...)
-			}
-		}
-		agreeEvent(t, b)
+		agreeEvent(t, mutate(rng, b, alphabet))
 	}
 }
 

@@ -391,6 +391,35 @@ func TestSameNameElectionsOffline(t *testing.T) {
 	}
 }
 
+// mergeTwins syncs devices a and c, which each made election name offline,
+// has ann accept the name collision on a (merging the later one, given a
+// provisional name, into the first), syncs both again, checks they
+// converged, and returns the provisional name.
+func mergeTwins(t *testing.T, prefix string, a, c *device, name string) string {
+	t.Helper()
+	a.sync()
+	c.sync()
+	a.sync()
+	es, err := a.svc.Elections(a.ctx, "ann")
+	a.must(err)
+	kept := ""
+	for _, e := range es {
+		if strings.HasPrefix(e.Name, name+" (") {
+			kept = e.Name
+		}
+	}
+	cs, err := a.svc.Conflicts(a.ctx, "ann", kept)
+	a.must(err)
+	if len(cs) != 1 {
+		t.Fatalf("conflicts of %q: %+v", kept, cs)
+	}
+	a.must(a.svc.ResolveConflict(a.ctx, "ann", kept, cs[0].Seq, true, "the same levy, made on two laptops"))
+	a.sync()
+	c.sync()
+	converged(t, connect(t, prefix, nil), a, c)
+	return kept
+}
+
 // TestSameElectionMadeTwiceMerges: two officials make the same election
 // (same candidates, same secrecy) offline; accepting the name collision
 // merges them, and a voter who voted in both becomes a duplicate to decide.
@@ -406,26 +435,7 @@ func TestSameElectionMadeTwiceMerges(t *testing.T) {
 		d.must(d.svc.LaunchElection(d.ctx, "ann", "Levy 2"))
 		receipts = append(receipts, castAs(d, "ann", "Levy 2", "p1", "Yes"), castAs(d, "ann", "Levy 2", "p"+d.name, "No"))
 	}
-	a.sync()
-	c.sync()
-	a.sync()
-	es, err := a.svc.Elections(a.ctx, "ann")
-	a.must(err)
-	kept := ""
-	for _, e := range es {
-		if strings.HasPrefix(e.Name, "Levy 2 (") {
-			kept = e.Name
-		}
-	}
-	cs, err := a.svc.Conflicts(a.ctx, "ann", kept)
-	a.must(err)
-	if len(cs) != 1 {
-		t.Fatalf("conflicts of %s: %+v", kept, cs)
-	}
-	a.must(a.svc.ResolveConflict(a.ctx, "ann", kept, cs[0].Seq, true, "the same levy, made on two laptops"))
-	a.sync()
-	c.sync()
-	converged(t, connect(t, prefix, nil), a, c)
+	kept := mergeTwins(t, prefix, a, c, "Levy 2")
 	for _, d := range []*device{a, c} {
 		e, err := d.svc.Election(d.ctx, "olga", "Levy 2")
 		d.must(err)
@@ -703,26 +713,33 @@ func TestSameCodeOnTwoKiosksKeepsBoth(t *testing.T) {
 	k1.sync()
 	converged(t, connect(t, prefix, nil), laptop, k1, k2)
 	for _, d := range []*device{laptop, k1, k2} {
-		ballots, err := d.svc.Ballots(d.ctx, "olga", "Mayor")
-		d.must(err)
-		var firsts []string
-		for _, b := range ballots {
-			if b.Confirmation == c1 {
-				firsts = append(firsts, b.Rankings[0].Candidate)
-			}
-		}
-		slices.Sort(firsts)
-		if !slices.Equal(firsts, []string{"Kiss", "Wright"}) {
-			t.Errorf("%s lists the ballots with code %s as %v; want both, Kiss and Wright", d.name, c1, firsts)
-		}
+		bothUnderCode(t, d, "Mayor", c1, "Kiss", "Wright")
 		e, err := d.svc.Election(d.ctx, "olga", "Mayor")
 		d.must(err)
 		if e.Ballots != 2 {
 			t.Errorf("%s: Mayor holds %d ballots, want 2", d.name, e.Ballots)
 		}
-		if r, err := d.store.Verify(d.ctx); err != nil || !r.OK() {
-			t.Errorf("%s does not verify: %v %v", d.name, err, r.Problems)
+	}
+}
+
+// bothUnderCode checks that a device lists, under one confirmation code,
+// exactly the ballots whose first choices are firsts, and verifies.
+func bothUnderCode(t *testing.T, d *device, election, code string, firsts ...string) {
+	t.Helper()
+	ballots, err := d.svc.Ballots(d.ctx, "olga", election)
+	d.must(err)
+	var got []string
+	for _, b := range ballots {
+		if b.Confirmation == code {
+			got = append(got, b.Rankings[0].Candidate)
 		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, firsts) {
+		t.Errorf("%s: %s lists the ballots with code %s as %v; want %v", d.name, election, code, got, firsts)
+	}
+	if r, err := d.store.Verify(d.ctx); err != nil || !r.OK() {
+		t.Errorf("%s does not verify: %v %v", d.name, err, r.Problems)
 	}
 }
 
@@ -745,41 +762,8 @@ func TestMergeKeepsBallotsOfOneCode(t *testing.T) {
 		}
 		code = rc.Confirmation
 	}
-	a.sync()
-	c.sync()
-	a.sync()
-	es, err := a.svc.Elections(a.ctx, "ann")
-	a.must(err)
-	kept := ""
-	for _, e := range es {
-		if strings.HasPrefix(e.Name, "Levy 3 (") {
-			kept = e.Name
-		}
-	}
-	cs, err := a.svc.Conflicts(a.ctx, "ann", kept)
-	a.must(err)
-	if len(cs) != 1 {
-		t.Fatalf("conflicts of %q: %+v", kept, cs)
-	}
-	a.must(a.svc.ResolveConflict(a.ctx, "ann", kept, cs[0].Seq, true, "the same levy, made on two laptops"))
-	a.sync()
-	c.sync()
-	converged(t, connect(t, prefix, nil), a, c)
+	mergeTwins(t, prefix, a, c, "Levy 3")
 	for _, d := range []*device{a, c} {
-		ballots, err := d.svc.Ballots(d.ctx, "olga", "Levy 3")
-		d.must(err)
-		var firsts []string
-		for _, b := range ballots {
-			if b.Confirmation == code {
-				firsts = append(firsts, b.Rankings[0].Candidate)
-			}
-		}
-		slices.Sort(firsts)
-		if !slices.Equal(firsts, []string{"No", "Yes"}) {
-			t.Errorf("%s: merged Levy 3 lists the ballots of code %s as %v; want both", d.name, code, firsts)
-		}
-		if r, err := d.store.Verify(d.ctx); err != nil || !r.OK() {
-			t.Errorf("%s does not verify: %v %v", d.name, err, r.Problems)
-		}
+		bothUnderCode(t, d, "Levy 3", code, "No", "Yes")
 	}
 }
