@@ -165,8 +165,9 @@ func checkCounts(t *tx, r *VerifyReport) error {
 	return nil
 }
 
-// checkRebuild replays the log into a scratch database and compares its
-// projection with the live one, item by item. A file of layout version 1
+// checkRebuild replays the log into a write transaction of a scratch
+// database, compares its projection with the live one item by item, and
+// rolls the transaction back (nothing of the rebuild is written). A file of layout version 1
 // (a backup made before the upgrade) is compared as version 1 kept it:
 // without what version 2 adds (legacyView).
 func checkRebuild(ctx context.Context, db *bolt.DB, legacy bool, r *VerifyReport) error {
