@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"votedesk/app"
+	"votedesk/tally"
 )
 
 // BenchmarkCastDurable measures one durable ballot cast (bbolt commit with
@@ -89,16 +90,27 @@ func BenchmarkCountInput1M(b *testing.B) {
 		b.Fatal(err)
 	}
 	ballots = nil
-	b.ReportAllocs()
-	for b.Loop() {
-		in, err := e.svc.CountInput(e.ctx, "user", "Big")
-		if err != nil {
-			b.Fatal(err)
+	b.Run("read", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			in, err := e.svc.CountInput(e.ctx, "user", "Big")
+			if err != nil {
+				b.Fatal(err)
+			}
+			if in.Ballots.Len() != n {
+				b.Fatalf("read %d ballots", in.Ballots.Len())
+			}
 		}
-		if in.Ballots.Len() != n {
-			b.Fatalf("read %d ballots", in.Ballots.Len())
+	})
+	// What the Results tab's Count button runs: the read and an IRV count.
+	b.Run("irv", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := e.svc.Count(e.ctx, "user", "Big", tally.IRV, tally.DefaultRules()); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
 }
 
 // randomBallots makes n ballots ranking 1 to all of cands at random (fixed

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"encoding/json"
 	"unicode/utf8"
 )
@@ -147,10 +148,10 @@ func readImported(b []byte) ([]ImportedBallot, bool) {
 //
 // Data and Sealed are found by position: Data starts after the first
 // `,"data":` (no text before it can hold an unescaped quote), and ends at
-// the last `,"sealed":` or, without one, where the signature fields begin.
-// A wrong split (the pattern inside Sealed or Data) leaves Data as a whole
-// value followed by more, or as an unclosed one: never valid JSON, so it
-// falls back too.
+// the first `,"sealed":` after it (Data is small, Sealed may be 570 KB) or,
+// without one, where the signature fields begin. A wrong split (the
+// pattern inside Data) leaves Data unclosed: never valid JSON, so it falls
+// back too.
 func readEvent(in []byte) (Event, bool) {
 	var e Event
 	b := append([]byte(nil), in...)
@@ -258,7 +259,7 @@ func readEvent(in []byte) (Event, bool) {
 		}
 	}
 	mid := b[c.i:end]
-	if k := lastIndex(mid, `,"sealed":`); k >= 0 {
+	if k := bytes.Index(mid, []byte(`,"sealed":`)); k >= 0 {
 		e.Data, e.Sealed = json.RawMessage(mid[:k]), json.RawMessage(mid[k+len(`,"sealed":`):])
 		// In seal's layout the secret is the only part to check; the
 		// check is remembered for OpenSealed.
@@ -284,16 +285,6 @@ func readEvent(in []byte) (Event, bool) {
 func bytesLastQuote(b []byte) int {
 	for i := len(b) - 1; i >= 0; i-- {
 		if b[i] == '"' {
-			return i
-		}
-	}
-	return -1
-}
-
-// lastIndex is the index of the last occurrence of sep in b, or -1.
-func lastIndex(b []byte, sep string) int {
-	for i := len(b) - len(sep); i >= 0; i-- {
-		if b[i] == sep[0] && string(b[i:i+len(sep)]) == sep {
 			return i
 		}
 	}

@@ -184,7 +184,7 @@ func randomEvent(rng *rand.Rand) *Event {
 	if rng.IntN(5) == 0 {
 		e.DevSig = ""
 	}
-	data, _ := json.Marshal(map[string]any{"election": pick(), "sealed": rng.IntN(3) == 0, "n": rng.IntN(9)})
+	data, _ := json.Marshal(map[string]any{"election": pick(), "secret_ballot": rng.IntN(3) == 0, "n": rng.IntN(9)})
 	e.Data = data
 	if rng.IntN(2) == 0 {
 		b, _ := importedSecret(randomImported(rng)).appendJSON(nil)
