@@ -156,64 +156,29 @@ func readEvent(in []byte) (Event, bool) {
 	var e Event
 	b := append([]byte(nil), in...)
 	c := &compactScan{b: b, ok: true}
-	field := func(name string) bool {
-		if c.ok && c.i+len(name)+4 <= len(b) && b[c.i] == ',' && b[c.i+1] == '"' &&
-			string(b[c.i+2:c.i+2+len(name)]) == name && b[c.i+2+len(name)] == '"' && b[c.i+3+len(name)] == ':' {
-			c.i += len(name) + 4
-			return true
-		}
-		return false
-	}
-	number := func() (uint64, bool) {
-		start := c.i
-		var n uint64
-		for c.i < len(b) && b[c.i] >= '0' && b[c.i] <= '9' {
-			if n > (1<<63)/10 {
-				return 0, false
-			}
-			n = n*10 + uint64(b[c.i]-'0')
-			c.i++
-		}
-		digits := c.i - start
-		return n, digits > 0 && (digits == 1 || b[start] != '0')
-	}
-	if len(b) < 8 || string(b[:7]) != `{"seq":` {
-		return e, false
-	}
-	c.i = 7
-	seq, ok := number()
+	seq, v, ok := c.eventHead()
 	if !ok {
 		return e, false
 	}
-	e.Seq = seq
-	if field("v") {
-		v, ok := number()
-		if !ok || v > 1<<31 {
-			return e, false
-		}
-		e.V = int(v)
-	}
-	if !field("id") {
-		return e, false
-	}
+	e.Seq, e.V = seq, v
 	e.ID = c.text()
-	if !field("when") || !c.ok {
+	if !c.field("when") || !c.ok {
 		return e, false
 	}
 	start := c.i
 	c.text()
-	if !c.ok || e.When.UnmarshalJSON(b[start:c.i]) != nil || !field("actor") {
+	if !c.ok || e.When.UnmarshalJSON(b[start:c.i]) != nil || !c.field("actor") {
 		return e, false
 	}
 	e.Actor = c.text()
-	if field("actor_id") {
+	if c.field("actor_id") {
 		e.ActorID = c.text()
 	}
-	if !field("type") {
+	if !c.field("type") {
 		return e, false
 	}
 	e.Type = EventType(c.text())
-	if !field("data") {
+	if !c.field("data") {
 		return e, false
 	}
 	// The tail, read from the end: ,"prev_hash":"…","hash":"…"} after the
@@ -222,41 +187,22 @@ func readEvent(in []byte) (Event, bool) {
 	if !c.ok || b[end] != '}' {
 		return e, false
 	}
-	tail := func(name string) (string, bool) {
-		// ,"name":"value" ending at end; the value holds no quote.
-		if end < 1 || b[end-1] != '"' {
-			return "", false
-		}
-		q := bytesLastQuote(b[:end-1])
-		pre := `,"` + name + `":`
-		if q < len(pre) || string(b[q-len(pre):q]) != pre {
-			return "", false
-		}
-		v := string(b[q+1 : end-1])
-		for i := q + 1; i < end-1; i++ {
-			if x := b[i]; x < 0x20 || x == '\\' || x >= 0x80 {
-				return "", false
-			}
-		}
-		end = q - len(pre)
-		return v, true
-	}
-	if e.Hash, ok = tail("hash"); !ok {
+	if e.Hash, end, ok = tailField(b, end, "hash"); !ok {
 		return e, false
 	}
-	if e.PrevHash, ok = tail("prev_hash"); !ok {
+	if e.PrevHash, end, ok = tailField(b, end, "prev_hash"); !ok {
 		return e, false
 	}
 	for _, f := range []struct {
 		name string
 		to   *string
 	}{{"dsig", &e.DevSig}, {"dkey", &e.DevKey}, {"usig", &e.UserSig}, {"ukey", &e.UserKey}} {
-		save := end
-		if v, ok := tail(f.name); ok {
-			*f.to = v
-		} else {
-			end = save
+		if v, before, ok := tailField(b, end, f.name); ok {
+			*f.to, end = v, before
 		}
+	}
+	if end < c.i {
+		return e, false
 	}
 	mid := b[c.i:end]
 	if k := bytes.Index(mid, []byte(`,"sealed":`)); k >= 0 {
@@ -281,14 +227,71 @@ func readEvent(in []byte) (Event, bool) {
 	return e, true
 }
 
-// bytesLastQuote is the index of the last '"' in b, or -1.
-func bytesLastQuote(b []byte) int {
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] == '"' {
-			return i
+// field reads `,"name":` and says whether it was there.
+func (c *compactScan) field(name string) bool {
+	b := c.b
+	if c.ok && c.i+len(name)+4 <= len(b) && b[c.i] == ',' && b[c.i+1] == '"' &&
+		string(b[c.i+2:c.i+2+len(name)]) == name && b[c.i+2+len(name)] == '"' && b[c.i+3+len(name)] == ':' {
+		c.i += len(name) + 4
+		return true
+	}
+	return false
+}
+
+// number reads an unsigned integer as JSON writes it (no sign, no leading
+// zero), below 2^63.
+func (c *compactScan) number() (uint64, bool) {
+	b, start := c.b, c.i
+	var n uint64
+	for c.i < len(b) && b[c.i] >= '0' && b[c.i] <= '9' {
+		if n > (1<<63)/10 {
+			return 0, false
+		}
+		n = n*10 + uint64(b[c.i]-'0')
+		c.i++
+	}
+	digits := c.i - start
+	return n, digits > 0 && (digits == 1 || b[start] != '0')
+}
+
+// eventHead reads the start EncodeEvent writes, {"seq":N, then ,"v":N
+// when the event has a format, then ,"id":, leaving the id to read.
+func (c *compactScan) eventHead() (seq uint64, v int, ok bool) {
+	if len(c.b) < 8 || string(c.b[:7]) != `{"seq":` {
+		return 0, 0, false
+	}
+	c.i = 7
+	if seq, ok = c.number(); !ok {
+		return 0, 0, false
+	}
+	if c.field("v") {
+		n, ok := c.number()
+		if !ok || n > 1<<31 {
+			return 0, 0, false
+		}
+		v = int(n)
+	}
+	return seq, v, c.field("id")
+}
+
+// tailField reads ,"name":"value" ending at b[end] (exclusive), a value
+// without a quote, escape or non-ASCII byte, and returns it and where the
+// field starts (the end of the field before it).
+func tailField(b []byte, end int, name string) (string, int, bool) {
+	if end < 1 || end > len(b) || b[end-1] != '"' {
+		return "", 0, false
+	}
+	q := bytes.LastIndexByte(b[:end-1], '"')
+	pre := `,"` + name + `":`
+	if q < len(pre) || string(b[q-len(pre):q]) != pre {
+		return "", 0, false
+	}
+	for _, x := range b[q+1 : end-1] {
+		if x < 0x20 || x == '\\' || x >= 0x80 {
+			return "", 0, false
 		}
 	}
-	return -1
+	return string(b[q+1 : end-1]), q - len(pre), true
 }
 
 // EventIDHash returns the id and the hash of an event in EncodeEvent's
@@ -296,53 +299,17 @@ func bytesLastQuote(b []byte) int {
 // ok is false for any other layout, which DecodeEvent then reads. It
 // checks nothing else: the event's hash covers its content.
 func EventIDHash(b []byte) (id, hash string, ok bool) {
-	i := len(`{"seq":`)
-	if len(b) < i || string(b[:i]) != `{"seq":` {
+	c := &compactScan{b: b, ok: true}
+	if _, _, ok := c.eventHead(); !ok {
 		return "", "", false
 	}
-	digits := func() bool {
-		start := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		return i > start
-	}
-	if !digits() {
+	id = c.text()
+	if !c.ok || len(b) < 2 || b[len(b)-1] != '}' {
 		return "", "", false
 	}
-	if len(b) >= i+5 && string(b[i:i+5]) == `,"v":` {
-		i += 5
-		if !digits() {
-			return "", "", false
-		}
-	}
-	const idKey, hashKey = `,"id":"`, `,"hash":"`
-	if len(b) < i+len(idKey) || string(b[i:i+len(idKey)]) != idKey {
+	hash, start, ok := tailField(b, len(b)-1, "hash")
+	if !ok || start < c.i {
 		return "", "", false
 	}
-	i += len(idKey)
-	end := i
-	for end < len(b) && b[end] != '"' {
-		if x := b[end]; x < 0x20 || x == '\\' || x >= 0x80 {
-			return "", "", false
-		}
-		end++
-	}
-	if end >= len(b) {
-		return "", "", false
-	}
-	id = string(b[i:end])
-	if len(b) < len(hashKey)+2 || string(b[len(b)-2:]) != `"}` {
-		return "", "", false
-	}
-	q := bytesLastQuote(b[:len(b)-2])
-	if q < len(hashKey)-1 || string(b[q-len(hashKey)+1:q+1]) != hashKey || q+1 <= end {
-		return "", "", false
-	}
-	for _, x := range b[q+1 : len(b)-2] {
-		if x < 0x20 || x == '\\' || x >= 0x80 {
-			return "", "", false
-		}
-	}
-	return id, string(b[q+1 : len(b)-2]), true
+	return id, hash, true
 }

@@ -82,7 +82,7 @@ func (e *Event) OpenSealed() (json.RawMessage, error) {
 	}
 	// Where readEvent found the sealed part in seal's layout it checked
 	// the secret's JSON, once.
-	s, ok := readSealedKnown(e.Sealed, e.sealedDataValid && sameBytes(e.Sealed, e.decodedSealed))
+	s, ok := readSealed(e.Sealed, e.sealedDataValid && sameBytes(e.Sealed, e.decodedSealed))
 	if !ok || len(s.Nonce) != 64 || len(s.Data) == 0 {
 		return nil, Errorf(CodeInvalid, "event %s has a malformed sealed part", e.ID)
 	}
@@ -97,13 +97,9 @@ func (e *Event) OpenSealed() (json.RawMessage, error) {
 // {"nonce":"<64 hex digits>","data":<secret>}, it takes one validating scan
 // of the secret (which an import's ballots make big) and no copy; any other
 // layout is read by json.Unmarshal, which gives the same for this one.
-func readSealed(b []byte) (sealedPart, bool) {
-	return readSealedKnown(b, false)
-}
-
-// readSealedKnown is readSealed; dataValid says the data part of b in
-// seal's layout is known to be valid JSON (readEvent checked it).
-func readSealedKnown(b []byte, dataValid bool) (sealedPart, bool) {
+// dataValid says the secret of b, in seal's layout, is known to be valid
+// JSON (readEvent checked it).
+func readSealed(b []byte, dataValid bool) (sealedPart, bool) {
 	if nonce, data, ok := sealedLayout(b); ok && (dataValid || json.Valid(data)) {
 		return sealedPart{Nonce: string(nonce), Data: data}, true
 	}

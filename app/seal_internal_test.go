@@ -14,7 +14,7 @@ func FuzzReadSealed(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	if s, ok := readSealed(sealed); !ok || len(s.Nonce) != 64 {
+	if s, ok := readSealed(sealed, false); !ok || len(s.Nonce) != 64 {
 		f.Errorf("what seal writes is not read: %q", sealed)
 	}
 	f.Add(string(sealed))
@@ -22,7 +22,7 @@ func FuzzReadSealed(f *testing.F) {
 	f.Add(`{"nonce":"00","data":{}}`)
 	f.Add(`{"data":[1],"nonce":"0000000000000000000000000000000000000000000000000000000000000000"}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		got, ok := readSealed([]byte(in))
+		got, ok := readSealed([]byte(in), false)
 		var want sealedPart
 		err := json.Unmarshal([]byte(in), &want)
 		if ok != (err == nil) {

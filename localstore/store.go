@@ -198,8 +198,7 @@ func (s *Store) Update(ctx context.Context, fn func(app.Tx) error) error {
 		return err
 	}
 	return s.db.Update(func(btx *bolt.Tx) error {
-		t := newTx(btx)
-		t.warm = s.warm
+		t := s.tx(btx)
 		if err := fn(t); err != nil {
 			return err
 		}
@@ -212,9 +211,12 @@ func (s *Store) View(ctx context.Context, fn func(app.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.db.View(func(btx *bolt.Tx) error {
-		t := newTx(btx)
-		t.warm = s.warm
-		return fn(t)
-	})
+	return s.db.View(func(btx *bolt.Tx) error { return fn(s.tx(btx)) })
+}
+
+// tx is a transaction of this store: a long scan in it warms the file.
+func (s *Store) tx(btx *bolt.Tx) *tx {
+	t := newTx(btx)
+	t.warm = s.warm
+	return t
 }

@@ -167,9 +167,9 @@ func checkCounts(t *tx, r *VerifyReport) error {
 
 // checkRebuild replays the log into a write transaction of a scratch
 // database, compares its projection with the live one item by item, and
-// rolls the transaction back (nothing of the rebuild is written). A file of layout version 1
-// (a backup made before the upgrade) is compared as version 1 kept it:
-// without what version 2 adds (legacyView).
+// rolls the transaction back (nothing of the rebuild is written). A file
+// of layout version 1 (a backup made before the upgrade) is compared as
+// version 1 kept it: without what version 2 adds (legacyView).
 func checkRebuild(ctx context.Context, db *bolt.DB, legacy bool, r *VerifyReport) error {
 	dir, err := os.MkdirTemp("", "votedesk-verify-")
 	if err != nil {
