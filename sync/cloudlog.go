@@ -19,28 +19,47 @@ import (
 // retry.
 var errLostRace = errors.New("cloudsync: another append took these sequence numbers")
 
-// logHead returns the last sequence number of the cloud log (0 when empty).
-func (c *Cloud) logHead(ctx context.Context) (uint64, error) {
+// logHead returns the last sequence number of the cloud log and the hash its
+// last segment gives for that event (0 and "" when the log is empty); the
+// hash is as stored, checked only when the events are pulled.
+func (c *Cloud) logHead(ctx context.Context) (uint64, string, error) {
 	out, err := c.db.Query(ctx, &dynamodb.QueryInput{
 		TableName:                 aws.String(c.tables.Log),
 		KeyConditionExpression:    aws.String("PK = :p"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":p": str(logPartition)},
-		ProjectionExpression:      aws.String("SK, last_seq"),
+		ProjectionExpression:      aws.String("SK, last_seq, last_hash"),
 		ScanIndexForward:          aws.Bool(false),
 		Limit:                     aws.Int32(1),
 		ConsistentRead:            aws.Bool(true),
 	})
 	if err != nil {
-		return 0, c.classify(ctx, "read the head of the cloud log", err)
+		return 0, "", c.classify(ctx, "read the head of the cloud log", err)
 	}
 	if len(out.Items) == 0 {
-		return 0, nil
+		return 0, "", nil
 	}
 	last, err := strconv.ParseUint(getNum(out.Items[0], attrLastSeq), 10, 64)
 	if err != nil {
-		return 0, app.Errorf(app.CodeInvalid, "the last segment of the cloud log (%s) has no valid last_seq", getStr(out.Items[0], attrSK))
+		return 0, "", app.Errorf(app.CodeInvalid, "the last segment of the cloud log (%s) has no valid last_seq", getStr(out.Items[0], attrSK))
 	}
-	return last, nil
+	return last, getStr(out.Items[0], attrLastHash), nil
+}
+
+// segmentFirstID returns the id of the first event of the segment stored at
+// sequence number seq ("" when there is none), read consistently: after an
+// append there lost its race, it tells whether the write that holds the
+// place is this device's own (an earlier attempt whose answer was lost).
+func (c *Cloud) segmentFirstID(ctx context.Context, seq uint64) (string, error) {
+	out, err := c.db.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:            aws.String(c.tables.Log),
+		Key:                  map[string]types.AttributeValue{attrPK: str(logPartition), attrSK: str(seqKey(seq))},
+		ProjectionExpression: aws.String(attrFirstID),
+		ConsistentRead:       aws.Bool(true),
+	})
+	if err != nil {
+		return "", c.classify(ctx, "read the cloud log", err)
+	}
+	return getStr(out.Item, attrFirstID), nil
 }
 
 // readLog reads the cloud log from sequence number from on, with consistent

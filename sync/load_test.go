@@ -52,8 +52,8 @@ type kiosk struct {
 	latencies []time.Duration
 	failed    int
 	// appends and lost count this kiosk's committed appends and lost
-	// races.
-	appends, lost atomic.Int64
+	// races; appended is when its last append committed (Unix ns).
+	appends, lost, appended atomic.Int64
 }
 
 // TestLoad runs kiosks against DynamoDB Local through DynamoDB's limits and
@@ -134,7 +134,7 @@ func (r loadRun) run(t *testing.T) {
 	wg.Wait()
 	elapsed := time.Since(began)
 	stats := tr.Stats()
-	r.report(t, kiosks, elapsed, stats)
+	r.report(t, kiosks, began, elapsed, stats)
 
 	// Correctness does not depend on the limits: lift them and converge.
 	tr.Configure(func(c *ddblimit.Config) { *c = ddblimit.Config{Unlimited: true, NoConflicts: true} })
@@ -194,6 +194,7 @@ func (r loadRun) deploy(t *testing.T, prefix string, hc *http.Client, perKiosk i
 			switch name {
 			case "pushed":
 				k.appends.Add(1)
+				k.appended.Store(time.Now().UnixNano())
 			case "lost":
 				k.lost.Add(1)
 			}
@@ -245,10 +246,10 @@ func (k *kiosk) done() bool {
 }
 
 // report logs what a run measured as one row of the README's table.
-func (r loadRun) report(t *testing.T, kiosks []*kiosk, elapsed time.Duration, s ddblimit.Stats) {
+func (r loadRun) report(t *testing.T, kiosks []*kiosk, began time.Time, elapsed time.Duration, s ddblimit.Stats) {
 	var all []time.Duration
 	cast, failed := 0, 0
-	var appends, lost int64
+	var appends, lost, lastAppend int64
 	var slowest *kiosk
 	slowestMax := time.Duration(0)
 	for _, k := range kiosks {
@@ -257,6 +258,7 @@ func (r loadRun) report(t *testing.T, kiosks []*kiosk, elapsed time.Duration, s 
 		failed += k.failed
 		appends += k.appends.Load()
 		lost += k.lost.Load()
+		lastAppend = max(lastAppend, k.appended.Load())
 		all = append(all, k.latencies...)
 		for _, l := range k.latencies {
 			if l > slowestMax {
@@ -294,5 +296,6 @@ func (r loadRun) report(t *testing.T, kiosks []*kiosk, elapsed time.Duration, s 
 	}
 	t.Logf("| %d | %d | %d | %.1f | %s | %s | %.2f | %d | %s |", r.n, cast, len(all), float64(len(all))/span.Seconds(),
 		pct(0.5), pct(0.99), retries, failed, slow)
-	t.Logf("%d kiosks, %s: %d appends, %d lost races; %v", r.n, elapsed.Round(time.Second), appends, lost, s)
+	t.Logf("%d kiosks, %s: %d appends, %d lost races, the last append %s after the start; %v", r.n, elapsed.Round(time.Second), appends, lost,
+		time.Unix(0, lastAppend).Sub(began).Round(10*time.Millisecond), s)
 }

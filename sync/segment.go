@@ -35,6 +35,7 @@ const (
 	attrFirstSeq   = "first_seq"
 	attrLastSeq    = "last_seq"
 	attrLastHash   = "last_hash"
+	attrFirstID    = "first_id"
 	seqWidthFormat = "%020d"
 )
 
@@ -111,7 +112,7 @@ func newSegment(evs []*app.Event, lines []byte) (segment, error) {
 		attrLastSeq:   num(last.Seq),
 		"first_when":  str(app.FormatTime(first.When)),
 		"last_when":   str(app.FormatTime(last.When)),
-		"first_id":    str(first.ID),
+		attrFirstID:   str(first.ID),
 		"last_id":     str(last.ID),
 		attrLastHash:  str(last.Hash),
 	}

@@ -102,6 +102,8 @@ type Syncer struct {
 	// contendedSince is when this device first lost the race with events
 	// it still has pending (zero when it has none).
 	contendedSince time.Time
+	// lostRaces counts the races this cycle lost.
+	lostRaces int
 
 	// pmu guards reporting and last, the progress last reported: the
 	// SDK's retries report waits from any goroutine (waiting).
@@ -222,7 +224,7 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 	if err != nil {
 		return res, err
 	}
-	head, err := c.logHead(ctx)
+	head, _, err := c.logHead(ctx)
 	if err != nil {
 		return res, err
 	}
@@ -234,7 +236,8 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 		s.progress.ToPull = int(head - confirmed)
 	}
 	s.progress.ToPush = pending
-	for round := 1; ; round++ {
+	s.lostRaces = 0
+	for {
 		if err := s.pull(ctx, c, &res); err != nil {
 			return res, err
 		}
@@ -246,24 +249,20 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 			break
 		}
 		s.progress.ToPush = s.progress.Pushed + len(evs)
-		lost, err := s.push(ctx, c, evs, &res)
+		out, err := s.push(ctx, c, evs, &res)
 		if err != nil {
 			return res, err
 		}
-		if !lost {
+		if out == pushDone {
 			break
 		}
-		if round == maxRounds {
-			return res, app.Errorf(app.CodeUnavailable, "other devices kept appending to the cloud log first (%d tries); sync again in a moment", maxRounds)
+		if out == pushLost {
+			if err := s.backoff(ctx, c); err != nil {
+				return res, err
+			}
 		}
-		if s.contendedSince.IsZero() {
-			s.contendedSince = time.Now()
-		}
-		wait := time.Duration(rand.Int64N(int64(retryCeiling(round, time.Since(s.contendedSince)))))
-		s.waiting(wait, app.SyncBusyAppending)
-		if err := sleep(ctx, wait); err != nil {
-			return res, c.classify(ctx, "wait to retry", err)
-		}
+		// pushLost: pull what the others appended, rebase, push again;
+		// pushAtHead: pull, which confirms what was appended.
 	}
 	confirmed, _, pending, err = s.local.SyncHead(ctx)
 	if err != nil {
@@ -281,6 +280,24 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 	res.Projection, err = s.updateProjection(ctx, c, func() { s.emit("projection") })
 	res.Repaired = s.repaired
 	return res, err
+}
+
+// backoff counts a lost race and waits before the next try: full jitter
+// under retryCeiling. After maxRounds lost races the cycle gives up.
+func (s *Syncer) backoff(ctx context.Context, c *Cloud) error {
+	s.lostRaces++
+	if s.lostRaces >= maxRounds {
+		return app.Errorf(app.CodeUnavailable, "other devices kept appending to the cloud log first (%d tries); sync again in a moment", maxRounds)
+	}
+	if s.contendedSince.IsZero() {
+		s.contendedSince = time.Now()
+	}
+	wait := time.Duration(rand.Int64N(int64(retryCeiling(s.lostRaces, time.Since(s.contendedSince)))))
+	s.waiting(wait, app.SyncBusyAppending)
+	if err := sleep(ctx, wait); err != nil {
+		return c.classify(ctx, "wait to retry", err)
+	}
+	return nil
 }
 
 // pull reads the cloud log after the confirmed head and integrates it page
@@ -310,23 +327,41 @@ func (s *Syncer) pull(ctx context.Context, c *Cloud, res *app.SyncResult) error 
 	})
 }
 
+// pushOutcome says how a push ended.
+type pushOutcome int
+
+const (
+	// pushDone: every pending event is in the cloud log and confirmed here.
+	pushDone pushOutcome = iota
+	// pushLost: another device appended first; pull, rebase, try again.
+	pushLost
+	// pushAtHead: the events were appended after other devices' events
+	// this device has not pulled yet; the next pull confirms them.
+	pushAtHead
+)
+
 // push appends pending events to the cloud log after the confirmed head, a
-// transaction at a time, confirming each locally once it committed. lost
-// is true when another device appended first.
-func (s *Syncer) push(ctx context.Context, c *Cloud, evs []*app.Event, res *app.SyncResult) (lost bool, err error) {
+// transaction at a time, confirming each locally once it committed. When
+// another device appended first and the events fit one transaction, they
+// go after the cloud's new head at once (appendAtHead).
+func (s *Syncer) push(ctx context.Context, c *Cloud, evs []*app.Event, res *app.SyncResult) (pushOutcome, error) {
 	segs, err := packSegments(evs)
 	if err != nil {
-		return false, err
+		return pushLost, err
 	}
 	s.emit("push")
-	for _, batch := range batchSegments(segs) {
+	batches := batchSegments(segs)
+	for _, batch := range batches {
 		err := c.appendSegments(ctx, batch)
 		if errors.Is(err, errLostRace) {
 			s.step("lost")
-			return true, nil
+			if len(batches) == 1 {
+				return s.appendAtHead(ctx, c, evs, res)
+			}
+			return pushLost, nil
 		}
 		if err != nil {
-			return false, err
+			return pushLost, err
 		}
 		s.step("pushed")
 		var pushed []*app.Event
@@ -334,14 +369,95 @@ func (s *Syncer) push(ctx context.Context, c *Cloud, evs []*app.Event, res *app.
 			pushed = append(pushed, seg.events...)
 		}
 		if err := s.local.ConfirmPushed(ctx, pushed); err != nil {
-			return false, err
+			return pushLost, err
 		}
 		s.step("confirmed")
-		res.Pushed += len(pushed)
-		s.progress.Pushed += len(pushed)
-		s.emit("push")
+		s.pushed(res, len(pushed))
 	}
-	return false, nil
+	return pushDone, nil
+}
+
+func (s *Syncer) pushed(res *app.SyncResult, n int) {
+	res.Pushed += n
+	s.progress.Pushed += n
+	s.emit("push")
+}
+
+// appendAtHead appends the pending events evs, whose append at evs[0].Seq
+// lost its race, right after the event the cloud log now ends with,
+// without first pulling and applying what the other devices appended: it
+// reads the head's sequence number and hash, places copies of the events
+// there (sequence numbers and hash chain; an event's content and
+// signatures do not depend on its place), and appends them on the same
+// condition as any append. The rules decide what an event does where it
+// lands in the log, on every device, so this is the log a pull and rebase
+// would have made, without the pull: a device that lost a race retries
+// after two small requests instead of reading, checking and applying what
+// the winners wrote, which is what kept many devices closing their polls
+// at once from getting through (sync/doc.go, "Contention").
+//
+// An attempt whose answer was lost may have committed. So after every
+// lost race the segment at the contested place is read: if it starts with
+// this device's first event, it is this device's append. Every attempt
+// either committed there or did not write at all, so no event goes to the
+// log twice. The events stay pending here until the next pull finds them
+// at their places (by id and content, as after any lost answer).
+func (s *Syncer) appendAtHead(ctx context.Context, c *Cloud, evs []*app.Event, res *app.SyncResult) (pushOutcome, error) {
+	at := evs[0].Seq
+	for {
+		id, err := c.segmentFirstID(ctx, at)
+		if err != nil {
+			return pushLost, err
+		}
+		if id == evs[0].ID {
+			s.step("pushed")
+			s.pushed(res, len(evs))
+			return pushAtHead, nil
+		}
+		if err := s.backoff(ctx, c); err != nil {
+			return pushLost, err
+		}
+		head, hash, err := c.logHead(ctx)
+		if err != nil {
+			return pushLost, err
+		}
+		if len(hash) != 64 {
+			return pushLost, nil // a damaged head: the pull names it
+		}
+		segs, err := packSegments(placedAfter(evs, head, hash))
+		if err != nil {
+			return pushLost, err
+		}
+		if len(batchSegments(segs)) != 1 {
+			return pushLost, nil
+		}
+		err = c.appendSegments(ctx, segs)
+		if err == nil {
+			s.step("pushed")
+			s.pushed(res, len(evs))
+			return pushAtHead, nil
+		}
+		if !errors.Is(err, errLostRace) {
+			return pushLost, err
+		}
+		s.step("lost")
+		at = head + 1
+	}
+}
+
+// placedAfter returns copies of evs as they would stand in the log right
+// after the event seq whose hash is hash: their sequence numbers and hash
+// chain. Their content, ids and signatures are unchanged.
+func placedAfter(evs []*app.Event, seq uint64, hash string) []*app.Event {
+	out := make([]*app.Event, len(evs))
+	for i, ev := range evs {
+		cp := *ev
+		cp.Seq = seq + 1 + uint64(i)
+		cp.Chain(hash)
+		hash = cp.Hash
+		out[i] = &cp
+	}
+	return out
 }
 
 // savedStatus is the part of the status kept in the device bucket.

@@ -1,0 +1,213 @@
+package cloudsync_test
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"votedesk/app"
+)
+
+// raceTransport lets a test act at a chosen append of a device: before the
+// device's nth log append (PutItem or TransactWriteItems) reaches
+// DynamoDB, before(n) runs; after it committed, lose(n) says whether its
+// answer is lost on the way back.
+type raceTransport struct {
+	base   http.RoundTripper
+	mu     sync.Mutex
+	n      int
+	before func(n int)
+	lose   func(n int) bool
+}
+
+func (rt *raceTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	op := req.Header.Get("X-Amz-Target")
+	if !strings.HasSuffix(op, ".PutItem") && !strings.HasSuffix(op, ".TransactWriteItems") {
+		return rt.base.RoundTrip(req)
+	}
+	rt.mu.Lock()
+	rt.n++
+	n := rt.n
+	rt.mu.Unlock()
+	if rt.before != nil {
+		rt.before(n)
+	}
+	resp, err := rt.base.RoundTrip(req)
+	if err == nil && rt.lose != nil && rt.lose(n) {
+		resp.Body.Close()
+		return nil, errLost
+	}
+	return resp, err
+}
+
+var errLost = &lostAnswer{}
+
+type lostAnswer struct{}
+
+func (*lostAnswer) Error() string {
+	return "read tcp: connection reset by peer (injected after the write committed)"
+}
+
+// raceSetup makes two synced devices, A through a raceTransport, each with
+// ballots pending, and ballots of both for voter v0050, whom only one of
+// them may record.
+func raceSetup(t *testing.T) (a, b *device, rt *raceTransport, prefix string) {
+	prefix = newPrefix(t)
+	rt = &raceTransport{base: http.DefaultTransport.(*http.Transport).Clone()}
+	a = newDevice(t, "A", prefix, 0, &http.Client{Transport: rt})
+	b = newDevice(t, "B", prefix, time.Minute, nil)
+	seed(b, 300)
+	b.sync()
+	a.sync()
+	castMayor(a, "ann", 1, 50)
+	castMayor(b, "ben", 50, 120)
+	editCouncil(a, "olga", 2)
+	return a, b, rt, prefix
+}
+
+// steps records the steps of a device's cycles.
+func steps(d *device) *[]string {
+	var mu sync.Mutex
+	var out []string
+	d.syncer.Step = func(name string) {
+		mu.Lock()
+		out = append(out, name)
+		mu.Unlock()
+	}
+	return &out
+}
+
+// TestLostRaceAppendsAtTheHead: a device whose append loses the race to
+// another device's goes straight after the new head of the cloud log,
+// without pulling and applying the winner's events first; the next pull
+// confirms its events; every event is in the log once, the rules decide
+// the double ballot the same way everywhere, and the devices converge.
+func TestLostRaceAppendsAtTheHead(t *testing.T) {
+	a, b, rt, prefix := raceSetup(t)
+	rt.before = func(n int) {
+		if n == 1 {
+			b.sync() // B appends first, at the place A is about to take
+		}
+	}
+	seen := steps(a)
+	pendingA, _ := a.store.Pending(a.ctx, 0)
+	res := a.sync()
+	if got := strings.Join(*seen, " "); !strings.HasPrefix(got, "lost pushed page") {
+		t.Errorf("A's steps: %s; want a lost race, then an append at the head with no pull in between (lost pushed page ...)", got)
+	}
+	if _, _, pending := a.head(); pending != 0 {
+		t.Errorf("A has %d events pending after the cycle; the cycle's last pull should have confirmed them", pending)
+	}
+	if res.Pushed != len(pendingA) {
+		t.Errorf("A pushed %d events, want %d", res.Pushed, len(pendingA))
+	}
+	b.sync()
+	log := converged(t, connect(t, prefix, nil), a, b)
+	everyEventOnce(t, log, pendingA)
+	checkBallotsOnce(t, log, 121) // v0001-v0120, v0050 twice
+	// The first ballot for v0050 in the log is B's (whose clock runs a
+	// minute ahead); A's is the double.
+	ballots, err := a.svc.Ballots(a.ctx, "olga", "Mayor")
+	a.must(err)
+	for _, bl := range ballots {
+		if bl.Voter == "v0050" && bl.WhenCast.Before(start.Add(time.Minute)) {
+			t.Errorf("v0050's ballot is A's (cast %s); B's came first in the log", bl.WhenCast)
+		}
+	}
+}
+
+// TestAppendAtHeadLostAnswers: appends whose answers are lost after they
+// committed, with and without lost races before them, still put every
+// event in the log exactly once: the SDK's retry finds the place taken by
+// the device's own write, and the device reads the place before it tries
+// anywhere else.
+func TestAppendAtHeadLostAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		races int // lost races before the append that commits
+		lose  int // the append whose answer is lost
+	}{
+		{"FirstAppend", 0, 1},
+		{"AfterOneLostRace", 1, 2},
+		{"AfterTwoLostRaces", 2, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b, rt, prefix := raceSetup(t)
+			var more []*app.Event
+			rt.before = func(n int) {
+				if n <= tc.races { // B appends first, each time with more ballots
+					castMayor(b, "ben", 120+n, 120+n)
+					evs, _ := b.store.Pending(b.ctx, 0)
+					more = append(more, evs...)
+					b.sync()
+				}
+			}
+			rt.lose = func(n int) bool { return n == tc.lose }
+			seen := steps(a)
+			pendingA, _ := a.store.Pending(a.ctx, 0)
+			a.sync()
+			if lost := strings.Count(strings.Join(*seen, " "), "lost"); lost != tc.races+1 {
+				t.Errorf("A's steps %v: want %d lost races (one of them its own lost answer)", *seen, tc.races+1)
+			}
+			b.sync()
+			a.sync()
+			log := converged(t, connect(t, prefix, nil), a, b)
+			everyEventOnce(t, log, pendingA)
+			everyEventOnce(t, log, more)
+			checkBallotsOnce(t, log, 121+tc.races)
+		})
+	}
+}
+
+// TestCrashAfterAppendAtHead: a device that stops right after its append at
+// the head committed (before any pull) finds its events on its next cycle
+// and confirms them, without appending them again.
+func TestCrashAfterAppendAtHead(t *testing.T) {
+	a, b, rt, prefix := raceSetup(t)
+	rt.before = func(n int) {
+		if n == 1 {
+			b.sync()
+		}
+	}
+	pendingA, _ := a.store.Pending(a.ctx, 0)
+	ctx, stop := context.WithCancel(a.ctx)
+	a.syncer.Step = func(name string) {
+		if name == "pushed" {
+			stop() // nothing more of this cycle reaches the database or the cloud
+		}
+	}
+	if _, err := a.syncer.Sync(ctx, nil); err == nil {
+		t.Fatal("the stopped cycle reported success")
+	}
+	if _, _, pending := a.head(); pending != len(pendingA) {
+		t.Fatalf("after the stop A has %d events pending, want %d", pending, len(pendingA))
+	}
+	a.syncer.Step = nil
+	rt.before = nil
+	res := a.sync()
+	if res.Pushed != 0 {
+		t.Errorf("A pushed %d events again after the stop", res.Pushed)
+	}
+	b.sync()
+	log := converged(t, connect(t, prefix, nil), a, b)
+	everyEventOnce(t, log, pendingA)
+}
+
+// everyEventOnce checks that each of evs is in the log exactly once, with
+// its content.
+func everyEventOnce(t *testing.T, log, evs []*app.Event) {
+	t.Helper()
+	byID := map[string][]string{}
+	for _, ev := range log {
+		byID[ev.ID] = append(byID[ev.ID], ev.ContentHash())
+	}
+	for _, ev := range evs {
+		if got := byID[ev.ID]; !slices.Equal(got, []string{ev.ContentHash()}) {
+			t.Errorf("event %s (%s) is in the cloud log %d times", ev.ID, ev.Type, len(got))
+		}
+	}
+}
