@@ -87,7 +87,12 @@ func syncRounds(t *testing.T, rng *rand.Rand, devs []*device) {
 	}
 	wg.Wait()
 	for i, err := range errs {
-		if err != nil {
+		// A cycle may give up while hundreds sync at once (the cloud busy,
+		// the head taken 30 times); it changes nothing, and the rounds
+		// below must still bring every device to the same state.
+		if app.IsCode(err, app.CodeUnavailable) {
+			t.Logf("%s: concurrent sync: %v", devs[i].name, err)
+		} else if err != nil {
 			t.Fatalf("%s: concurrent sync: %v", devs[i].name, err)
 		}
 	}

@@ -257,7 +257,7 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 			break
 		}
 		if out == pushLost {
-			if err := s.backoff(ctx, c); err != nil {
+			if err := s.backoff(ctx, c, true); err != nil {
 				return res, err
 			}
 		}
@@ -283,8 +283,12 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 }
 
 // backoff counts a lost race and waits before the next try: full jitter
-// under retryCeiling. After maxRounds lost races the cycle gives up.
-func (s *Syncer) backoff(ctx context.Context, c *Cloud) error {
+// under retryCeiling. A device that has kept losing for a while waits less
+// before a pull and rebase (aged), so the oldest waiters go first; before
+// an append at the head it does not, since those tries are cheap and a
+// crowd of aged devices retrying them at once only collides (sync/doc.go,
+// "Contention"). After maxRounds lost races the cycle gives up.
+func (s *Syncer) backoff(ctx context.Context, c *Cloud, aged bool) error {
 	s.lostRaces++
 	if s.lostRaces >= maxRounds {
 		return app.Errorf(app.CodeUnavailable, "other devices kept appending to the cloud log first (%d tries); sync again in a moment", maxRounds)
@@ -292,7 +296,11 @@ func (s *Syncer) backoff(ctx context.Context, c *Cloud) error {
 	if s.contendedSince.IsZero() {
 		s.contendedSince = time.Now()
 	}
-	wait := time.Duration(rand.Int64N(int64(retryCeiling(s.lostRaces, time.Since(s.contendedSince)))))
+	waited := time.Duration(0)
+	if aged {
+		waited = time.Since(s.contendedSince)
+	}
+	wait := time.Duration(rand.Int64N(int64(retryCeiling(s.lostRaces, waited))))
 	s.waiting(wait, app.SyncBusyAppending)
 	if err := sleep(ctx, wait); err != nil {
 		return c.classify(ctx, "wait to retry", err)
@@ -414,7 +422,7 @@ func (s *Syncer) appendAtHead(ctx context.Context, c *Cloud, evs []*app.Event, r
 			s.pushed(res, len(evs))
 			return pushAtHead, nil
 		}
-		if err := s.backoff(ctx, c); err != nil {
+		if err := s.backoff(ctx, c, false); err != nil {
 			return pushLost, err
 		}
 		head, hash, err := c.logHead(ctx)
