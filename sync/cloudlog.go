@@ -45,21 +45,22 @@ func (c *Cloud) logHead(ctx context.Context) (uint64, string, error) {
 	return last, getStr(out.Items[0], attrLastHash), nil
 }
 
-// segmentFirstID returns the id of the first event of the segment stored at
-// sequence number seq ("" when there is none), read consistently: after an
-// append there lost its race, it tells whether the write that holds the
-// place is this device's own (an earlier attempt whose answer was lost).
-func (c *Cloud) segmentFirstID(ctx context.Context, seq uint64) (string, error) {
+// segmentMark returns the id of the first event and the last hash of the
+// segment stored at sequence number seq ("" and "" when there is none),
+// read consistently: after an append there lost its race, they tell
+// whether the write that holds the place is this device's own (an earlier
+// attempt whose answer was lost).
+func (c *Cloud) segmentMark(ctx context.Context, seq uint64) (firstID, lastHash string, err error) {
 	out, err := c.db.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:            aws.String(c.tables.Log),
 		Key:                  map[string]types.AttributeValue{attrPK: str(logPartition), attrSK: str(seqKey(seq))},
-		ProjectionExpression: aws.String(attrFirstID),
+		ProjectionExpression: aws.String(attrFirstID + ", " + attrLastHash),
 		ConsistentRead:       aws.Bool(true),
 	})
 	if err != nil {
-		return "", c.classify(ctx, "read the cloud log", err)
+		return "", "", c.classify(ctx, "read the cloud log", err)
 	}
-	return getStr(out.Item, attrFirstID), nil
+	return getStr(out.Item, attrFirstID), getStr(out.Item, attrLastHash), nil
 }
 
 // readLog reads the cloud log from sequence number from on, with consistent

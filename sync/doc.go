@@ -113,9 +113,10 @@
 //     back to 2: pull, rebase, retry. Either way at most 30 lost races a
 //     cycle, each followed by a jittered backoff.
 //     Appending at the head: read the segment at the contested place
-//     (consistent GetItem of its first_id): if it starts with our first
-//     pending event, it is our own append whose answer was lost, and we
-//     are done. Otherwise wait the backoff, read the cloud head (its last
+//     (consistent GetItem of its first_id and last_hash): if it starts
+//     with our first pending event and ends with the hash our attempt gave
+//     the last, it is our own append whose answer was lost, and we are
+//     done. Otherwise wait the backoff, read the cloud head (its last
 //     sequence number H and last_hash), place copies of the pending events
 //     at H+1.. chained to that hash, and append them on the same condition
 //     at H+1; on a lost race, the same again for H+1. After the append commits,

@@ -406,18 +406,20 @@ func (s *Syncer) pushed(res *app.SyncResult, n int) {
 //
 // An attempt whose answer was lost may have committed. So after every
 // lost race the segment at the contested place is read: if it starts with
-// this device's first event, it is this device's append. Every attempt
+// this device's first event and ends with the hash this attempt gave its
+// last (which covers every event's content and the place), it is this
+// device's append. Every attempt
 // either committed there or did not write at all, so no event goes to the
 // log twice. The events stay pending here until the next pull finds them
 // at their places (by id and content, as after any lost answer).
 func (s *Syncer) appendAtHead(ctx context.Context, c *Cloud, evs []*app.Event, res *app.SyncResult) (pushOutcome, error) {
-	at := evs[0].Seq
+	tried := evs // the events as the last attempt placed them
 	for {
-		id, err := c.segmentFirstID(ctx, at)
+		id, hash, err := c.segmentMark(ctx, tried[0].Seq)
 		if err != nil {
 			return pushLost, err
 		}
-		if id == evs[0].ID {
+		if id == tried[0].ID && hash == tried[len(tried)-1].Hash {
 			s.step("pushed")
 			s.pushed(res, len(evs))
 			return pushAtHead, nil
@@ -432,7 +434,8 @@ func (s *Syncer) appendAtHead(ctx context.Context, c *Cloud, evs []*app.Event, r
 		if len(hash) != 64 {
 			return pushLost, nil // a damaged head: the pull names it
 		}
-		segs, err := packSegments(placedAfter(evs, head, hash))
+		tried = placedAfter(evs, head, hash)
+		segs, err := packSegments(tried)
 		if err != nil {
 			return pushLost, err
 		}
@@ -449,7 +452,6 @@ func (s *Syncer) appendAtHead(ctx context.Context, c *Cloud, evs []*app.Event, r
 			return pushLost, err
 		}
 		s.step("lost")
-		at = head + 1
 	}
 }
 
