@@ -408,10 +408,10 @@ func (s *Syncer) pushed(res *app.SyncResult, n int) {
 // lost race the segment at the contested place is read: if it starts with
 // this device's first event and ends with the hash this attempt gave its
 // last (which covers every event's content and the place), it is this
-// device's append. Every attempt
-// either committed there or did not write at all, so no event goes to the
-// log twice. The events stay pending here until the next pull finds them
-// at their places (by id and content, as after any lost answer).
+// device's append. Every attempt either committed there or did not write
+// at all, so no event goes to the log twice. The events stay pending here
+// until the next pull finds them at their places (by id and content, as
+// after any lost answer).
 func (s *Syncer) appendAtHead(ctx context.Context, c *Cloud, evs []*app.Event, res *app.SyncResult) (pushOutcome, error) {
 	tried := evs // the events as the last attempt placed them
 	for {
