@@ -319,24 +319,68 @@
 // conflict, and the pending events are re-signed under the new identity,
 // never dropped. See SECURITY.md for what this does and does not protect.
 //
-// # Sharding beyond one partition
+// # Sharding beyond one partition (designed, not built)
 //
 // One partition key takes about 1,000 write units per second. A segment of up
 // to 256 KB costs one write per KB, so one log partition carries roughly
 // 1,000 KB/s, some thousands of events per second; a state-wide election with
-// thousands of kiosks closing at once may need more. The log then shards by
-// election: PK LOG#ELECTION#{name} for that election's events (ballots,
-// candidates, poll book), LOG#global for the rest (users, roles). Each shard
-// is its own gap-free log with its own head, conditional appends and
-// checkpoint (confirmed_seq becomes one per shard); the hash chain runs per
-// shard. Elections are independent in the rules except through users and
-// roles, so an event of an election shard records the LOG#global sequence it
-// was made against (its "global watermark"), and a device applies a shard's
-// event only once it has pulled LOG#global up to that watermark; that keeps
-// role checks deterministic across devices. Every key here already names its
-// partition (logPartition), and segments, conditions and checkpoints are per
-// partition, so sharding adds a partition chooser and a per-shard checkpoint,
-// not a new format. Within one busy election, write sharding beyond that
-// (LOG#ELECTION#{name}#{n} with a merge order) is possible but not needed at
-// the segment sizes above.
+// thousands of kiosks closing at once may need more, and many elections
+// closing at once share it today. The log would then shard by election. What
+// follows is the design as far as it has been worked out, and what stands in
+// its way; none of it is built, and every election shares LOG#global.
+//
+// The rules are not independent per election, which is what a plain "one
+// log per election, users and roles in LOG#global" would need:
+//   - Election events read global state: the actor's account, key and role
+//     (applier.actor), the election's owner (manager).
+//   - Global events read election state: registering or renaming a user
+//     refuses a name that is a poll-book voter's in any election
+//     (applier.notAVoter); creating or renaming an election checks the
+//     name across all elections (nameTaken), and a merge moves one
+//     election's items into another.
+//   - One item is written from both sides: a ballot event updates the
+//     election's METADATA item (its ballot count), which lifecycle events
+//     (launch, close, finalize, rename) also write.
+//
+// So the shard of an election would hold only its high-volume events
+// (BallotCast, BallotRankingsChanged, BallotsImported, AuditBallotRead),
+// under PK LOG#ELECTION#{id} (the id, since names change and merges join
+// elections), and everything else stays in LOG#global: users, roles,
+// devices, the elections' lifecycle, candidates and poll books (rare, and
+// read by the global name checks). The ballot count moves out of the
+// METADATA item into an item only ballot events write, which is a change
+// of layout with a migration.
+//
+// Order between the shards: an election event is placed between global
+// events W and W+1, where W is the global head its device had pulled (its
+// watermark, a place like its sequence number, stored with its segment and
+// fixed when it is appended). The append is a
+// TransactWriteItems of the shard's segment (on attribute_not_exists, as
+// now) and a ConditionCheck that LOG#global has no segment at W+1: once
+// global event W+1 exists, no election event can be placed before it. A
+// device applies global event W+1 only after it has pulled every shard it
+// holds past that point, so every election event with watermark W is in
+// before it; and it applies an election event with watermark W only once
+// it holds global events up to W. Every device then applies each election's
+// events against the same global state, and each global event against the
+// same election state, whatever order it pulled the shards in. Election
+// events of different elections commute (they write only their own
+// election's items), so devices may interleave shards differently and still
+// reach the same state hash; the hash chain, the confirmed head and the
+// cloud checkpoint become one per shard, and the local log would keep each
+// event's shard and shard sequence beside its local position.
+//
+// What is still open: a kiosk that holds only its election's shard cannot
+// decide a global event that reads an election it does not hold, unless
+// such events read only global state (true once poll books are global, as
+// above; a merge or a deletion of another election must then leave that
+// election's items to the devices that hold it). Appends to a shard become
+// transactions, which cancel each other under contention (see
+// "Contention": one-segment pushes were moved off transactions for that
+// reason), so the ConditionCheck costs throughput on a busy shard. An
+// existing single-partition log would stay as LOG#global, with election
+// shards starting at a global event that turns sharding on. Within one busy
+// election, write sharding beyond that (LOG#ELECTION#{id}#{n} with a merge
+// order) would still be needed for more appends a second than one head
+// allows (see "Contention").
 package cloudsync
