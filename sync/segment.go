@@ -16,7 +16,7 @@ import (
 // packed so that a push writes thousands of events in one transaction (see
 // doc.go for the measurements that called for it).
 //
-//	PK          LOG#global (the shard; LOG#ELECTION#{name} when sharded)
+//	PK          LOG#global (the shard; LOG#ELECTION#{id} if sharded, doc.go)
 //	SK          the first event's sequence number, 20 digits
 //	entity_type EVENTS
 //	first_seq   the first event's sequence number   (N)
