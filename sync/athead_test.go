@@ -22,10 +22,18 @@ type raceTransport struct {
 	n      int
 	before func(n int)
 	lose   func(n int) bool
+	// reads counts GetItem requests: after a lost race, the device reads
+	// the contested place only when DynamoDB did not say what holds it.
+	reads int
 }
 
 func (rt *raceTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	op := req.Header.Get("X-Amz-Target")
+	if strings.HasSuffix(op, ".GetItem") {
+		rt.mu.Lock()
+		rt.reads++
+		rt.mu.Unlock()
+	}
 	if !strings.HasSuffix(op, ".PutItem") && !strings.HasSuffix(op, ".TransactWriteItems") {
 		return rt.base.RoundTrip(req)
 	}
@@ -94,6 +102,8 @@ func TestLostRaceAppendsAtTheHead(t *testing.T) {
 		}
 	}
 	seen := steps(a)
+	a.syncer.NoProjection = true // the projection's writers read their claim with GetItem
+	rt.reads = 0
 	pendingA, _ := a.store.Pending(a.ctx, 0)
 	res := a.sync()
 	if got := strings.Join(*seen, " "); !strings.HasPrefix(got, "lost pushed page") {
@@ -104,6 +114,9 @@ func TestLostRaceAppendsAtTheHead(t *testing.T) {
 	}
 	if res.Pushed != len(pendingA) {
 		t.Errorf("A pushed %d events, want %d", res.Pushed, len(pendingA))
+	}
+	if rt.reads != 0 {
+		t.Errorf("A read the contested place %d times; the refusal of its append says what holds it", rt.reads)
 	}
 	b.sync()
 	log := converged(t, connect(t, prefix, nil), a, b)

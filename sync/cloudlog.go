@@ -19,6 +19,35 @@ import (
 // retry.
 var errLostRace = errors.New("cloudsync: another append took these sequence numbers")
 
+// lostRace is errLostRace with what DynamoDB said holds the contested place
+// (the first segment's key), when it said so: a write refused by its
+// condition returns the item that refused it (ReturnValuesOnConditionCheckFailure).
+type lostRace struct {
+	holder map[string]types.AttributeValue
+}
+
+func (e *lostRace) Error() string        { return errLostRace.Error() }
+func (e *lostRace) Is(target error) bool { return target == errLostRace }
+
+// lost makes the lostRace of an append refused by err, which
+// isConditionFailure or isTransactionConflict accepted.
+func lost(err error) error {
+	var cf *types.ConditionalCheckFailedException
+	if errors.As(err, &cf) && cf.Item != nil {
+		return &lostRace{holder: cf.Item}
+	}
+	// A transaction refused by the first segment's condition says what
+	// holds its place; any other refusal (a conflict, or another
+	// segment's condition) leaves the place to be read.
+	var tc *types.TransactionCanceledException
+	if errors.As(err, &tc) && len(tc.CancellationReasons) > 0 {
+		if r := tc.CancellationReasons[0]; aws.ToString(r.Code) == "ConditionalCheckFailed" && r.Item != nil {
+			return &lostRace{holder: r.Item}
+		}
+	}
+	return errLostRace
+}
+
 // logHead returns the last sequence number of the cloud log and the hash its
 // last segment gives for that event (0 and "" when the log is empty); the
 // hash is as stored, checked only when the events are pulled.
@@ -43,6 +72,18 @@ func (c *Cloud) logHead(ctx context.Context) (uint64, string, error) {
 		return 0, "", app.Errorf(app.CodeInvalid, "the last segment of the cloud log (%s) has no valid last_seq", getStr(out.Items[0], attrSK))
 	}
 	return last, getStr(out.Items[0], attrLastHash), nil
+}
+
+// holder returns the id of the first event and the last hash of the
+// segment that holds place seq, which an append refused by lostErr
+// contested: from the refusal when DynamoDB returned the holding item with
+// it, else read (segmentMark).
+func (c *Cloud) holder(ctx context.Context, lostErr error, seq uint64) (firstID, lastHash string, err error) {
+	var lr *lostRace
+	if errors.As(lostErr, &lr) {
+		return getStr(lr.holder, attrFirstID), getStr(lr.holder, attrLastHash), nil
+	}
+	return c.segmentMark(ctx, seq)
 }
 
 // segmentMark returns the id of the first event and the last hash of the
@@ -115,12 +156,13 @@ func (c *Cloud) readLog(ctx context.Context, from uint64, fn func(page []*app.Ev
 func (c *Cloud) appendSegments(ctx context.Context, segs []segment) error {
 	if len(segs) == 1 {
 		_, err := c.db.PutItem(ctx, &dynamodb.PutItemInput{
-			TableName:           aws.String(c.tables.Log),
-			Item:                segs[0].item,
-			ConditionExpression: aws.String("attribute_not_exists(PK)"),
+			TableName:                           aws.String(c.tables.Log),
+			Item:                                segs[0].item,
+			ConditionExpression:                 aws.String("attribute_not_exists(PK)"),
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		})
 		if isConditionFailure(err) || isTransactionConflict(err) {
-			return errLostRace
+			return lost(err)
 		}
 		if err != nil {
 			return c.classify(ctx, "append to the cloud log", err)
@@ -130,9 +172,10 @@ func (c *Cloud) appendSegments(ctx context.Context, segs []segment) error {
 	items := make([]types.TransactWriteItem, len(segs))
 	for i, s := range segs {
 		items[i] = types.TransactWriteItem{Put: &types.Put{
-			TableName:           aws.String(c.tables.Log),
-			Item:                s.item,
-			ConditionExpression: aws.String("attribute_not_exists(PK)"),
+			TableName:                           aws.String(c.tables.Log),
+			Item:                                s.item,
+			ConditionExpression:                 aws.String("attribute_not_exists(PK)"),
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		}}
 	}
 	_, err := c.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
@@ -141,7 +184,7 @@ func (c *Cloud) appendSegments(ctx context.Context, segs []segment) error {
 	// nothing of this transaction was written, and the device pulls what
 	// the other appended and tries again after it.
 	if isConditionFailure(err) || isTransactionConflict(err) {
-		return errLostRace
+		return lost(err)
 	}
 	if err != nil {
 		return c.classify(ctx, "append to the cloud log", err)

@@ -112,11 +112,13 @@
 //     push up to 3 MB), the device appends at the head (below); otherwise
 //     back to 2: pull, rebase, retry. Either way at most 30 lost races a
 //     cycle, each followed by a jittered backoff.
-//     Appending at the head: read the segment at the contested place
-//     (consistent GetItem of its first_id and last_hash): if it starts
-//     with our first pending event and ends with the hash our attempt gave
-//     the last, it is our own append whose answer was lost, and we are
-//     done. Otherwise wait the backoff, read the cloud head (its last
+//     Appending at the head: look at the segment at the contested place
+//     (DynamoDB returns it with the refusal when asked to, with
+//     ReturnValuesOnConditionCheckFailure ALL_OLD; when it does not, as for
+//     a transaction cancelled by a conflict, a consistent GetItem of its
+//     first_id and last_hash): if it starts with our first pending event
+//     and ends with the hash our attempt gave the last, it is our own
+//     append whose answer was lost, and we are done. Otherwise wait the backoff, read the cloud head (its last
 //     sequence number H and last_hash), place copies of the pending events
 //     at H+1.. chained to that hash, and append them on the same condition
 //     at H+1; on a lost race, the same again for H+1. After the append commits,
@@ -147,9 +149,9 @@
 //     pull to the end of the cloud log, so a pending event appended in an
 //     earlier cycle is found and confirmed before anything is pushed.
 //     Within a cycle, a push goes somewhere other than C+1 only at the head,
-//     after the place of the last attempt was read and found to hold
+//     after the place of the last attempt was found to hold
 //     another device's segment: every attempt of ours either committed at
-//     its place (and the read finds it there, since segments never change)
+//     its place (and is found there, since segments never change)
 //     or wrote nothing, so no event is appended twice.
 //   - An append at the head chains onto the last_hash the head segment
 //     states, which this device has not checked yet. If that segment is

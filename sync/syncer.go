@@ -364,7 +364,7 @@ func (s *Syncer) push(ctx context.Context, c *Cloud, evs []*app.Event, res *app.
 		if errors.Is(err, errLostRace) {
 			s.step("lost")
 			if len(batches) == 1 {
-				return s.appendAtHead(ctx, c, evs, res)
+				return s.appendAtHead(ctx, c, evs, err, res)
 			}
 			return pushLost, nil
 		}
@@ -405,17 +405,18 @@ func (s *Syncer) pushed(res *app.SyncResult, n int) {
 // at once from getting through (sync/doc.go, "Contention").
 //
 // An attempt whose answer was lost may have committed. So after every
-// lost race the segment at the contested place is read: if it starts with
+// lost race the segment at the contested place is looked at (as DynamoDB
+// returned it with the refusal, or read): if it starts with
 // this device's first event and ends with the hash this attempt gave its
 // last (which covers every event's content and the place), it is this
 // device's append. Every attempt either committed there or did not write
 // at all, so no event goes to the log twice. The events stay pending here
 // until the next pull finds them at their places (by id and content, as
 // after any lost answer).
-func (s *Syncer) appendAtHead(ctx context.Context, c *Cloud, evs []*app.Event, res *app.SyncResult) (pushOutcome, error) {
+func (s *Syncer) appendAtHead(ctx context.Context, c *Cloud, evs []*app.Event, lostErr error, res *app.SyncResult) (pushOutcome, error) {
 	tried := evs // the events as the last attempt placed them
 	for {
-		id, hash, err := c.segmentMark(ctx, tried[0].Seq)
+		id, hash, err := c.holder(ctx, lostErr, tried[0].Seq)
 		if err != nil {
 			return pushLost, err
 		}
@@ -442,14 +443,14 @@ func (s *Syncer) appendAtHead(ctx context.Context, c *Cloud, evs []*app.Event, r
 		if len(batchSegments(segs)) != 1 {
 			return pushLost, nil
 		}
-		err = c.appendSegments(ctx, segs)
-		if err == nil {
+		lostErr = c.appendSegments(ctx, segs)
+		if lostErr == nil {
 			s.step("pushed")
 			s.pushed(res, len(evs))
 			return pushAtHead, nil
 		}
-		if !errors.Is(err, errLostRace) {
-			return pushLost, err
+		if !errors.Is(lostErr, errLostRace) {
+			return pushLost, lostErr
 		}
 		s.step("lost")
 	}
