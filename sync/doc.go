@@ -187,8 +187,8 @@
 // (appending at the head: it needs the head's hash to append, not the winners' events).
 // Measured on 2026-11-26 against the code before it, same machine, same
 // day: at a close of polls (200 kiosks, 20 ballots each cast offline, all
-// syncing at once) p50 31.1 -> 13.3-14.2 s and p99 42.8 -> 29.2-33.7 s
-// from cast to confirmed, 14.9 -> 5.8-6.3 lost races an append, and every
+// syncing at once) p50 31.1 -> 12.9-14.5 s and p99 42.8 -> 29.2-33.7 s
+// from cast to confirmed, 14.9 -> 5.8-7.2 lost races an append, and every
 // ballot confirmed within the run (60 of 4,000 were not); with 200 kiosks
 // casting steadily, lost races an append 10.8 -> 3.0 and failed cycles
 // 10 -> 0, latency within the noise (p50 15.9 -> 16.1 s, p99 36.0 ->
