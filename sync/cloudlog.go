@@ -15,8 +15,8 @@ import (
 // errLostRace means a conditional append found its sequence numbers taken
 // (or was cancelled by a transaction busy with them):
 // another device appended first (or an earlier attempt of ours committed and
-// its response was lost). The cure is the same either way: pull, rebase,
-// retry.
+// its response was lost). What holds the place tells which (see
+// Syncer.appendAtHead).
 var errLostRace = errors.New("cloudsync: another append took these sequence numbers")
 
 // lostRace is errLostRace with what DynamoDB said holds the contested place

@@ -47,8 +47,8 @@ const (
 	settingStatus   = "status"
 )
 
-// maxRounds bounds how often one cycle pulls and retries after losing the
-// race for the head of the log.
+// maxRounds bounds how many races for the head of the log one cycle may
+// lose before it gives up.
 const maxRounds = 30
 
 // retryBackoff sets the wait before a retry after a lost race: full jitter
@@ -385,6 +385,7 @@ func (s *Syncer) push(ctx context.Context, c *Cloud, evs []*app.Event, res *app.
 	return pushDone, nil
 }
 
+// pushed counts n events appended to the cloud log and reports progress.
 func (s *Syncer) pushed(res *app.SyncResult, n int) {
 	res.Pushed += n
 	s.progress.Pushed += n
