@@ -108,45 +108,85 @@ func (c *Cloud) segmentMark(ctx context.Context, seq uint64) (firstID, lastHash 
 // reads, and calls fn with the events of each page of the query, in order.
 // A page that does not continue the log without a gap, or holds a malformed
 // event, stops the read with an error naming the sequence number before fn
-// sees any of it.
+// sees any of it. The next page is queried and decoded while fn takes the
+// current one (a first pull of a large log spends about as long waiting
+// for DynamoDB as applying), so at most two pages are held at a time.
 func (c *Cloud) readLog(ctx context.Context, from uint64, fn func(page []*app.Event) error) error {
-	next := from
-	var start map[string]types.AttributeValue
-	for {
-		out, err := c.db.Query(ctx, &dynamodb.QueryInput{
-			TableName:              aws.String(c.tables.Log),
-			KeyConditionExpression: aws.String("PK = :p AND SK >= :from"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":p": str(logPartition), ":from": str(seqKey(from)),
-			},
-			ConsistentRead:    aws.Bool(true),
-			ExclusiveStartKey: start,
-		})
-		if err != nil {
-			return c.classify(ctx, "read the cloud log", err)
+	ctx, stop := context.WithCancel(ctx)
+	pages := make(chan logPage, 1)
+	defer func() {
+		// Stop the reader, and wait until it has: no query of this read
+		// outlives it.
+		stop()
+		for range pages {
 		}
-		var page []*app.Event
-		for _, item := range out.Items {
-			evs, err := decodeSegment(item)
-			if err != nil {
-				return err
+	}()
+	go func() {
+		defer close(pages)
+		next := from
+		var start map[string]types.AttributeValue
+		for {
+			page, last, err := c.readPage(ctx, from, &next, start)
+			if err != nil || len(page) > 0 {
+				select {
+				case pages <- logPage{events: page, err: err}:
+				case <-ctx.Done():
+					return
+				}
 			}
-			if evs[0].Seq != next {
-				return app.Errorf(app.CodeInvalid, "cloud log event %d is missing: the next segment starts at %d (a gap or an overlap in the log)", next, evs[0].Seq)
+			if err != nil || last == nil {
+				return
 			}
-			next += uint64(len(evs))
-			page = append(page, evs...)
+			start = last
 		}
-		if len(page) > 0 {
-			if err := fn(page); err != nil {
-				return err
-			}
+	}()
+	for p := range pages {
+		if p.err != nil {
+			return p.err
 		}
-		if out.LastEvaluatedKey == nil {
-			return nil
+		if err := fn(p.events); err != nil {
+			return err
 		}
-		start = out.LastEvaluatedKey
 	}
+	return nil
+}
+
+// logPage is one page of readLog's query, decoded, or what stopped it.
+type logPage struct {
+	events []*app.Event
+	err    error
+}
+
+// readPage queries one page of the log from sequence number from, starting
+// after start (the last page's LastEvaluatedKey), decodes its segments and
+// checks that they continue the log at *next without a gap, moving *next
+// past them. It returns the page's LastEvaluatedKey: nil after the last.
+func (c *Cloud) readPage(ctx context.Context, from uint64, next *uint64, start map[string]types.AttributeValue) ([]*app.Event, map[string]types.AttributeValue, error) {
+	out, err := c.db.Query(ctx, &dynamodb.QueryInput{
+		TableName:              aws.String(c.tables.Log),
+		KeyConditionExpression: aws.String("PK = :p AND SK >= :from"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":p": str(logPartition), ":from": str(seqKey(from)),
+		},
+		ConsistentRead:    aws.Bool(true),
+		ExclusiveStartKey: start,
+	})
+	if err != nil {
+		return nil, nil, c.classify(ctx, "read the cloud log", err)
+	}
+	var page []*app.Event
+	for _, item := range out.Items {
+		evs, err := decodeSegment(item)
+		if err != nil {
+			return nil, nil, err
+		}
+		if evs[0].Seq != *next {
+			return nil, nil, app.Errorf(app.CodeInvalid, "cloud log event %d is missing: the next segment starts at %d (a gap or an overlap in the log)", *next, evs[0].Seq)
+		}
+		*next += uint64(len(evs))
+		page = append(page, evs...)
+	}
+	return page, out.LastEvaluatedKey, nil
 }
 
 // appendSegments writes segments to the cloud log in one transaction, each
