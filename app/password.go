@@ -44,7 +44,7 @@ func HashSecret(secret string) (string, error) {
 	if _, err := rand.Read(salt); err != nil {
 		return "", fmt.Errorf("app: read random salt: %w", err)
 	}
-	key := argon2.IDKey([]byte(secret), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	key := argonKey([]byte(secret), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
 	enc := base64.RawStdEncoding
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
 		enc.EncodeToString(salt), enc.EncodeToString(key)), nil
@@ -75,7 +75,7 @@ func VerifySecret(hash, secret string) bool {
 	if err != nil || len(want) == 0 || len(want) > 128 {
 		return false
 	}
-	got := argon2.IDKey([]byte(secret), salt, t, m, p, uint32(len(want)))
+	got := argonKey([]byte(secret), salt, t, m, p, uint32(len(want)))
 	return subtle.ConstantTimeCompare(got, want) == 1
 }
 
@@ -113,7 +113,7 @@ func NewPasswordKey(password string) (PasswordKey, error) {
 }
 
 func derivePasswordKey(password string, salt []byte, t, m uint32, p uint8) (verifier []byte, key ed25519.PrivateKey) {
-	k := argon2.IDKey([]byte(password), salt, t, m, p, argonKeyLen)
+	k := argonKey([]byte(password), salt, t, m, p, argonKeyLen)
 	v := sha256.Sum256(append([]byte("votedesk/password/verify\n"), k...))
 	seed := sha256.Sum256(append([]byte("votedesk/password/sign\n"), k...))
 	return v[:], ed25519.NewKeyFromSeed(seed[:])
