@@ -8,7 +8,6 @@ import (
 	"golang.org/x/crypto/argon2"
 )
 
-
 // TestPrefaultSavesFaults: after prefault, Argon2id's 64 MiB are taken
 // from pages already in place; without it, from a fresh page per fault.
 // (Faults are counted for the process, so other goroutines add a few.)
