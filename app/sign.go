@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -131,6 +132,35 @@ func (e *Event) VerifySignatures() error {
 	return nil
 }
 
+// VerifyAll checks the signatures of events on every core, so that applying
+// them later does not check them one by one. A bad signature is not an
+// error here: the rules refuse that event when it is applied.
+func VerifyAll(evs []*Event) {
+	workers := min(runtime.GOMAXPROCS(0), (len(evs)+63)/64)
+	if workers <= 1 {
+		for _, ev := range evs {
+			_ = ev.VerifySignatures()
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan *Event, 256)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ev := range next {
+				_ = ev.VerifySignatures()
+			}
+		}()
+	}
+	for _, ev := range evs {
+		next <- ev
+	}
+	close(next)
+	wg.Wait()
+}
+
 // MarkVerified records that the event's signatures were made here, by this
 // process, so they need no check.
 func (e *Event) markVerified() { e.verified = true }
@@ -152,6 +182,15 @@ var sigCache = struct {
 }{ok: map[[32]byte]struct{}{}}
 
 const sigCacheMax = 1 << 20
+
+// ForgetCheckedSignatures empties the cache of signatures checked in this
+// process, so the next events pulled are checked as a new device checks
+// them (benchmarks of a first pull run in the process that signed them).
+func ForgetCheckedSignatures() {
+	sigCache.Lock()
+	clear(sigCache.ok)
+	sigCache.Unlock()
+}
 
 func verifyCached(pub ed25519.PublicKey, msg []byte, sig string) bool {
 	s, err := b64.DecodeString(sig)

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"runtime"
-	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -125,7 +123,7 @@ func (s *Store) Integrate(ctx context.Context, page []*app.Event) (rebased int, 
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	verifyAll(page)
+	app.VerifyAll(page)
 	err = s.db.Update(func(btx *bolt.Tx) error {
 		res = integrateResult{}
 		t := newTx(btx)
@@ -174,36 +172,6 @@ func (s *Store) Integrate(ctx context.Context, page []*app.Event) (rebased int, 
 		return 0, fmt.Errorf("localstore: integrate cloud events %d-%d: %w", page[0].Seq, page[len(page)-1].Seq, err)
 	}
 	return res.Rebased, nil
-}
-
-// verifyAll checks the signatures of a page of events on every core before
-// it is applied, so applying them does not check them one by one. A bad
-// signature is not an error here: the rules refuse that event when it is
-// applied.
-func verifyAll(page []*app.Event) {
-	workers := min(runtime.GOMAXPROCS(0), (len(page)+63)/64)
-	if workers <= 1 {
-		for _, ev := range page {
-			_ = ev.VerifySignatures()
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	next := make(chan *app.Event, 256)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ev := range next {
-				_ = ev.VerifySignatures()
-			}
-		}()
-	}
-	for _, ev := range page {
-		next <- ev
-	}
-	close(next)
-	wg.Wait()
 }
 
 // pendingEvent is a pending event and what identifies its content.

@@ -108,9 +108,10 @@ func (c *Cloud) segmentMark(ctx context.Context, seq uint64) (firstID, lastHash 
 // reads, and calls fn with the events of each page of the query, in order.
 // A page that does not continue the log without a gap, or holds a malformed
 // event, stops the read with an error naming the sequence number before fn
-// sees any of it. The next page is queried and decoded while fn takes the
-// current one (a first pull of a large log spends about as long waiting
-// for DynamoDB as applying), so at most two pages are held at a time.
+// sees any of it. The next page is queried, decoded and its signatures
+// checked while fn takes the current one (a first pull of a large log
+// spends about as long on those as on applying), so at most two pages are
+// held at a time.
 func (c *Cloud) readLog(ctx context.Context, from uint64, fn func(page []*app.Event) error) error {
 	ctx, stop := context.WithCancel(ctx)
 	pages := make(chan logPage, 1)
@@ -127,6 +128,9 @@ func (c *Cloud) readLog(ctx context.Context, from uint64, fn func(page []*app.Ev
 		var start map[string]types.AttributeValue
 		for {
 			page, last, err := c.readPage(ctx, from, &next, start)
+			// Check the page's signatures here, while the page before it
+			// is applied: applying finds them checked.
+			app.VerifyAll(page)
 			if err != nil || len(page) > 0 {
 				select {
 				case pages <- logPage{events: page, err: err}:
