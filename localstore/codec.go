@@ -235,38 +235,45 @@ func decodeItem(k, b []byte) (app.Item, error) {
 // findString returns the text of the S, N or B attribute name in a stored
 // item value, skipping the other attributes undecoded; nil when absent.
 func findString(b []byte, name string) ([]byte, error) {
+	_, v, err := findText(b, name)
+	return v, err
+}
+
+// findText is findString that also says the attribute's kind (0 when
+// absent).
+func findText(b []byte, name string) (app.Kind, []byte, error) {
 	d := decoder{b: b}
 	n, err := d.count()
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	for range n {
 		ln, err := d.uvarint()
 		if err != nil || ln > uint64(len(b)-d.off) {
-			return nil, errCorrupt
+			return 0, nil, errCorrupt
 		}
 		k := b[d.off : d.off+int(ln)]
 		d.off += int(ln)
 		if d.off >= len(b) {
-			return nil, errCorrupt
+			return 0, nil, errCorrupt
 		}
 		if string(k) == name {
-			switch app.Kind(b[d.off]) {
+			switch kind := app.Kind(b[d.off]); kind {
 			case app.KindS, app.KindN, app.KindB:
 				d.off++
 				ln, err := d.uvarint()
 				if err != nil || ln > uint64(len(b)-d.off) {
-					return nil, errCorrupt
+					return 0, nil, errCorrupt
 				}
-				return b[d.off : d.off+int(ln)], nil
+				return kind, b[d.off : d.off+int(ln)], nil
 			}
-			return nil, fmt.Errorf("%w: attribute %s is not a string", errCorrupt, name)
+			return 0, nil, fmt.Errorf("%w: attribute %s is not a string", errCorrupt, name)
 		}
 		if err := d.skip(1); err != nil {
-			return nil, err
+			return 0, nil, err
 		}
 	}
-	return nil, nil
+	return 0, nil, nil
 }
 
 // skip moves past one value without decoding it.

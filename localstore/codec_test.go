@@ -77,3 +77,66 @@ func FuzzDecodeItem(f *testing.F) {
 		}
 	})
 }
+
+// indexOfDecoded is unindex's answer from the whole decoded item: the key
+// write indexes an item under.
+func indexOfDecoded(it app.Item) (pk, sk string) {
+	if g, _ := it.Get(app.AttrGSI1PK); g.Kind == app.KindS && g.S != "" {
+		return g.S, it.Str(app.AttrGSI1SK)
+	}
+	return "", ""
+}
+
+// TestIndexOfSkimsAsDecodingReads: whatever kinds GSI1PK and GSI1SK hold,
+// or when either is missing, the skim gives the GSI-1 key the decoded item
+// gives, or says it cannot skim.
+func TestIndexOfSkimsAsDecodingReads(t *testing.T) {
+	values := []*app.Value{nil, {Kind: app.KindS, S: ""}, {Kind: app.KindS, S: "EMAIL#ann@example.org"},
+		{Kind: app.KindN, S: "12"}, {Kind: app.KindB, S: "\x00\x01"}, {Kind: app.KindBool, Bool: true},
+		{Kind: app.KindNull}, {Kind: app.KindL, L: []app.Value{app.S("x")}}}
+	skimmed := 0
+	for _, pk := range values {
+		for _, sk := range values {
+			it := sampleItem()
+			if pk != nil {
+				it.Set(app.AttrGSI1PK, *pk)
+			}
+			if sk != nil {
+				it.Set(app.AttrGSI1SK, *sk)
+			}
+			b := encodeItem(nil, it)
+			gotPK, gotSK, ok := indexOf(b)
+			if !ok {
+				continue
+			}
+			skimmed++
+			wantPK, wantSK := indexOfDecoded(it)
+			if gotPK != wantPK || gotSK != wantSK {
+				t.Errorf("GSI1PK %v, GSI1SK %v: skimmed (%q, %q), decoded (%q, %q)", pk, sk, gotPK, gotSK, wantPK, wantSK)
+			}
+		}
+	}
+	if skimmed < len(values)*len(values)/2 {
+		t.Errorf("only %d of %d items were skimmed", skimmed, len(values)*len(values))
+	}
+}
+
+// FuzzIndexOf: on any value that decodes, the skim agrees with the decoded
+// item, or says it cannot skim.
+func FuzzIndexOf(f *testing.F) {
+	it := sampleItem()
+	it.Set(app.AttrGSI1PK, app.S("EMAIL#ann@example.org"))
+	it.Set(app.AttrGSI1SK, app.S("USER#ann"))
+	f.Add(encodeItem(nil, it))
+	f.Add(encodeItem(nil, sampleItem()))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		it, err := decodeItem(sampleKey, b)
+		if err != nil {
+			return
+		}
+		pk, sk, ok := indexOf(b)
+		if wantPK, wantSK := indexOfDecoded(it); ok && (pk != wantPK || sk != wantSK) {
+			t.Errorf("skimmed (%q, %q), decoded (%q, %q)", pk, sk, wantPK, wantSK)
+		}
+	})
+}

@@ -211,9 +211,18 @@ func gsiKey(pk, sk string, itemKey []byte) []byte {
 }
 
 // unindex removes the GSI-1 entry of the stored item old (if it had one).
+// It skims old for the two attributes (an item is rewritten far more often
+// than it is indexed: a ballot event rewrites its election's item and the
+// sync item), and decodes it whole only when the skim fails.
 func (t *tx) unindex(k, old []byte) error {
 	if old == nil {
 		return nil
+	}
+	if pk, sk, ok := indexOf(old); ok {
+		if pk == "" {
+			return nil
+		}
+		return t.gsi.Delete(gsiKey(pk, sk, k))
 	}
 	it, err := decodeItem(k, old)
 	if err != nil {
@@ -223,6 +232,25 @@ func (t *tx) unindex(k, old []byte) error {
 		return t.gsi.Delete(gsiKey(g.S, it.Str(app.AttrGSI1SK), k))
 	}
 	return nil
+}
+
+// indexOf returns the GSI-1 key a stored item value was indexed under, as
+// write made it (GSI1PK a non-empty S, GSI1SK's text), without decoding
+// the item; pk is "" when it was not indexed, and ok false when the value
+// cannot be skimmed.
+func indexOf(v []byte) (pk, sk string, ok bool) {
+	kind, g, err := findText(v, app.AttrGSI1PK)
+	if err != nil {
+		return "", "", false
+	}
+	if kind != app.KindS || len(g) == 0 {
+		return "", "", true
+	}
+	_, s, err := findText(v, app.AttrGSI1SK)
+	if err != nil {
+		return "", "", false
+	}
+	return string(g), string(s), true
 }
 
 func (t *tx) Query(pk, skPrefix string, fn func(app.Item) (bool, error)) error {
