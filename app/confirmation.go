@@ -61,7 +61,7 @@ func ParseConfirmation(s string) (string, bool) {
 		case r == 'I' || r == 'L':
 			r = '1'
 		}
-		if r > 'Z' || strings.IndexRune(confirmAlphabet, r) < 0 {
+		if r > 'Z' || !strings.ContainsRune(confirmAlphabet, r) {
 			return "", false
 		}
 		if len(b) > 0 && len(b)%(confirmGroup+1) == confirmGroup {

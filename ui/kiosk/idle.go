@@ -104,7 +104,6 @@ func (k *Kiosk) idleEnd() {
 // they need more time, counting down to the end of their session. It hides
 // their ballot while it shows.
 type idleScreen struct {
-	noKeys
 	k     *Kiosk
 	back  screen
 	focus fyne.Focusable
