@@ -10,8 +10,9 @@ import (
 )
 
 // prefaultMaxHeap is the live heap above which prefault does nothing: it
-// ends with a garbage collection, which on a small heap takes well under a
-// millisecond, and on a large one would cost more than it saves.
+// ends with a garbage collection, cheap on a small heap (a command that
+// has just started, the app at its sign-in screen) and dearer than what it
+// saves on a large one.
 const prefaultMaxHeap = 16 << 20
 
 // noPopulate is set once the kernel has refused MADV_POPULATE_WRITE
@@ -36,7 +37,6 @@ func prefault(size uint64) {
 		}
 	}
 	runtime.KeepAlive(b)
-	b = nil
 	runtime.GC()
 }
 

@@ -66,11 +66,12 @@
 //	BenchmarkSyncEndToEnd  23.0 s            100,000 events pushed and projected
 //
 // Push is 15x the naive baseline, pull 4.5x (applying, about 0.1 ms an
-// event in one bbolt transaction at a time, is what is left). The projection is written in bulk (below);
-// DynamoDB Local's BatchWriteItem is the limit there (the Go side is idle
-// most of the time, the JVM busy), so a first sync of 100,000 offline events
-// takes about 6 s with the projection deferred (`sync --no-projection`,
-// which is what BenchmarkPush measures) and about 23 s with it. The
+// event in one bbolt transaction at a time, is what is left). The
+// projection is written in bulk (below); DynamoDB Local's BatchWriteItem
+// is the limit there (the Go side is idle most of the time, the JVM
+// busy), so a first sync of 100,000 offline events takes about 6 s with
+// the projection deferred (`sync --no-projection`, which is what
+// BenchmarkPush measures) and about 23 s with it. The
 // projection of the deferred events is written by the next sync without
 // --no-projection, by whichever device runs it.
 //
