@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/json"
 	"errors"
 	"reflect"
 )
@@ -130,7 +129,7 @@ func (a *applier) decode(v any) error {
 			return nil
 		}
 	}
-	if err := json.Unmarshal(a.ev.Data, v); err != nil {
+	if err := unmarshalPayload(a.ev.Data, v); err != nil {
 		return Errorf(CodeInvalid, "%s event %s has malformed data: %v", a.ev.Type, a.ev.ID, err)
 	}
 	secret, err := a.ev.OpenSealed()
@@ -149,7 +148,7 @@ func (a *applier) decode(v any) error {
 			return nil
 		}
 	}
-	if err := json.Unmarshal(secret, v); err != nil {
+	if err := unmarshalPayload(secret, v); err != nil {
 		return Errorf(CodeInvalid, "%s event %s has a malformed sealed part: %v", a.ev.Type, a.ev.ID, err)
 	}
 	return nil

@@ -123,44 +123,47 @@ func (e Election) WindowOpen(t time.Time) bool {
 }
 
 func (e Election) item() Item {
-	it := newItem(electionPK(e.Name), skMetadata, "ELECTION")
-	it.Set("name", S(e.Name))
-	it.Set("election_id", S(e.ID))
-	it.Set("description", S(e.Description))
-	it.Set("owner_name", S(e.Owner))
-	if e.OwnerID != "" {
-		it.Set("owner_id", S(e.OwnerID))
-	}
-	it.Set("secret_ballot", Bool(e.Secret))
-	if e.SealedBallots {
-		it.Set("sealed_ballots", Bool(true))
-	}
+	// Set keeps the attributes sorted by name; set in name order, each
+	// one is an append (every ballot cast writes this item).
+	it := make(Item, 0, 32)
+	it.Set(AttrPK, S(electionPK(e.Name)))
+	it.Set(AttrSK, S(skMetadata))
+	it.Set("allow_edit", Bool(e.AllowEdit))
+	it.Set("allow_recast", Bool(e.AllowRecast))
+	it.Set("allow_vote", Bool(e.AllowVote))
 	if e.Archived {
 		it.Set("archived", Bool(true))
 	}
+	it.Set("ballot_count", N(e.Ballots))
+	it.Set("candidate_count", N(e.Candidates))
+	it.Set("conflict_count", N(e.Conflicts))
+	it.setTime("created", e.Created)
+	it.Set("description", S(e.Description))
+	it.Set("election_id", S(e.ID))
+	it.Set("entity_type", S("ELECTION"))
+	it.setTime("finalized_when", e.Finalized)
 	if e.Grouped {
 		it.Set("grouped_ballots", Bool(true))
 	}
-	it.setTime("no_voting_before", e.NoVotingBefore)
-	it.setTime("no_voting_after", e.NoVotingAfter)
-	it.Set("allow_edit", Bool(e.AllowEdit))
-	it.Set("allow_vote", Bool(e.AllowVote))
-	it.Set("allow_recast", Bool(e.AllowRecast))
-	it.Set("status", S(string(e.Status)))
-	it.Set("version", N(e.Version))
-	it.setTime("created", e.Created)
 	it.setTime("last_changed", e.LastChanged)
-	it.Set("candidate_count", N(e.Candidates))
-	it.Set("voter_count", N(e.Voters))
-	it.Set("ballot_count", N(e.Ballots))
-	it.Set("conflict_count", N(e.Conflicts))
+	it.Set("name", S(e.Name))
 	it.Set("next_candidate_order", N(e.NextOrder))
-	if e.Method != "" {
-		it.Set("tally_method", S(e.Method))
+	it.setTime("no_voting_after", e.NoVotingAfter)
+	it.setTime("no_voting_before", e.NoVotingBefore)
+	if e.OwnerID != "" {
+		it.Set("owner_id", S(e.OwnerID))
 	}
-	it.setTime("finalized_when", e.Finalized)
+	it.Set("owner_name", S(e.Owner))
 	if e.RetainMonths != 0 {
 		it.Set("retain_months", N(int64(e.RetainMonths)))
+	}
+	if e.SealedBallots {
+		it.Set("sealed_ballots", Bool(true))
+	}
+	it.Set("secret_ballot", Bool(e.Secret))
+	it.Set("status", S(string(e.Status)))
+	if e.Method != "" {
+		it.Set("tally_method", S(e.Method))
 	}
 	if len(e.Rules) > 0 {
 		m := make(map[string]Value, len(e.Rules))
@@ -169,6 +172,8 @@ func (e Election) item() Item {
 		}
 		it.Set("tally_rules", Value{Kind: KindM, M: m})
 	}
+	it.Set("version", N(e.Version))
+	it.Set("voter_count", N(e.Voters))
 	return it
 }
 

@@ -260,16 +260,25 @@ func checkSealed(ev *Event) error {
 	if len(fields) == 0 {
 		return nil
 	}
-	var open map[string]json.RawMessage
-	if err := json.Unmarshal(ev.Data, &open); err != nil {
-		return Errorf(CodeInvalid, "%s event %s has malformed data: %v", ev.Type, ev.ID, err)
-	}
-	for _, f := range fields {
-		if _, ok := open[f]; ok {
-			return Errorf(CodeInvalid, "%s event %s carries %s in the open; it must be sealed", ev.Type, ev.ID, f)
+	found, commit, ok := openKeys(ev.Data, fields)
+	if !ok {
+		var open map[string]json.RawMessage
+		if err := json.Unmarshal(ev.Data, &open); err != nil {
+			return Errorf(CodeInvalid, "%s event %s has malformed data: %v", ev.Type, ev.ID, err)
 		}
+		found = ""
+		for _, f := range fields {
+			if _, ok := open[f]; ok {
+				found = f
+				break
+			}
+		}
+		_, commit = open["commit"]
 	}
-	if _, ok := open["commit"]; !ok {
+	if found != "" {
+		return Errorf(CodeInvalid, "%s event %s carries %s in the open; it must be sealed", ev.Type, ev.ID, found)
+	}
+	if !commit {
 		return Errorf(CodeInvalid, "%s event %s has no sealed part", ev.Type, ev.ID)
 	}
 	return nil

@@ -108,6 +108,23 @@ type Event struct {
 	// 5,000-ballot import.
 	opened                   json.RawMessage
 	openedData, openedSealed []byte
+	// userSum is the SHA-256 of userMessage, kept with what it covers:
+	// checking the device's signature, the replay key and recording it
+	// each hash the message.
+	userSum    [sha256.Size]byte
+	userSumFor userSumKey
+}
+
+// userSumKey is what userMessage covers, Data by identity.
+type userSumKey struct {
+	v                   int
+	when                time.Time
+	actor, actorID, typ string
+	data                []byte
+}
+
+func (k userSumKey) same(o userSumKey) bool {
+	return k.v == o.v && k.when == o.when && k.actor == o.actor && k.actorID == o.actorID && k.typ == o.typ && k.data != nil && sameBytes(k.data, o.data)
 }
 
 // sameBytes reports whether a and b are the same slice: one start, one

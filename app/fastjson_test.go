@@ -288,3 +288,211 @@ func TestEventIDHash(t *testing.T) {
 		t.Errorf("only %d events read the fast way", fast)
 	}
 }
+
+// agreePayload fails the test when readCompact accepts b over start but
+// reads other values than encoding/json over the same start, or
+// encoding/json refuses what it accepts; on false it must leave start as
+// it was.
+func agreePayload[T any, P interface {
+	*T
+	compactReader
+}](t *testing.T, start T, b []byte) bool {
+	t.Helper()
+	fast := start
+	if !P(&fast).readCompact(b) {
+		if !reflect.DeepEqual(fast, start) {
+			t.Fatalf("readCompact refused %.200q but changed its payload: %+v", b, fast)
+		}
+		return false
+	}
+	slow := start
+	if err := json.Unmarshal(b, &slow); err != nil {
+		t.Fatalf("readCompact accepts %.200q, which encoding/json refuses: %v", b, err)
+	}
+	if !reflect.DeepEqual(fast, slow) {
+		t.Fatalf("%.200q:\nreadCompact   %+v\nencoding/json %+v", b, fast, slow)
+	}
+	return true
+}
+
+func randomRankings(rng *rand.Rand) rankList {
+	var r rankList
+	rank := 0
+	for range rng.IntN(5) {
+		rank += 1 + rng.IntN(2)
+		for range 1 + rng.IntN(2) {
+			r = append(r, Ranking{Candidate: fastNames[rng.IntN(len(fastNames))], Rank: rank})
+		}
+	}
+	return r
+}
+
+func randomText(rng *rand.Rand) string {
+	if rng.IntN(4) == 0 {
+		return ""
+	}
+	return fastNames[rng.IntN(len(fastNames))]
+}
+
+func randomBallotCast(rng *rand.Rand) ballotCast {
+	return ballotCast{Election: randomText(rng), ElectionID: randomText(rng), Voter: randomText(rng),
+		Confirmation: randomText(rng), Rankings: randomRankings(rng), Source: randomText(rng),
+		Transcribed: rng.IntN(2) == 0, Secret: rng.IntN(2) == 0, Commit: randomText(rng)}
+}
+
+// payloadForms are the ways a payload reaches a device: its open data and
+// its secret as VoteDesk writes them, and the same fields as a map would
+// write them (sorted keys).
+func payloadForms(t *testing.T, v any) [][]byte {
+	t.Helper()
+	whole, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(whole, &m); err != nil {
+		t.Fatal(err)
+	}
+	sorted, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forms := [][]byte{whole, sorted}
+	if d, ok := v.(ballotCast); ok {
+		secret, err := json.Marshal(ballotCastSecret{Confirmation: d.Confirmation, Rankings: d.Rankings})
+		if err != nil {
+			t.Fatal(err)
+		}
+		forms = append(forms, secret)
+	}
+	return forms
+}
+
+// What VoteDesk writes, the ballot payloads read as encoding/json does, in
+// either key order and over a payload already read (a secret over its open
+// data), and they take the fast way whenever no text needs an escape.
+func TestPayloadsAgreeWithJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 34))
+	fast, plain := 0, 0
+	for range 3000 {
+		d := randomBallotCast(rng)
+		over := []ballotCast{{}, randomBallotCast(rng)}
+		for _, b := range payloadForms(t, d) {
+			noEscape := !bytes.Contains(b, []byte{'\\'}) && utf8.Valid(b)
+			for _, start := range over {
+				if agreePayload(t, start, b) {
+					fast++
+				} else if noEscape {
+					t.Errorf("ballotCast refused %.200q, which needs no escape", b)
+				}
+				if noEscape {
+					plain++
+				}
+			}
+			// Keys it does not have (source, confirmation, ...) are
+			// encoding/json's to read.
+			agreePayload(t, ballotRankingsChanged{}, b)
+		}
+		rc := ballotRankingsChanged{Election: d.Election, ElectionID: d.ElectionID, Voter: d.Voter, Rankings: d.Rankings, Secret: d.Secret, Commit: d.Commit}
+		b, err := json.Marshal(rc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !agreePayload(t, ballotRankingsChanged{}, b) && !bytes.Contains(b, []byte{'\\'}) && utf8.Valid(b) {
+			t.Errorf("ballotRankingsChanged refused %.200q, which needs no escape", b)
+		}
+	}
+	if fast < plain || fast < 1000 {
+		t.Errorf("%d of %d payloads without escapes took the fast way", fast, plain)
+	}
+}
+
+// Mutated input: whatever the payloads accept, encoding/json reads the
+// same; openKeys agrees with a map.
+func TestPayloadMutations(t *testing.T) {
+	rng := rand.New(rand.NewPCG(55, 89))
+	const alphabet = "[]{},:\" \\aenrt0123456789.-\x00\xc3\xa9"
+	for range 20000 {
+		forms := payloadForms(t, randomBallotCast(rng))
+		b := mutate(rng, forms[rng.IntN(len(forms))], alphabet)
+		agreePayload(t, ballotCast{}, b)
+		agreePayload(t, randomBallotCast(rng), b)
+		agreePayload(t, ballotRankingsChanged{}, b)
+		agreeOpenKeys(t, b)
+	}
+	for _, b := range []string{`{}`, `{"rankings":[]}`, `{"rankings":[[]]}`, `{"rankings":[["a"],[],["b","c"]]}`,
+		`{"transcribed":true,"secret_ballot":false}`, `{"election":"x","election":"y"}`} {
+		if !agreePayload(t, ballotCast{}, []byte(b)) {
+			t.Errorf("ballotCast refused %s", b)
+		}
+	}
+	for _, b := range []string{`{"Election":"x"}`, `{"voter":null}`, `{"rankings":null}`, `{"transcribed":1}`,
+		`{"election":"\u0041"}`, `{"other":"x"}`, `{"election":"x"} `, `{"election":"x",}`, `[]`, `{"rankings":[["a",]]}`} {
+		if agreePayload(t, ballotCast{}, []byte(b)) {
+			t.Errorf("ballotCast accepted %s", b)
+		}
+	}
+}
+
+// agreeOpenKeys fails the test when openKeys accepts b but finds other keys
+// than a map does, or encoding/json refuses what it accepts.
+func agreeOpenKeys(t *testing.T, b []byte) {
+	t.Helper()
+	names := []string{"confirmation", "rankings"}
+	found, commit, ok := openKeys(b, names)
+	if !ok {
+		return
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("openKeys accepts %.200q, which encoding/json refuses: %v", b, err)
+	}
+	want := ""
+	for _, n := range names {
+		if _, ok := m[n]; ok {
+			want = n
+			break
+		}
+	}
+	if _, c := m["commit"]; found != want || commit != c {
+		t.Fatalf("%.200q: openKeys %q %v, a map %q %v", b, found, commit, want, c)
+	}
+}
+
+// openKeys skips values of every kind, nested, and gives up past its depth.
+func TestOpenKeys(t *testing.T) {
+	for _, c := range []struct {
+		in     string
+		found  string
+		commit bool
+		ok     bool
+	}{
+		{`{"a":{"b":[1,true,null,"x",{}],"c":[]},"rankings":[["x"]],"confirmation":"c","commit":"z"}`, "confirmation", true, true},
+		{`{"rankings":false}`, "rankings", false, true},
+		{`{"commit":0}`, "", true, true},
+		{`{"a":-1}`, "", false, false},
+		{`{"a":1.5}`, "", false, false},
+		{`{"a":` + strings.Repeat("[", maxSkipDepth+2) + strings.Repeat("]", maxSkipDepth+2) + `}`, "", false, false},
+		{`{"a":` + strings.Repeat("[", maxSkipDepth) + strings.Repeat("]", maxSkipDepth) + `}`, "", false, true},
+	} {
+		found, commit, ok := openKeys([]byte(c.in), []string{"confirmation", "rankings"})
+		if found != c.found || commit != c.commit || ok != c.ok {
+			t.Errorf("openKeys(%s) = %q %v %v, want %q %v %v", c.in, found, commit, ok, c.found, c.commit, c.ok)
+		}
+		agreeOpenKeys(t, []byte(c.in))
+	}
+}
+
+func FuzzPayloads(f *testing.F) {
+	rng := rand.New(rand.NewPCG(2, 3))
+	for range 10 {
+		for _, b := range payloadForms(&testing.T{}, randomBallotCast(rng)) {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		agreePayload(t, ballotCast{}, b)
+		agreePayload(t, ballotRankingsChanged{Voter: "v", Rankings: rankList{{Candidate: "a", Rank: 1}}}, b)
+		agreeOpenKeys(t, b)
+	})
+}

@@ -54,7 +54,7 @@ func (e *Event) userMessage() []byte {
 
 // deviceMessage is what the device signs.
 func (e *Event) deviceMessage() []byte {
-	sum := sha256.Sum256(e.userMessage())
+	sum := e.userMessageSum()
 	b := make([]byte, 0, len(deviceSigTag)+len(e.ID)+66)
 	b = append(b, deviceSigTag...)
 	b = append(b, e.ID...)
@@ -66,8 +66,18 @@ func (e *Event) deviceMessage() []byte {
 // under: the hex SHA-256 of the message the actor signed. The rules refuse
 // a signed event whose replay key was already applied.
 func (e *Event) ReplayKey() string {
-	sum := sha256.Sum256(e.userMessage())
+	sum := e.userMessageSum()
 	return hex.EncodeToString(sum[:])
+}
+
+// userMessageSum returns the SHA-256 of userMessage, computed once while
+// the fields it covers stay as they were.
+func (e *Event) userMessageSum() [sha256.Size]byte {
+	k := userSumKey{v: e.V, when: e.When, actor: e.Actor, actorID: e.ActorID, typ: string(e.Type), data: e.Data}
+	if !k.same(e.userSumFor) {
+		e.userSum, e.userSumFor = sha256.Sum256(e.userMessage()), k
+	}
+	return e.userSum
 }
 
 // SignAsActor sets the event's format to 2 and signs it with the actor's
