@@ -101,6 +101,10 @@ var errCorrupt = errors.New("corrupt item encoding")
 type decoder struct {
 	b   []byte
 	off int
+	// s is b as one string when texts are sliced out of it ("": each
+	// text is copied): one allocation per item instead of one per name
+	// and text.
+	s string
 }
 
 func (d *decoder) uvarint() (uint64, error) {
@@ -127,7 +131,12 @@ func (d *decoder) str() (string, error) {
 	if err != nil || n > uint64(len(d.b)-d.off) {
 		return "", errCorrupt
 	}
-	s := string(d.b[d.off : d.off+int(n)])
+	var s string
+	if d.s != "" {
+		s = d.s[d.off : d.off+int(n)]
+	} else {
+		s = string(d.b[d.off : d.off+int(n)])
+	}
 	d.off += int(n)
 	return s, nil
 }
@@ -205,14 +214,15 @@ func decodeItem(k, b []byte) (app.Item, error) {
 	if sep < 0 {
 		return nil, errCorrupt
 	}
-	d := decoder{b: b}
+	d := decoder{b: b, s: string(b)}
 	n, err := d.count()
 	if err != nil {
 		return nil, err
 	}
 	it := make(app.Item, 0, n+2)
-	it.Set(app.AttrPK, app.S(string(k[:sep])))
-	it.Set(app.AttrSK, app.S(string(k[sep+1:])))
+	key := string(k)
+	it.Set(app.AttrPK, app.S(key[:sep]))
+	it.Set(app.AttrSK, app.S(key[sep+1:]))
 	prev := ""
 	for i := range n {
 		name, err := d.str()
