@@ -116,6 +116,37 @@ func (d *decoder) uvarint() (uint64, error) {
 	return n, nil
 }
 
+// shortUvarint is uvarint with the one-byte case (every name and most
+// texts) inline.
+func (d *decoder) shortUvarint() (uint64, error) {
+	if d.off < len(d.b) && d.b[d.off] < 0x80 {
+		d.off++
+		return uint64(d.b[d.off-1]), nil
+	}
+	return d.uvarint()
+}
+
+// skipShortText passes over an S, N or B value shorter than 128 bytes or a
+// BOOL, the values most attributes hold, and says whether it did; skip
+// passes over the rest, and over these the same way.
+func (d *decoder) skipShortText() bool {
+	b, i := d.b, d.off
+	if i+1 >= len(b) {
+		return false
+	}
+	switch app.Kind(b[i]) {
+	case app.KindS, app.KindN, app.KindB:
+		if n := int(b[i+1]); n < 0x80 && n <= len(b)-i-2 {
+			d.off = i + 2 + n
+			return true
+		}
+	case app.KindBool:
+		d.off = i + 2
+		return true
+	}
+	return false
+}
+
 // count reads a count and checks it could fit in what is left (every element
 // takes at least one byte).
 func (d *decoder) count() (int, error) {
@@ -258,7 +289,7 @@ func findText(b []byte, name string) (app.Kind, []byte, error) {
 		return 0, nil, err
 	}
 	for range n {
-		ln, err := d.uvarint()
+		ln, err := d.shortUvarint()
 		if err != nil || ln > uint64(len(b)-d.off) {
 			return 0, nil, errCorrupt
 		}
@@ -266,6 +297,9 @@ func findText(b []byte, name string) (app.Kind, []byte, error) {
 		d.off += int(ln)
 		if d.off >= len(b) {
 			return 0, nil, errCorrupt
+		}
+		if string(k) != name && d.skipShortText() {
+			continue
 		}
 		if string(k) == name {
 			switch kind := app.Kind(b[d.off]); kind {

@@ -2,6 +2,7 @@ package localstore
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"votedesk/app"
@@ -137,6 +138,47 @@ func FuzzIndexOf(f *testing.F) {
 		pk, sk, ok := indexOf(b)
 		if wantPK, wantSK := indexOfDecoded(it); ok && (pk != wantPK || sk != wantSK) {
 			t.Errorf("skimmed (%q, %q), decoded (%q, %q)", pk, sk, wantPK, wantSK)
+		}
+	})
+}
+
+// FuzzFindText: on any value that decodes, finding an attribute without
+// decoding gives what the decoded item holds, for each of its names and a
+// missing one; on a value that does not decode it does not panic.
+func FuzzFindText(f *testing.F) {
+	it := sampleItem()
+	it.Set("long", app.S(strings.Repeat("x", 300)))
+	it.Set("rankings", app.S(`[["a"],["b"]]`))
+	f.Add(encodeItem(nil, it))
+	f.Add(encodeItem(nil, sampleItem()))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		it, err := decodeItem(sampleKey, b)
+		if err != nil {
+			_, _, _ = findText(b, "rankings")
+			return
+		}
+		names := []string{"missing", ""}
+		for _, a := range it {
+			names = append(names, a.Name)
+		}
+		for _, name := range names {
+			kind, text, err := findText(b, name)
+			v, ok := it.Get(name)
+			switch {
+			case name == app.AttrPK || name == app.AttrSK:
+			case !ok:
+				if err != nil || kind != 0 || text != nil {
+					t.Errorf("%q is missing, found %v %q %v", name, kind, text, err)
+				}
+			case v.Kind == app.KindS || v.Kind == app.KindN || v.Kind == app.KindB:
+				if err != nil || kind != v.Kind || string(text) != v.S {
+					t.Errorf("%q: found %v %q %v, decoded %v %q", name, kind, text, err, v.Kind, v.S)
+				}
+			default:
+				if err == nil {
+					t.Errorf("%q holds a %v, found as %v %q", name, v.Kind, kind, text)
+				}
+			}
 		}
 	})
 }
