@@ -456,34 +456,65 @@ func openKeys(data []byte, names []string) (found string, commit, ok bool) {
 	return found, commit, ok
 }
 
-func (d *ballotCast) readCompact(b []byte) bool {
-	x := *d
+// ballotFields points at the fields of a ballot payload; nil for a key
+// the payload does not have.
+type ballotFields struct {
+	election, electionID, voter, confirmation *string
+	rankings                                  *rankList
+	source                                    *string
+	transcribed, secret                       *bool
+	commit                                    *string
+}
+
+// readBallotFields reads a compact ballot payload into f, and gives up at
+// a key f does not have.
+func readBallotFields(b []byte, f ballotFields) bool {
 	c := &compactScan{b: b, s: string(b), ok: true}
-	if !c.object(func(k string) bool {
+	text := func(to *string) bool {
+		if to != nil {
+			*to = c.text()
+		}
+		return to != nil
+	}
+	flag := func(to *bool) bool {
+		if to != nil {
+			*to = c.boolean()
+		}
+		return to != nil
+	}
+	return c.object(func(k string) bool {
 		switch k {
 		case "election":
-			x.Election = c.text()
+			return text(f.election)
 		case "election_id":
-			x.ElectionID = c.text()
+			return text(f.electionID)
 		case "voter":
-			x.Voter = c.text()
+			return text(f.voter)
 		case "confirmation":
-			x.Confirmation = c.text()
+			return text(f.confirmation)
 		case "rankings":
-			x.Rankings = c.rankings(nil)
+			if f.rankings != nil {
+				*f.rankings = c.rankings(nil)
+			}
+			return f.rankings != nil
 		case "source":
-			x.Source = c.text()
+			return text(f.source)
 		case "transcribed":
-			x.Transcribed = c.boolean()
+			return flag(f.transcribed)
 		case "secret_ballot":
-			x.Secret = c.boolean()
+			return flag(f.secret)
 		case "commit":
-			x.Commit = c.text()
-		default:
-			return false
+			return text(f.commit)
 		}
-		return true
-	}) {
+		return false
+	})
+}
+
+func (d *ballotCast) readCompact(b []byte) bool {
+	x := *d
+	if !readBallotFields(b, ballotFields{election: &x.Election, electionID: &x.ElectionID, voter: &x.Voter,
+		confirmation: &x.Confirmation, rankings: &x.Rankings, source: &x.Source, transcribed: &x.Transcribed,
+		secret: &x.Secret, commit: &x.Commit}) {
 		return false
 	}
 	*d = x
@@ -492,26 +523,8 @@ func (d *ballotCast) readCompact(b []byte) bool {
 
 func (d *ballotRankingsChanged) readCompact(b []byte) bool {
 	x := *d
-	c := &compactScan{b: b, s: string(b), ok: true}
-	if !c.object(func(k string) bool {
-		switch k {
-		case "election":
-			x.Election = c.text()
-		case "election_id":
-			x.ElectionID = c.text()
-		case "voter":
-			x.Voter = c.text()
-		case "rankings":
-			x.Rankings = c.rankings(nil)
-		case "secret_ballot":
-			x.Secret = c.boolean()
-		case "commit":
-			x.Commit = c.text()
-		default:
-			return false
-		}
-		return true
-	}) {
+	if !readBallotFields(b, ballotFields{election: &x.Election, electionID: &x.ElectionID, voter: &x.Voter,
+		rankings: &x.Rankings, secret: &x.Secret, commit: &x.Commit}) {
 		return false
 	}
 	*d = x
