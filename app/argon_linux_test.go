@@ -30,17 +30,29 @@ func TestPrefaultSavesFaults(t *testing.T) {
 		}
 		return ru1.Minflt - ru0.Minflt
 	}
-	without, with := measure(false), measure(true)
-	if noPopulate.Load() {
-		t.Skip("this kernel has no MADV_POPULATE_WRITE")
-	}
-	t.Logf("minor faults of one Argon2id: %d without prefault, %d after it", without, with)
+	// With prefault first, as in a command's one sign-in (the first
+	// Argon2id of its process: about 19,000 faults in all for `votedesk
+	// election list`, against 33,000 for the hash alone without
+	// prefault). After a hash the runtime holds two free 64 MiB runs, and
+	// the next hash may take the one prefault did not fill: tries in one
+	// process then alternate between a saving and none (the test failed
+	// CI once that way). So three tries, of which one must show it.
 	pages := int64(argonMemory << 10 / syscall.Getpagesize())
-	if without < pages/2 {
-		t.Fatalf("without prefault Argon2id faulted only %d of its %d pages: the test measures nothing", without, pages)
-	}
-	if with > pages/8 {
-		t.Fatalf("after prefault Argon2id still faulted %d of its %d pages", with, pages)
+	for try := 1; ; try++ {
+		with, without := measure(true), measure(false)
+		if noPopulate.Load() {
+			t.Skip("this kernel has no MADV_POPULATE_WRITE")
+		}
+		t.Logf("try %d: minor faults of one Argon2id: %d without prefault, %d after it", try, without, with)
+		if without < pages/2 {
+			t.Fatalf("without prefault Argon2id faulted only %d of its %d pages: the test measures nothing", without, pages)
+		}
+		if with <= pages/8 {
+			return
+		}
+		if try == 3 {
+			t.Fatalf("after prefault Argon2id still faulted %d of its %d pages, three times", with, pages)
+		}
 	}
 }
 
