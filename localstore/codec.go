@@ -108,43 +108,17 @@ type decoder struct {
 }
 
 func (d *decoder) uvarint() (uint64, error) {
+	// The one-byte case (every name, most texts) without a call.
+	if d.off < len(d.b) && d.b[d.off] < 0x80 {
+		d.off++
+		return uint64(d.b[d.off-1]), nil
+	}
 	n, k := binary.Uvarint(d.b[d.off:])
 	if k <= 0 {
 		return 0, errCorrupt
 	}
 	d.off += k
 	return n, nil
-}
-
-// shortUvarint is uvarint with the one-byte case (every name and most
-// texts) inline.
-func (d *decoder) shortUvarint() (uint64, error) {
-	if d.off < len(d.b) && d.b[d.off] < 0x80 {
-		d.off++
-		return uint64(d.b[d.off-1]), nil
-	}
-	return d.uvarint()
-}
-
-// skipShortText passes over an S, N or B value shorter than 128 bytes or a
-// BOOL, the values most attributes hold, and says whether it did; skip
-// passes over the rest, and over these the same way.
-func (d *decoder) skipShortText() bool {
-	b, i := d.b, d.off
-	if i+1 >= len(b) {
-		return false
-	}
-	switch app.Kind(b[i]) {
-	case app.KindS, app.KindN, app.KindB:
-		if n := int(b[i+1]); n < 0x80 && n <= len(b)-i-2 {
-			d.off = i + 2 + n
-			return true
-		}
-	case app.KindBool:
-		d.off = i + 2
-		return true
-	}
-	return false
 }
 
 // count reads a count and checks it could fit in what is left (every element
@@ -289,7 +263,7 @@ func findText(b []byte, name string) (app.Kind, []byte, error) {
 		return 0, nil, err
 	}
 	for range n {
-		ln, err := d.shortUvarint()
+		ln, err := d.uvarint()
 		if err != nil || ln > uint64(len(b)-d.off) {
 			return 0, nil, errCorrupt
 		}
@@ -297,9 +271,6 @@ func findText(b []byte, name string) (app.Kind, []byte, error) {
 		d.off += int(ln)
 		if d.off >= len(b) {
 			return 0, nil, errCorrupt
-		}
-		if string(k) != name && d.skipShortText() {
-			continue
 		}
 		if string(k) == name {
 			switch kind := app.Kind(b[d.off]); kind {
@@ -321,23 +292,25 @@ func findText(b []byte, name string) (app.Kind, []byte, error) {
 }
 
 // skip moves past one value without decoding it.
+// skipStr passes over a string.
+func (d *decoder) skipStr() error {
+	n, err := d.uvarint()
+	if err != nil || n > uint64(len(d.b)-d.off) {
+		return errCorrupt
+	}
+	d.off += int(n)
+	return nil
+}
+
 func (d *decoder) skip(depth int) error {
 	if depth > maxDepth || d.off >= len(d.b) {
 		return errCorrupt
 	}
 	kind := app.Kind(d.b[d.off])
 	d.off++
-	skipStr := func() error {
-		n, err := d.uvarint()
-		if err != nil || n > uint64(len(d.b)-d.off) {
-			return errCorrupt
-		}
-		d.off += int(n)
-		return nil
-	}
 	switch kind {
 	case app.KindS, app.KindN, app.KindB:
-		return skipStr()
+		return d.skipStr()
 	case app.KindBool:
 		if d.off >= len(d.b) {
 			return errCorrupt
@@ -353,7 +326,7 @@ func (d *decoder) skip(depth int) error {
 	case app.KindM:
 		n, err := d.count()
 		for i := 0; err == nil && i < n; i++ {
-			if err = skipStr(); err == nil {
+			if err = d.skipStr(); err == nil {
 				err = d.skip(depth + 1)
 			}
 		}
@@ -361,7 +334,7 @@ func (d *decoder) skip(depth int) error {
 	case app.KindSS, app.KindNS, app.KindBS:
 		n, err := d.count()
 		for i := 0; err == nil && i < n; i++ {
-			err = skipStr()
+			err = d.skipStr()
 		}
 		return err
 	default:
