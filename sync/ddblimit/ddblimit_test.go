@@ -424,3 +424,63 @@ func TestLostResponse(t *testing.T) {
 		t.Errorf("stats %v, want 1 lost", s)
 	}
 }
+
+// TestStaleReads: with StaleReads, an eventually consistent Query ends
+// before the first item written less than StaleReads ago, and a GetItem
+// does not find one; strongly consistent reads see every item, and once
+// StaleReads has passed the eventual ones do too.
+func TestStaleReads(t *testing.T) {
+	tr, clk, db := limited(ddblimit.Config{Unlimited: true, StaleReads: time.Second})
+	table := newTable(t)
+	ctx := context.Background()
+	for _, sk := range []string{"1", "2"} {
+		if err := put(db, table, "log", sk, 100); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.Add(2 * time.Second)
+	for _, sk := range []string{"3", "4"} {
+		if err := put(db, table, "log", sk, 100); err != nil {
+			t.Fatal(err)
+		}
+	}
+	query := func(consistent bool) ([]string, bool) {
+		out, err := db.Query(ctx, &dynamodb.QueryInput{
+			TableName: aws.String(table), KeyConditionExpression: aws.String("PK = :p"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: "log"}},
+			ConsistentRead:            aws.Bool(consistent), Limit: aws.Int32(3),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sks []string
+		for _, it := range out.Items {
+			sks = append(sks, it["SK"].(*types.AttributeValueMemberS).Value)
+		}
+		return sks, out.LastEvaluatedKey != nil
+	}
+	get := func(sk string) bool {
+		out, err := db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "log"}, "SK": &types.AttributeValueMemberS{Value: sk}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Item != nil
+	}
+	if sks, more := query(false); strings.Join(sks, ",") != "1,2" || more {
+		t.Errorf("eventually consistent query: %v (more: %v), want 1,2 and the end", sks, more)
+	}
+	if sks, more := query(true); strings.Join(sks, ",") != "1,2,3" || !more {
+		t.Errorf("consistent query: %v (more: %v), want 1,2,3 and more", sks, more)
+	}
+	if !get("2") || get("4") {
+		t.Errorf("eventually consistent GetItem found 2: %v, 4: %v; want true, false", get("2"), get("4"))
+	}
+	if n := tr.Stats().Stale; n != 2 {
+		t.Errorf("Stats().Stale = %d, want 2", n)
+	}
+	clk.Add(2 * time.Second)
+	if sks, more := query(false); strings.Join(sks, ",") != "1,2,3" || !more || !get("4") {
+		t.Errorf("after StaleReads, eventually consistent query %v (more: %v) and GetItem of 4 %v; want 1,2,3, more and true", sks, more, get("4"))
+	}
+}

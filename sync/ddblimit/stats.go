@@ -12,6 +12,8 @@ type Stats struct {
 	// Unprocessed counts the items of BatchWriteItem requests handed back
 	// as UnprocessedItems (their partitions were over budget).
 	Unprocessed int
+	// Stale counts eventually consistent answers that lagged (StaleReads).
+	Stale int
 	// Ops counts by operation (PutItem, TransactWriteItems, ...).
 	Ops map[string]OpStats
 	// Partitions counts by table and partition key value ("table value").
@@ -79,7 +81,7 @@ func (s *Stats) consumed(partition string, read, write float64) {
 func (t *Transport) Stats() Stats {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	out := Stats{Requests: t.stats.Requests, Throttled: t.stats.Throttled, Conflicts: t.stats.Conflicts, Lost: t.stats.Lost, Unprocessed: t.stats.Unprocessed,
+	out := Stats{Requests: t.stats.Requests, Throttled: t.stats.Throttled, Conflicts: t.stats.Conflicts, Lost: t.stats.Lost, Unprocessed: t.stats.Unprocessed, Stale: t.stats.Stale,
 		Ops: map[string]OpStats{}, Partitions: map[string]PartitionStats{}}
 	for k, o := range t.stats.Ops {
 		errs := map[string]int{}
@@ -99,7 +101,7 @@ func (t *Transport) Stats() Stats {
 // busiest partitions by write units.
 func (s Stats) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d requests, %d throttled, %d transaction conflicts, %d lost responses, %d batch items unprocessed", s.Requests, s.Throttled, s.Conflicts, s.Lost, s.Unprocessed)
+	fmt.Fprintf(&b, "%d requests, %d throttled, %d transaction conflicts, %d lost responses, %d batch items unprocessed, %d stale answers", s.Requests, s.Throttled, s.Conflicts, s.Lost, s.Unprocessed, s.Stale)
 	ops := make([]string, 0, len(s.Ops))
 	for k := range s.Ops {
 		ops = append(ops, k)

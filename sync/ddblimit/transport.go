@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -46,6 +47,13 @@ type Config struct {
 	// LoseResponses is the probability that a request commits and its
 	// answer is lost.
 	LoseResponses float64
+	// StaleReads, when set, makes eventually consistent reads lag: an item
+	// written (put, updated, written by a transaction or a batch) less than
+	// this long ago is not there yet for a GetItem, and a Query's answer
+	// ends before the first such item (without a LastEvaluatedKey), as a
+	// copy of the partition that has applied the partition's writes only
+	// up to some point answers. Strongly consistent reads see everything.
+	StaleReads time.Duration
 	// PartitionKey and SortKey name the tables' key attributes (default PK
 	// and SK).
 	PartitionKey, SortKey string
@@ -65,8 +73,11 @@ type Transport struct {
 	writes   map[string]*bucket
 	reads    map[string]*bucket
 	inflight map[string]int
-	rng      *rand.Rand
-	stats    Stats
+	// written holds when each item was last written, while StaleReads is
+	// set.
+	written map[string]time.Time
+	rng     *rand.Rand
+	stats   Stats
 }
 
 // New returns a Transport with the limits of cfg in front of base (nil
@@ -78,7 +89,7 @@ func New(base http.RoundTripper, cfg Config) *Transport {
 		tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 1024, 1024
 		base = tr
 	}
-	t := &Transport{base: base, writes: map[string]*bucket{}, reads: map[string]*bucket{}, inflight: map[string]int{},
+	t := &Transport{base: base, writes: map[string]*bucket{}, reads: map[string]*bucket{}, inflight: map[string]int{}, written: map[string]time.Time{},
 		rng: rand.New(rand.NewPCG(cfg.Seed, 15)), stats: newStats()}
 	t.setConfig(cfg)
 	return t
@@ -184,6 +195,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	reads := !r.transact && len(r.accesses) > 0 && !r.accesses[0].write
+	if !reads && resp.StatusCode == http.StatusOK {
+		t.noteWritten(r, unprocessed)
+	}
 	if !reads && !lose && resp.StatusCode < 400 {
 		return resp, nil
 	}
@@ -194,6 +208,10 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if reads && resp.StatusCode == http.StatusOK {
 		t.chargeReads(r, decoded(resp, raw))
+		if stale := t.staleView(r, decoded(resp, raw)); stale != nil {
+			setBody(resp, stale)
+			return resp, nil
+		}
 	}
 	if resp.StatusCode >= 400 {
 		var e struct {
@@ -361,12 +379,80 @@ func handBack(resp *http.Response, unprocessed []access) (*http.Response, error)
 	}
 	out["UnprocessedItems"], _ = json.Marshal(items)
 	body, _ := json.Marshal(out)
+	setBody(resp, body)
+	return resp, nil
+}
+
+// setBody replaces an answer's body, with the headers that describe it.
+func setBody(resp *http.Response, body []byte) {
 	resp.Header.Del("Content-Encoding")
 	resp.Header.Set("X-Amz-Crc32", fmt.Sprint(crc32.ChecksumIEEE(body)))
 	resp.ContentLength = int64(len(body))
 	resp.Header.Set("Content-Length", fmt.Sprint(len(body)))
 	resp.Body = io.NopCloser(bytes.NewReader(body))
-	return resp, nil
+}
+
+// noteWritten records when a write that succeeded wrote its items (but the
+// unprocessed ones), while StaleReads is set.
+func (t *Transport) noteWritten(r request, unprocessed []access) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cfg.StaleReads <= 0 {
+		return
+	}
+	now := t.cfg.Now()
+	for _, a := range r.accesses {
+		if a.write && !slices.ContainsFunc(unprocessed, func(u access) bool { return u.item() == a.item() }) {
+			t.written[staleKey(a.table, a.pk, a.sk)] = now
+		}
+	}
+}
+
+func staleKey(table, pk, sk string) string {
+	return table + "\x00" + keyText(pk) + "\x00" + keyText(sk)
+}
+
+// staleView returns the answer an eventually consistent GetItem or Query
+// gets from a copy of the partition that lags by StaleReads, or nil when
+// that is the answer as it is.
+func (t *Transport) staleView(r request, body []byte) []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	a := r.accesses[0]
+	if t.cfg.StaleReads <= 0 || a.consistent || (r.op != "GetItem" && r.op != "Query") {
+		return nil
+	}
+	recent := func(it map[string]json.RawMessage) bool {
+		at, ok := t.written[staleKey(a.table, string(it[t.cfg.PartitionKey]), string(it[t.cfg.SortKey]))]
+		return ok && t.cfg.Now().Sub(at) < t.cfg.StaleReads
+	}
+	var out map[string]json.RawMessage
+	if json.Unmarshal(body, &out) != nil {
+		return nil
+	}
+	if r.op == "GetItem" {
+		var it map[string]json.RawMessage
+		if json.Unmarshal(out["Item"], &it) != nil || it == nil || !recent(it) {
+			return nil
+		}
+		delete(out, "Item")
+	} else {
+		var items []map[string]json.RawMessage
+		if json.Unmarshal(out["Items"], &items) != nil {
+			return nil
+		}
+		cut := slices.IndexFunc(items, recent)
+		if cut < 0 {
+			return nil
+		}
+		out["Items"], _ = json.Marshal(items[:cut])
+		out["Count"], _ = json.Marshal(cut)
+		out["ScannedCount"], _ = json.Marshal(cut)
+		delete(out, "LastEvaluatedKey")
+	}
+	t.stats.Stale++
+	b, _ := json.Marshal(out)
+	return b
 }
 
 // release forgets a finished transaction's items.
