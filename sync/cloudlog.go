@@ -104,15 +104,20 @@ func (c *Cloud) segmentMark(ctx context.Context, seq uint64) (firstID, lastHash 
 	return getStr(out.Item, attrFirstID), getStr(out.Item, attrLastHash), nil
 }
 
-// readLog reads the cloud log from sequence number from on, with consistent
-// reads, and calls fn with the events of each page of the query, in order.
-// A page that does not continue the log without a gap, or holds a malformed
-// event, stops the read with an error naming the sequence number before fn
-// sees any of it. The next page is queried, decoded and its signatures
-// checked while fn takes the current one (a first pull of a large log
-// spends about as long on those as on applying), so at most two pages are
-// held at a time.
-func (c *Cloud) readLog(ctx context.Context, from uint64, fn func(page []*app.Event) error) error {
+// readLog reads the cloud log from sequence number from on and calls fn
+// with the events of each page of the query, in order. A page that does not
+// continue the log without a gap, or holds a malformed event, stops the
+// read with an error naming the sequence number before fn sees any of it.
+// The next page is queried, decoded and its signatures checked while fn
+// takes the current one (a first pull of a large log spends about as long
+// on those as on applying), so at most two pages are held at a time.
+//
+// Events up to settled are known to be in the log (a consistent read of its
+// head said so). When there are at least eventualFrom of them to read, they
+// are read with eventually consistent queries, at half the read units, as
+// far as those go; the rest, and everything when there are fewer, with
+// consistent ones (sync/doc.go, "Reading at half price").
+func (c *Cloud) readLog(ctx context.Context, from, settled uint64, fn func(page []*app.Event) error) error {
 	ctx, stop := context.WithCancel(ctx)
 	pages := make(chan logPage, 1)
 	defer func() {
@@ -124,24 +129,23 @@ func (c *Cloud) readLog(ctx context.Context, from uint64, fn func(page []*app.Ev
 	}()
 	go func() {
 		defer close(pages)
-		next := from
-		var start map[string]types.AttributeValue
-		for {
-			page, last, err := c.readPage(ctx, from, &next, start)
+		err := c.scanLog(ctx, from, settled, func(items []map[string]types.AttributeValue, next uint64) (uint64, error) {
+			page, err := decodePage(items, next)
+			if err != nil || len(page) == 0 {
+				return next, err
+			}
 			// Check the page's signatures here, while the page before it
 			// is applied: applying finds them checked.
 			app.VerifyAll(page)
-			if err != nil || len(page) > 0 {
-				select {
-				case pages <- logPage{events: page, err: err}:
-				case <-ctx.Done():
-					return
-				}
+			select {
+			case pages <- logPage{events: page}:
+			case <-ctx.Done():
+				return next, ctx.Err()
 			}
-			if err != nil || last == nil {
-				return
-			}
-			start = last
+			return page[len(page)-1].Seq + 1, nil
+		})
+		if err != nil && ctx.Err() == nil {
+			pages <- logPage{err: err}
 		}
 	}()
 	for p := range pages {
@@ -155,42 +159,95 @@ func (c *Cloud) readLog(ctx context.Context, from uint64, fn func(page []*app.Ev
 	return nil
 }
 
+// scanLog makes the queries of a read of the log from sequence number from
+// on (readLog says which are eventually consistent) and hands each page's
+// segments to take with the sequence number they must start at; take
+// returns the one after them, or why they do not continue the log. That
+// ends the read, unless the page was read eventually consistent: then the
+// consistent read from there decides.
+func (c *Cloud) scanLog(ctx context.Context, from, settled uint64, take func(items []map[string]types.AttributeValue, next uint64) (uint64, error)) error {
+	next := from
+	consistent := settled < from || settled-from+1 < eventualFrom
+	for {
+		// One query from next, page by page to its end.
+		queried := next
+		var start map[string]types.AttributeValue
+		for {
+			out, err := c.queryLog(ctx, queried, start, consistent)
+			if err != nil {
+				return err
+			}
+			n, err := take(out.Items, next)
+			if err != nil && (consistent || ctx.Err() != nil) {
+				return err
+			}
+			if err != nil {
+				// Eventually consistent reads that do not continue the
+				// log (a copy of the partition that lags, or a bad
+				// segment): the consistent read from next decides.
+				break
+			}
+			next = n
+			if out.LastEvaluatedKey == nil {
+				break
+			}
+			start = out.LastEvaluatedKey
+		}
+		if consistent {
+			return nil
+		}
+		// The eventually consistent reads went as far as they could; the
+		// rest is read consistently, which sees every append.
+		consistent = true
+	}
+}
+
+// eventualFrom is how many settled events a pull must have to read before
+// it reads them eventually consistent: below it, the consistent query that
+// ends every pull would cost more than the half it saves.
+const eventualFrom = 16
+
 // logPage is one page of readLog's query, decoded, or what stopped it.
 type logPage struct {
 	events []*app.Event
 	err    error
 }
 
-// readPage queries one page of the log from sequence number from, starting
-// after start (the last page's LastEvaluatedKey), decodes its segments and
-// checks that they continue the log at *next without a gap, moving *next
-// past them. It returns the page's LastEvaluatedKey: nil after the last.
-func (c *Cloud) readPage(ctx context.Context, from uint64, next *uint64, start map[string]types.AttributeValue) ([]*app.Event, map[string]types.AttributeValue, error) {
+// decodePage decodes the segments of a page of the log's query and checks
+// that they continue the log at sequence number next without a gap.
+func decodePage(items []map[string]types.AttributeValue, next uint64) ([]*app.Event, error) {
+	var page []*app.Event
+	for _, item := range items {
+		evs, err := decodeSegment(item)
+		if err != nil {
+			return nil, err
+		}
+		if evs[0].Seq != next {
+			return nil, app.Errorf(app.CodeInvalid, "cloud log event %d is missing: the next segment starts at %d (a gap or an overlap in the log)", next, evs[0].Seq)
+		}
+		next += uint64(len(evs))
+		page = append(page, evs...)
+	}
+	return page, nil
+}
+
+// queryLog queries one page of the log's segments from sequence number
+// from, after start (the last page's LastEvaluatedKey): what every pull
+// asks DynamoDB for.
+func (c *Cloud) queryLog(ctx context.Context, from uint64, start map[string]types.AttributeValue, consistent bool) (*dynamodb.QueryOutput, error) {
 	out, err := c.db.Query(ctx, &dynamodb.QueryInput{
 		TableName:              aws.String(c.tables.Log),
 		KeyConditionExpression: aws.String("PK = :p AND SK >= :from"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":p": str(logPartition), ":from": str(seqKey(from)),
 		},
-		ConsistentRead:    aws.Bool(true),
+		ConsistentRead:    aws.Bool(consistent),
 		ExclusiveStartKey: start,
 	})
 	if err != nil {
-		return nil, nil, c.classify(ctx, "read the cloud log", err)
+		return nil, c.classify(ctx, "read the cloud log", err)
 	}
-	var page []*app.Event
-	for _, item := range out.Items {
-		evs, err := decodeSegment(item)
-		if err != nil {
-			return nil, nil, err
-		}
-		if evs[0].Seq != *next {
-			return nil, nil, app.Errorf(app.CodeInvalid, "cloud log event %d is missing: the next segment starts at %d (a gap or an overlap in the log)", *next, evs[0].Seq)
-		}
-		*next += uint64(len(evs))
-		page = append(page, evs...)
-	}
-	return page, out.LastEvaluatedKey, nil
+	return out, nil
 }
 
 // appendSegments writes segments to the cloud log in one transaction, each
@@ -290,5 +347,5 @@ func batchSegments(segs []segment) [][]segment {
 // each segment's frame, and calls fn with the events of each page in order.
 // It is what pull uses, for tools and tests that inspect the cloud log.
 func (c *Cloud) ReadLog(ctx context.Context, from uint64, fn func(page []*app.Event) error) error {
-	return c.readLog(ctx, from, fn)
+	return c.readLog(ctx, from, 0, fn)
 }

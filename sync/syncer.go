@@ -104,6 +104,10 @@ type Syncer struct {
 	contendedSince time.Time
 	// lostRaces counts the races this cycle lost.
 	lostRaces int
+	// settled is the cloud log's head as this cycle first read it: every
+	// event up to it is in the log (readLog may read them eventually
+	// consistent).
+	settled uint64
 
 	// pmu guards reporting and last, the progress last reported: the
 	// SDK's retries report waits from any goroutine (waiting).
@@ -235,6 +239,7 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 	if head > confirmed {
 		s.progress.ToPull = int(head - confirmed)
 	}
+	s.settled = head
 	s.progress.ToPush = pending
 	s.lostRaces = 0
 	for {
@@ -316,7 +321,7 @@ func (s *Syncer) pull(ctx context.Context, c *Cloud, res *app.SyncResult) error 
 		return err
 	}
 	s.emit("pull")
-	return c.readLog(ctx, confirmed+1, func(page []*app.Event) error {
+	return c.readLog(ctx, confirmed+1, s.settled, func(page []*app.Event) error {
 		if err := app.CheckRun(prev, page[0].Seq, page); err != nil {
 			return app.Errorf(app.CodeInvalid, "cloud log %s", app.ErrorMessage(err))
 		}
