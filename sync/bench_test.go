@@ -48,7 +48,7 @@ func benchTemplate(b *testing.B) string {
 			return
 		}
 		benchDB = filepath.Join(dir, "template.db")
-		benchErr = buildBenchTemplate(benchDB)
+		benchErr = buildBallotTemplate(benchDB, benchEvents)
 	})
 	if benchErr != nil {
 		b.Fatal(benchErr)
@@ -56,7 +56,10 @@ func benchTemplate(b *testing.B) string {
 	return benchDB
 }
 
-func buildBenchTemplate(path string) error {
+// buildBallotTemplate writes at path a database whose log holds a seeded
+// election (Mayor, olga its owner) followed by pending paper ballots, n
+// events in all.
+func buildBallotTemplate(path string, n int) error {
 	ctx := context.Background()
 	st, err := localstore.Open(path)
 	if err != nil {
@@ -109,8 +112,8 @@ func buildBenchTemplate(path string) error {
 	// transaction land in one node, each put moving half of it (about
 	// 200 s of memmove here, against seconds).
 	const perTx = 2000
-	for from := 1; from < benchEvents-len(evs)+1; from += perTx {
-		if err := appendBenchBallots(ctx, st, from, min(from+perTx, benchEvents-len(evs)+1), func(tx app.Tx) (*app.Event, error) {
+	for from := 1; from < n-len(evs)+1; from += perTx {
+		if err := appendBenchBallots(ctx, st, from, min(from+perTx, n-len(evs)+1), func(tx app.Tx) (*app.Event, error) {
 			when = when.Add(time.Millisecond)
 			data["confirmation"] = uuid.NewString()
 			ev, err := app.MakeEvent(app.EventSpec{Type: tmpl.Type, Data: data, When: when, Actor: olga, ActorKey: olgaKey, Device: scratch})

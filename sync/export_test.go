@@ -1,0 +1,72 @@
+package cloudsync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"votedesk/app"
+)
+
+// Hooks for TestAppendCapacity (capacity_test.go). It drives the cloud log
+// as hundreds of devices do, with the requests they make, without being
+// those devices: each simulated device reads the log as a pull does and
+// appends as a push does, but does not decode, check or apply what it
+// reads. On real devices that work runs on each device's own processor;
+// done here, two hundred times over on this machine's two cores, it would
+// measure the cores instead of the shared log (TestLoad does that).
+
+// LogHead reads the cloud log's head, as a sync cycle starts by doing.
+func LogHead(ctx context.Context, c *Cloud) (uint64, string, error) { return c.logHead(ctx) }
+
+// ReadLogRaw makes the queries a pull from sequence number from makes
+// when the log's head was settled (readLog), page after page to the end of
+// the log, and returns the last event read and the hash its segment gives
+// (from-1 and "" when there was nothing after from-1). The segments are
+// not decoded: only their place in the log is checked.
+func ReadLogRaw(ctx context.Context, c *Cloud, from, settled uint64) (last uint64, hash string, err error) {
+	last = from - 1
+	err = c.scanLog(ctx, from, settled, func(items []map[string]types.AttributeValue, next uint64) (uint64, error) {
+		for _, it := range items {
+			first, err1 := strconv.ParseUint(getNum(it, attrFirstSeq), 10, 64)
+			end, err2 := strconv.ParseUint(getNum(it, attrLastSeq), 10, 64)
+			if err1 != nil || err2 != nil || first != next || end < first {
+				return next, fmt.Errorf("segment %s does not continue the log at %d", getStr(it, attrSK), next)
+			}
+			next, last, hash = end+1, end, getStr(it, attrLastHash)
+		}
+		return next, nil
+	})
+	return last, hash, err
+}
+
+// AppendAfter appends evs right after event seq, whose hash is hash, as a
+// push of one transaction does (Syncer.push): at that place on condition
+// that it is free, and after a lost race at the head (Syncer.appendAtHead,
+// with its backoff and its check for an append whose answer was lost). It
+// returns how many races it lost.
+func AppendAfter(ctx context.Context, c *Cloud, evs []*app.Event, seq uint64, hash string) (lost int, err error) {
+	s := &Syncer{Step: func(name string) {
+		if name == "lost" {
+			lost++
+		}
+	}}
+	placed := placedAfter(evs, seq, hash)
+	segs, err := packSegments(placed)
+	if err != nil {
+		return 0, err
+	}
+	if len(batchSegments(segs)) != 1 {
+		return 0, errors.New("AppendAfter: the events need more than one transaction")
+	}
+	err = c.appendSegments(ctx, segs)
+	if errors.Is(err, errLostRace) {
+		s.step("lost")
+		var res app.SyncResult
+		_, err = s.appendAtHead(ctx, c, placed, err, &res)
+	}
+	return lost, err
+}
