@@ -35,6 +35,10 @@ type capacityRun struct {
 	n                        int
 	rate                     float64
 	castFor, interval, drain time.Duration
+	// burst, when set (-loadburst), replaces casting while syncing: each
+	// device has burst ballots cast offline when all start syncing (the
+	// polls closed).
+	burst int
 }
 
 // writer is one simulated device of TestAppendCapacity: its ballots, which
@@ -74,11 +78,15 @@ func TestAppendCapacity(t *testing.T) {
 			if err != nil || n < 1 {
 				t.Fatalf("-capacity %q: %q is not a device count", *capacity, f)
 			}
-			runs = append(runs, capacityRun{n: n, rate: *capacityRate, castFor: 20 * time.Second, interval: 3 * time.Second, drain: 40 * time.Second})
+			runs = append(runs, capacityRun{n: n, rate: *capacityRate, castFor: 20 * time.Second, interval: 3 * time.Second, drain: 40 * time.Second, burst: *loadburst})
 		}
 	}
 	for _, r := range runs {
-		t.Run(fmt.Sprintf("N%d_rate%g", r.n, r.rate), func(t *testing.T) { r.run(t) })
+		name := fmt.Sprintf("N%d_rate%g", r.n, r.rate)
+		if r.burst > 0 {
+			name = fmt.Sprintf("N%d_burst%d", r.n, r.burst)
+		}
+		t.Run(name, func(t *testing.T) { r.run(t) })
 	}
 }
 
@@ -86,6 +94,9 @@ func (r capacityRun) run(t *testing.T) {
 	ctx := context.Background()
 	prefix := newPrefix(t)
 	perDevice := int(r.rate*r.castFor.Seconds()*1.5) + 2
+	if r.burst > 0 {
+		perDevice, r.castFor = r.burst, 0
+	}
 	setup, ballots := capacityEvents(t, r.n*perDevice)
 
 	tr := ddblimit.New(nil, ddblimit.Config{Unlimited: true, NoConflicts: true, Seed: uint64(time.Now().UnixNano())})
@@ -107,6 +118,13 @@ func (r capacityRun) run(t *testing.T) {
 	tr.Configure(func(c *ddblimit.Config) { *c = ddblimit.Config{TransactionLatency: 10 * time.Millisecond} })
 
 	began := time.Now()
+	if r.burst > 0 {
+		for _, w := range writers {
+			for range r.burst {
+				w.castAt = append(w.castAt, began)
+			}
+		}
+	}
 	stopCasting := began.Add(r.castFor)
 	deadline := stopCasting.Add(r.drain)
 	var wg sync.WaitGroup
@@ -115,11 +133,15 @@ func (r capacityRun) run(t *testing.T) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			w.cast(rng, r.rate, stopCasting)
+			if r.burst == 0 {
+				w.cast(rng, r.rate, stopCasting)
+			}
 		}()
 		go func() {
 			defer wg.Done()
-			time.Sleep(time.Duration(rng.Int64N(int64(r.interval))))
+			if r.burst == 0 {
+				time.Sleep(time.Duration(rng.Int64N(int64(r.interval))))
+			}
 			for time.Now().Before(deadline) {
 				w.cycle(ctx)
 				if time.Now().After(stopCasting) && w.done() {
@@ -270,7 +292,8 @@ func (r capacityRun) report(t *testing.T, writers []*writer, began time.Time, s 
 	if appends > 0 {
 		retries = float64(lost) / float64(appends)
 	}
-	// Throughput over the casting: ballots in the log by its end, a second.
+	// Throughput over the casting: ballots in the log by its end, a second;
+	// after a close of polls, over the time until the last was in the log.
 	span := r.castFor.Seconds()
 	inTime := 0
 	for _, w := range writers {
@@ -282,10 +305,17 @@ func (r capacityRun) report(t *testing.T, writers []*writer, began time.Time, s 
 		}
 		w.mu.Unlock()
 	}
+	if r.burst > 0 && len(all) > 0 {
+		span, inTime = all[len(all)-1].Seconds(), len(all)
+	}
 	part := s.Partitions[cloudsync.TablesFor(prefix).Log+" LOG#global"]
 	elapsed := time.Since(began).Seconds()
-	t.Logf("| %d | %.0f | %d | %d | %.0f | %s | %s | %.2f | %d | %.0f | %.0f | %d |", r.n, float64(r.n)*r.rate, cast, len(all),
+	offered, how := fmt.Sprintf("%.0f", float64(r.n)*r.rate), fmt.Sprintf("at %g ballots/s each", r.rate)
+	if r.burst > 0 {
+		offered, how = fmt.Sprintf("%d at once", r.n*r.burst), fmt.Sprintf("with %d ballots each cast offline", r.burst)
+	}
+	t.Logf("| %d | %s | %d | %d | %.0f | %s | %s | %.2f | %d | %.0f | %.0f | %d |", r.n, offered, cast, len(all),
 		float64(inTime)/span, pct(0.5), pct(0.99), retries, failed, part.ReadUnits/elapsed, part.WriteUnits/elapsed, part.Throttled)
-	t.Logf("%d devices at %g ballots/s each: %d appends, %d lost races, %d pulls, %d requests (%d throttled, %d transaction conflicts); log partition: %.0f read units, %.0f write units, %d throttled requests, over %.0f s",
-		r.n, r.rate, appends, lost, queries, s.Requests, s.Throttled, s.Conflicts, part.ReadUnits, part.WriteUnits, part.Throttled, elapsed)
+	t.Logf("%d devices %s: %d appends, %d lost races, %d pulls, %d requests (%d throttled, %d transaction conflicts); log partition: %.0f read units, %.0f write units, %d throttled requests, over %.0f s",
+		r.n, how, appends, lost, queries, s.Requests, s.Throttled, s.Conflicts, part.ReadUnits, part.WriteUnits, part.Throttled, elapsed)
 }

@@ -238,6 +238,74 @@
 // the page is not applied, nothing local changes, and the status keeps the
 // error.
 //
+// # What one partition carries
+//
+// TestAppendCapacity (make loadtest) measures the log's partition alone:
+// hundreds of simulated devices make a sync cycle's requests through
+// sync/ddblimit (the head, the pull's queries to the end of the log, the
+// append of what they cast, after a lost race at the head with the
+// syncer's own appendAtHead and backoff), without decoding or applying
+// what they read, which real devices do on their own processors. Measured
+// on 2026-11-27 on this 2-core machine:
+//
+//   - Reads. Every device reads every event, so each ballot costs every
+//     device r read units, and a partition read by N devices carries at
+//     most 3,000 / (N x r) ballots a second. With 200 kiosks casting a
+//     ballot every 2 s (100 ballots/s, one or two ballots a segment),
+//     consistent pulls cost r = 0.163 (the queries' rounding up to 4 KB
+//     included): 1,540-1,610 units a second, bursts over the budget, and
+//     791-1,403 requests throttled in a 40 s run; at most about 90
+//     ballots/s. Hence pulls read the settled part of the log eventually
+//     consistent, at half price (below): r = 0.092, 937-959 units a
+//     second and 7-61 throttled requests in the same runs, about 160
+//     ballots/s at most, and p50 from cast to append 8.1-8.6 -> 6.3-6.9 s.
+//     Large segments cost less a ballot: they are gzipped.
+//   - The head. Appends at one head are optimistic: each device reads the
+//     head and writes at the place after it, and loses to whoever wrote
+//     there first. Like any such channel it carries at most about one
+//     append per round trip, less as the contenders grow: 20 appends a
+//     second with 200 devices (3.3-3.9 lost races an append), 14.6 with
+//     500 (8 an append). A steady 100 ballots/s from 200 kiosks is
+//     carried with p99 26-28 s from cast to append; 250 ballots/s from 500
+//     kiosks is not (4,048 of 4,777 ballots in the log by the end of the
+//     run, p99 61 s).
+//   - Writes. DynamoDB charges a write refused by its condition by the
+//     size of the item that refused it (ddblimit: of the item sent; the
+//     two are segments of about the same size), so every lost race costs
+//     a segment's write units. After a close of polls (every device holding
+//     20 or 100 ballots cast offline), 200 devices put 4,000 ballots into
+//     the log in 15 s (268 ballots/s, p99 14 s) and 20,000 in 41 s (488/s,
+//     p99 39 s, 801 write units a second); 50 devices put 5,000 in 8 s
+//     (608/s). There the write budget is the limit: a ballot is about 0.4
+//     KB of gzipped segment, and each lost race is charged a whole
+//     segment. (These runs undercount reads: a device stops once its
+//     ballots are in.)
+//
+// So one partition takes a few hundred ballots a second from hundreds of
+// devices, not the 1,000 a second issue 15 asks of one election's shard.
+// Per-election shards (below) spread elections, not one election's
+// devices. What would lift it: fewer, larger appends (a device that
+// carries others' events: the inbox above, which cost latency), losing
+// cheaply (racing for a place with small claim items kept apart from the
+// segments, which needs a way to void a claim whose device died), and
+// copies of the
+// log for readers (segments copied to several partitions after they
+// commit; a reader must then anchor what it reads from a copy to the
+// consistent head's hash before applying it, since anyone who can write
+// the table can write a copy).
+//
+// Reading at half price: a cycle reads the head consistently first; every
+// event up to it is in the log. When at least 16 of them are to be
+// pulled, they are read with eventually consistent queries as far as those
+// go, and the rest consistently, from the first event they did not give.
+// An eventually consistent read may lag the partition's writes but never
+// returns an item that is not there: segments never change once written.
+// A copy that lags ends its answer early, or (if a copy could apply
+// writes out of order) leaves a gap; either way the consistent read from
+// the first missing event decides, so nothing is missed and nothing read
+// twice. TestPullEventuallyConsistent pulls through ddblimit's lagging
+// copy (StaleReads).
+//
 // # The cloud projection
 //
 // The device's projection after integrating event N, without its pending
