@@ -24,8 +24,10 @@ func TestLimits(t *testing.T) {
 		{"Throttling", ddblimit.Config{WriteUnits: 50, ReadUnits: 150, Burst: 100 * time.Millisecond, NoConflicts: true}},
 		{"TransactionConflicts", ddblimit.Config{Unlimited: true, TransactionLatency: 200 * time.Millisecond}},
 		{"LostResponses", ddblimit.Config{Unlimited: true, NoConflicts: true, LoseResponses: 0.3}},
+		{"StaleReads", ddblimit.Config{Unlimited: true, NoConflicts: true, StaleReads: 2 * time.Second}},
 		{"AllTogether", ddblimit.Config{WriteUnits: 50, ReadUnits: 150, Burst: 100 * time.Millisecond,
-			TransactionLatency: 200 * time.Millisecond, LoseResponses: 0.2, ThrottleCode: ddblimit.CodeThrottling}},
+			TransactionLatency: 200 * time.Millisecond, LoseResponses: 0.2, ThrottleCode: ddblimit.CodeThrottling,
+			StaleReads: 2 * time.Second}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			prefix := newPrefix(t)
@@ -97,7 +99,8 @@ func TestLimits(t *testing.T) {
 
 // limitsBit reports whether every limit cfg sets made itself felt.
 func limitsBit(cfg ddblimit.Config, s ddblimit.Stats) bool {
-	return (cfg.Unlimited || s.Throttled > 0) && (cfg.NoConflicts || s.Conflicts > 0) && (cfg.LoseResponses == 0 || s.Lost > 0)
+	return (cfg.Unlimited || s.Throttled > 0) && (cfg.NoConflicts || s.Conflicts > 0) && (cfg.LoseResponses == 0 || s.Lost > 0) &&
+		(cfg.StaleReads == 0 || s.Stale > 0)
 }
 
 // checkBallotsOnce checks that the cloud log holds want ballots, each
