@@ -457,4 +457,22 @@
 // election, write sharding beyond that (LOG#ELECTION#{id}#{n} with a merge
 // order) would still be needed for more appends a second than one head
 // allows (see "Contention").
+//
+// Found on 2026-11-27, and not in the design above: the projection keys
+// some items by the local sequence number of the event that made them
+// (REJECTED/{seq}, CONFLICT#{seq} in an election's partition, the
+// ELECTIONNAME index, the seq of SEEN items, METADATA/SYNC's
+// last_event_id), and the state hash covers them. With one log every
+// device numbers events alike. With shards, two devices that interleave
+// the events of two elections differently number them differently, so
+// either those keys become (shard, sequence in the shard), a layout change
+// with a migration, or every device must merge the shards in one order.
+// One order needs each watermark's epoch closed before its events are
+// applied: events of different shards with the same watermark W can be
+// ordered by shard only once no more can come, that is once global event
+// W+1 exists, so the global log would need a heartbeat (an event every few
+// seconds) and ballots would wait for it. And since every device reads
+// every event of its shard (see "What one partition carries"), shards
+// spread elections over partitions but do not lift the read limit of one
+// busy election.
 package cloudsync
