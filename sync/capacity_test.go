@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -73,11 +71,7 @@ func TestAppendCapacity(t *testing.T) {
 	runs := []capacityRun{{n: 5, rate: 2, castFor: 3 * time.Second, interval: time.Second, drain: 10 * time.Second}}
 	if *capacity != "" {
 		runs = nil
-		for _, f := range strings.Split(*capacity, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || n < 1 {
-				t.Fatalf("-capacity %q: %q is not a device count", *capacity, f)
-			}
+		for _, n := range deviceCounts(t, "capacity", *capacity) {
 			runs = append(runs, capacityRun{n: n, rate: *capacityRate, castFor: 20 * time.Second, interval: 3 * time.Second, drain: 40 * time.Second, burst: *loadburst})
 		}
 	}
@@ -282,12 +276,7 @@ func (r capacityRun) report(t *testing.T, writers []*writer, began time.Time, s 
 		w.mu.Unlock()
 	}
 	slices.Sort(all)
-	pct := func(p float64) time.Duration {
-		if len(all) == 0 {
-			return 0
-		}
-		return all[min(len(all)-1, int(p*float64(len(all))))].Round(10 * time.Millisecond)
-	}
+	pct := func(p float64) time.Duration { return percentile(all, p) }
 	retries := 0.0
 	if appends > 0 {
 		retries = float64(lost) / float64(appends)

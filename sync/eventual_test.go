@@ -3,27 +3,14 @@ package cloudsync_test
 import (
 	"fmt"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
 	"votedesk/app"
+	"votedesk/app/apptest"
 	cloudsync "votedesk/sync"
 	"votedesk/sync/ddblimit"
 )
-
-// staleClock is the time the stale-read model of ddblimit goes by.
-type staleClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *staleClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *staleClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // TestPullEventuallyConsistent: a pull reads the part of the log it knows
 // to be settled with eventually consistent queries, at half the read units,
@@ -34,7 +21,7 @@ func (c *staleClock) Add(d time.Duration) {
 // laptop's state, for fewer read units than reading it all consistently.
 func TestPullEventuallyConsistent(t *testing.T) {
 	prefix := newPrefix(t)
-	clk := &staleClock{now: start}
+	clk := apptest.NewClock(start, 0)
 	tr := ddblimit.New(nil, ddblimit.Config{Unlimited: true, NoConflicts: true, StaleReads: time.Minute, Now: clk.Now})
 	hc := &http.Client{Transport: tr}
 	log := cloudsync.TablesFor(prefix).Log + " LOG#global"

@@ -68,11 +68,7 @@ func TestLoad(t *testing.T) {
 	runs := []loadRun{{n: 5, castFor: 6 * time.Second, interval: 2 * time.Second, drain: 10 * time.Second}}
 	if *loadtest != "" {
 		runs = nil
-		for _, f := range strings.Split(*loadtest, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil {
-				t.Fatalf("-loadtest %q: %v", *loadtest, err)
-			}
+		for _, n := range deviceCounts(t, "loadtest", *loadtest) {
 			runs = append(runs, loadRun{n: n, castFor: 20 * time.Second, interval: 3 * time.Second, drain: 40 * time.Second, burst: *loadburst})
 		}
 	}
@@ -286,13 +282,7 @@ func (r loadRun) report(t *testing.T, kiosks []*kiosk, began time.Time, elapsed 
 	}
 	slices.Sort(all)
 	slices.Sort(inCloud)
-	pctOf := func(d []time.Duration, p float64) time.Duration {
-		if len(d) == 0 {
-			return 0
-		}
-		return d[min(len(d)-1, int(p*float64(len(d))))].Round(10 * time.Millisecond)
-	}
-	pct := func(p float64) time.Duration { return pctOf(all, p) }
+	pct := func(p float64) time.Duration { return percentile(all, p) }
 	retries := 0.0
 	if appends > 0 {
 		retries = float64(lost) / float64(appends)
@@ -313,5 +303,27 @@ func (r loadRun) report(t *testing.T, kiosks []*kiosk, began time.Time, elapsed 
 	t.Logf("| %d | %d | %d | %.1f | %s | %s | %.2f | %d | %s |", r.n, cast, len(all), float64(len(all))/span.Seconds(),
 		pct(0.5), pct(0.99), retries, failed, slow)
 	t.Logf("%d kiosks, %s: %d appends, %d lost races, the last append %s after the start; cast to append p50 %s, p99 %s; %v", r.n, elapsed.Round(time.Second), appends, lost,
-		time.Unix(0, lastAppend).Sub(began).Round(10*time.Millisecond), pctOf(inCloud, 0.5), pctOf(inCloud, 0.99), s)
+		time.Unix(0, lastAppend).Sub(began).Round(10*time.Millisecond), percentile(inCloud, 0.5), percentile(inCloud, 0.99), s)
+}
+
+// deviceCounts reads a flag's comma-separated device counts.
+func deviceCounts(t *testing.T, name, value string) []int {
+	t.Helper()
+	var out []int
+	for _, f := range strings.Split(value, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			t.Fatalf("-%s %q: %q is not a device count", name, value, f)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// percentile returns the p-th percentile of sorted durations, to 10 ms.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[min(len(sorted)-1, int(p*float64(len(sorted))))].Round(10 * time.Millisecond)
 }
