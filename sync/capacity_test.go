@@ -50,6 +50,8 @@ type writer struct {
 	castAt    []time.Time // when each of the first len(castAt) events was cast
 	appended  int         // the first appended events are in the cloud log
 	latencies []time.Duration
+	// roundTrips times the head reads: one small query each.
+	roundTrips []time.Duration
 
 	pulled          uint64 // the log read up to here, the hash there
 	hash            string
@@ -211,7 +213,11 @@ func (w *writer) cast(rng *rand.Rand, rate float64, stop time.Time) {
 // cycle makes a sync cycle's requests: the head, the pull to the end of
 // the log, and the append of what was cast since the last append.
 func (w *writer) cycle(ctx context.Context) {
+	asked := time.Now()
 	head, _, err := cloudsync.LogHead(ctx, w.c)
+	w.mu.Lock()
+	w.roundTrips = append(w.roundTrips, time.Since(asked))
+	w.mu.Unlock()
 	if err != nil {
 		w.fail()
 		return
@@ -263,10 +269,11 @@ func (w *writer) done() bool {
 // report logs one row of the README's table and what the log's partition
 // consumed.
 func (r capacityRun) report(t *testing.T, writers []*writer, began time.Time, s ddblimit.Stats, prefix string) {
-	var all []time.Duration
+	var all, trips []time.Duration
 	cast, appends, lost, failed, queries := 0, 0, 0, 0, 0
 	for _, w := range writers {
 		w.mu.Lock()
+		trips = append(trips, w.roundTrips...)
 		cast += len(w.castAt)
 		all = append(all, w.latencies...)
 		appends += w.appends
@@ -276,6 +283,7 @@ func (r capacityRun) report(t *testing.T, writers []*writer, began time.Time, s 
 		w.mu.Unlock()
 	}
 	slices.Sort(all)
+	slices.Sort(trips)
 	pct := func(p float64) time.Duration { return percentile(all, p) }
 	retries := 0.0
 	if appends > 0 {
@@ -305,6 +313,14 @@ func (r capacityRun) report(t *testing.T, writers []*writer, began time.Time, s 
 	}
 	t.Logf("| %d | %s | %d | %d | %.0f | %s | %s | %.2f | %d | %.0f | %.0f | %d |", r.n, offered, cast, len(all),
 		float64(inTime)/span, pct(0.5), pct(0.99), retries, failed, part.ReadUnits/elapsed, part.WriteUnits/elapsed, part.Throttled)
-	t.Logf("%d devices %s: %d appends, %d lost races, %d pulls, %d requests (%d throttled, %d transaction conflicts); log partition: %.0f read units, %.0f write units, %d throttled requests, over %.0f s",
-		r.n, how, appends, lost, queries, s.Requests, s.Throttled, s.Conflicts, part.ReadUnits, part.WriteUnits, part.Throttled, elapsed)
+	longest, trip := time.Duration(0), time.Duration(0)
+	if len(all) > 0 {
+		longest = all[len(all)-1]
+	}
+	if len(trips) > 0 {
+		trip = trips[len(trips)/2]
+	}
+	t.Logf("%d devices %s: %d appends, %d lost races, %d pulls, %d requests (%d throttled, %d transaction conflicts); log partition: %.0f read units, %.0f write units, %d throttled requests, over %.0f s; the longest wait from cast to append %s, %.1f sync intervals; a head read took p50 %s",
+		r.n, how, appends, lost, queries, s.Requests, s.Throttled, s.Conflicts, part.ReadUnits, part.WriteUnits, part.Throttled, elapsed,
+		longest.Round(10*time.Millisecond), longest.Seconds()/r.interval.Seconds(), trip.Round(100*time.Microsecond))
 }

@@ -266,9 +266,12 @@
 //     append per round trip, less as the contenders grow: 20 appends a
 //     second with 200 devices (3.3-3.9 lost races an append), 14.6 with
 //     500 (8 an append). A steady 100 ballots/s from 200 kiosks is
-//     carried with p99 26-28 s from cast to append; 250 ballots/s from 500
-//     kiosks is not (4,048 of 4,777 ballots in the log by the end of the
-//     run, p99 61 s).
+//     carried with p99 23-28 s from cast to append (the longest wait 28
+//     s, over 9 sync intervals); 250 ballots/s from 500 kiosks is not
+//     (4,048 of 4,777 ballots in the log by the end of the run, p99 61
+//     s). A round trip (a head read) took p50 24 ms here against DynamoDB
+//     Local on two shared cores; the service answers in a few, so its head
+//     should carry several times these appends a second.
 //   - Writes. DynamoDB charges a write refused by its condition by the
 //     size of the item that refused it (ddblimit: of the item sent; the
 //     two are segments of about the same size), so every lost race costs
