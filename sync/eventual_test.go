@@ -76,3 +76,38 @@ func TestPullEventuallyConsistent(t *testing.T) {
 	}
 	converged(t, connect(t, prefix, nil), a, b)
 }
+
+// TestPullThroughGaps: an eventually consistent answer that leaves a
+// segment out and goes on past it (ddblimit's StaleGaps) is not used from
+// the gap on; the consistent read fills it, and the second laptop ends
+// with the first laptop's state.
+func TestPullThroughGaps(t *testing.T) {
+	prefix := newPrefix(t)
+	clk := apptest.NewClock(start, 0)
+	tr := ddblimit.New(nil, ddblimit.Config{Unlimited: true, NoConflicts: true, StaleReads: time.Minute, StaleGaps: true, Now: clk.Now})
+	hc := &http.Client{Transport: tr}
+	a := newDevice(t, "laptop", prefix, 0, hc)
+	seed(a, 90)
+	castMayor(a, "ann", 1, 30)
+	a.sync()
+	// The next segment is written last as the copy sees it: the one after
+	// it is older.
+	clk.Add(time.Hour)
+	castMayor(a, "ann", 31, 60)
+	a.sync()
+	clk.Add(-time.Hour)
+	castMayor(a, "ann", 61, 90)
+	a.sync()
+	clk.Add(time.Hour + time.Second)
+
+	b := newDevice(t, "second", prefix, time.Minute, hc)
+	before := tr.Stats().Stale
+	b.sync()
+	if tr.Stats().Stale == before {
+		t.Error("no eventually consistent read met the gap")
+	}
+	if b.stateHash() != a.stateHash() {
+		t.Fatal("after a pull through a gap the second laptop's state differs from the first's")
+	}
+	converged(t, connect(t, prefix, nil), a, b)
+}

@@ -484,3 +484,35 @@ func TestStaleReads(t *testing.T) {
 		t.Errorf("after StaleReads, eventually consistent query %v (more: %v) and GetItem of 4 %v; want 1,2,3, more and true", sks, more, get("4"))
 	}
 }
+
+// TestStaleGaps: with StaleGaps, a lagging eventually consistent Query
+// leaves out only the recent items and goes on past them.
+func TestStaleGaps(t *testing.T) {
+	_, clk, db := limited(ddblimit.Config{Unlimited: true, StaleReads: time.Second, StaleGaps: true})
+	table := newTable(t)
+	// "2" is written last as the copy sees it: 10 s after "1" and "3".
+	for _, w := range []struct {
+		sk    string
+		shift time.Duration
+	}{{"1", 0}, {"2", 10 * time.Second}, {"3", -10 * time.Second}} {
+		clk.Add(w.shift)
+		if err := put(db, table, "log", w.sk, 100); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.Add(10*time.Second + 500*time.Millisecond)
+	out, err := db.Query(context.Background(), &dynamodb.QueryInput{
+		TableName: aws.String(table), KeyConditionExpression: aws.String("PK = :p"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: "log"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sks []string
+	for _, it := range out.Items {
+		sks = append(sks, it["SK"].(*types.AttributeValueMemberS).Value)
+	}
+	if strings.Join(sks, ",") != "1,3" {
+		t.Errorf("a lagging copy with gaps answered %v, want 1,3", sks)
+	}
+}

@@ -54,6 +54,11 @@ type Config struct {
 	// copy of the partition that has applied the partition's writes only
 	// up to some point answers. Strongly consistent reads see everything.
 	StaleReads time.Duration
+	// StaleGaps makes a lagging Query leave out only the recent items and
+	// answer the rest, LastEvaluatedKey and all, as a copy that applied the
+	// partition's writes out of order would: DynamoDB's copies do not, but
+	// a reader must not trust that they never will.
+	StaleGaps bool
 	// PartitionKey and SortKey name the tables' key attributes (default PK
 	// and SK).
 	PartitionKey, SortKey string
@@ -445,10 +450,15 @@ func (t *Transport) staleView(r request, body []byte) []byte {
 		if cut < 0 {
 			return nil
 		}
-		out["Items"], _ = json.Marshal(items[:cut])
-		out["Count"], _ = json.Marshal(cut)
-		out["ScannedCount"], _ = json.Marshal(cut)
-		delete(out, "LastEvaluatedKey")
+		kept := items[:cut]
+		if t.cfg.StaleGaps {
+			kept = slices.DeleteFunc(items, recent)
+		} else {
+			delete(out, "LastEvaluatedKey")
+		}
+		out["Items"], _ = json.Marshal(kept)
+		out["Count"], _ = json.Marshal(len(kept))
+		out["ScannedCount"], _ = json.Marshal(len(kept))
 	}
 	t.stats.Stale++
 	b, _ := json.Marshal(out)
