@@ -271,7 +271,13 @@
 //     (4,048 of 4,777 ballots in the log by the end of the run, p99 61
 //     s). A round trip (a head read) took p50 24 ms here against DynamoDB
 //     Local on two shared cores; the service answers in a few, so its head
-//     should carry several times these appends a second.
+//     should carry several times these appends a second. The backoff's
+//     base, tried again on the log alone (200 devices, two runs each):
+//     20 ms gave p99 20.5-21.6 s but p50 6.8-7.8 s, 4.9-5.1 lost races an
+//     append and 922-2,276 throttled requests; 40 ms 20.7-22.3 s, 3.9-4.1
+//     and 446-686; 80 ms 23.0-24.8 s, p50 4.4-6.7 s, 2.9-3.3 and 20-177;
+//     160 ms 24.2-27.7 s, 1.9-2.5 and none. A shorter wait buys a few
+//     seconds of p99 with writes refused and throttled; 80 ms stays.
 //   - Writes. DynamoDB charges a write refused by its condition by the
 //     size of the item that refused it (ddblimit: of the item sent; the
 //     two are segments of about the same size), so every lost race costs
