@@ -52,7 +52,9 @@ type Config struct {
 	// this long ago is not there yet for a GetItem, and a Query's answer
 	// ends before the first such item (without a LastEvaluatedKey), as a
 	// copy of the partition that has applied the partition's writes only
-	// up to some point answers. Strongly consistent reads see everything.
+	// up to some point answers. Strongly consistent reads see everything,
+	// and so does a read whose projection leaves the item's key out (its
+	// items cannot be told apart).
 	StaleReads time.Duration
 	// StaleGaps makes a lagging Query leave out only the recent items and
 	// answer the rest, LastEvaluatedKey and all, as a copy that applied the
