@@ -302,15 +302,27 @@
 // So one partition takes a few hundred ballots a second from hundreds of
 // devices, not the 1,000 a second issue 15 asks of one election's shard.
 // Per-election shards (below) spread elections, not one election's
-// devices. What would lift it: fewer, larger appends (a device that
-// carries others' events: the inbox above, which cost latency), losing
-// cheaply (racing for a place with small claim items kept apart from the
-// segments, which needs a way to void a claim whose device died), and
-// copies of the
-// log for readers (segments copied to several partitions after they
-// commit; a reader must then anchor what it reads from a copy to the
-// consistent head's hash before applying it, since anyone who can write
-// the table can write a copy).
+// devices. The hash chain makes appends sequential: an event's hash needs
+// the one before it, so one append must land before the next can be
+// placed, and a counter that hands out places without contention (an
+// UpdateItem ADD) would leave a place whose chain nobody can finish if its
+// holder dies. What would lift the limit, each a design not yet tried:
+//   - Losing cheaply: race for places on one small sequencer item (its
+//     next place and the hash there, updated on condition that both are
+//     unchanged; a refusal returns the current ones, so a retry needs no
+//     read, and costs one write unit). Each device first writes its
+//     segment as a proposal under a key of its own, and the claim names
+//     it, so anyone can copy a claimed proposal into the log when its
+//     device dies; claims can run ahead of the segments they announce.
+//   - Fewer, larger appends: whoever wins the place carries what other
+//     devices left waiting (the inbox above cost latency because a carried
+//     event waited for its carrier's next cycle, and each lost race cost
+//     the whole carried load; cheap losses and carrying on every try would
+//     change both).
+//   - Copies of the log for readers: segments copied to several partitions
+//     after they commit. Anyone who can write the table can write a copy,
+//     so a reader must anchor what it reads from one to the consistent
+//     head's hash before applying any of it.
 //
 // Reading at half price: a cycle reads the head consistently first; every
 // event up to it is in the log. When at least 16 of them are to be
