@@ -334,7 +334,9 @@
 // writes out of order) leaves a gap; either way the consistent read from
 // the first missing event decides, so nothing is missed and nothing read
 // twice. TestPullEventuallyConsistent pulls through ddblimit's lagging
-// copy (StaleReads).
+// copy (StaleReads), TestPullThroughGaps through one that leaves a gap
+// (StaleGaps), and TestLimits through a lagging copy with every other
+// limit at once.
 //
 // # The cloud projection
 //
