@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"path/filepath"
 	"slices"
@@ -124,28 +123,12 @@ func (r capacityRun) run(t *testing.T) {
 	stopCasting := began.Add(r.castFor)
 	deadline := stopCasting.Add(r.drain)
 	var wg sync.WaitGroup
+	p := pacing{castEvery: time.Millisecond, interval: r.interval, stop: stopCasting, deadline: deadline, burst: r.burst > 0}
+	if r.burst == 0 {
+		p.castEvery = time.Duration(float64(time.Second) / r.rate)
+	}
 	for i, w := range writers {
-		rng := rand.New(rand.NewPCG(uint64(i), 7))
-		wg.Add(2)
-		go func() {
-			defer wg.Done()
-			if r.burst == 0 {
-				w.cast(rng, r.rate, stopCasting)
-			}
-		}()
-		go func() {
-			defer wg.Done()
-			if r.burst == 0 {
-				time.Sleep(time.Duration(rng.Int64N(int64(r.interval))))
-			}
-			for time.Now().Before(deadline) {
-				w.cycle(ctx)
-				if time.Now().After(stopCasting) && w.done() {
-					return
-				}
-				time.Sleep(r.interval/2 + time.Duration(rng.Int64N(int64(r.interval))))
-			}
-		}()
+		p.run(&wg, uint64(i), w.cast, func() { w.cycle(ctx) }, w.done)
 	}
 	wg.Wait()
 	r.report(t, writers, began, tr.Stats(), prefix)
@@ -194,20 +177,15 @@ func capacityEvents(t *testing.T, n int) (setup, ballots []*app.Event) {
 	return evs[:at], evs[at : at+n]
 }
 
-// cast casts a ballot every 1/rate seconds on average (half to one and a
-// half of it) until stop.
-func (w *writer) cast(rng *rand.Rand, rate float64, stop time.Time) {
-	mean := time.Duration(float64(time.Second) / rate)
-	for {
-		time.Sleep(mean/2 + time.Duration(rng.Int64N(int64(mean))))
-		w.mu.Lock()
-		if time.Now().After(stop) || len(w.castAt) == len(w.events) {
-			w.mu.Unlock()
-			return
-		}
-		w.castAt = append(w.castAt, time.Now())
-		w.mu.Unlock()
+// cast casts the device's next ballot, if it has one left.
+func (w *writer) cast() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.castAt) == len(w.events) {
+		return false
 	}
+	w.castAt = append(w.castAt, time.Now())
+	return true
 }
 
 // cycle makes a sync cycle's requests: the head, the pull to the end of

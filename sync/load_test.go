@@ -104,32 +104,17 @@ func (r loadRun) run(t *testing.T) {
 	stopCasting := began.Add(r.castFor)
 	deadline := stopCasting.Add(r.drain)
 	var wg sync.WaitGroup
+	p := pacing{castEvery: 2 * time.Second, interval: r.interval, stop: stopCasting, deadline: deadline, burst: r.burst > 0}
 	for i, k := range kiosks {
-		rng := rand.New(rand.NewPCG(uint64(i), 99))
-		wg.Add(2)
-		go func() {
-			defer wg.Done()
-			for v := 0; ; v++ {
-				time.Sleep(time.Second + time.Duration(rng.Int64N(int64(2*time.Second))))
-				if time.Now().After(stopCasting) || v >= perKiosk {
-					return
-				}
-				k.castOne(fmt.Sprintf("k%04dv%03d", i, v))
+		v := 0
+		p.run(&wg, uint64(i), func() bool {
+			if v >= perKiosk {
+				return false
 			}
-		}()
-		go func() {
-			defer wg.Done()
-			if r.burst == 0 {
-				time.Sleep(time.Duration(rng.Int64N(int64(r.interval))))
-			}
-			for time.Now().Before(deadline) {
-				k.syncOnce()
-				if time.Now().After(stopCasting) && k.done() {
-					return
-				}
-				time.Sleep(r.interval/2 + time.Duration(rng.Int64N(int64(r.interval))))
-			}
-		}()
+			k.castOne(fmt.Sprintf("k%04dv%03d", i, v))
+			v++
+			return true
+		}, k.syncOnce, k.done)
 	}
 	wg.Wait()
 	elapsed := time.Since(began)
@@ -326,4 +311,47 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 		return 0
 	}
 	return sorted[min(len(sorted)-1, int(p*float64(len(sorted))))].Round(10 * time.Millisecond)
+}
+
+// pacing is how a load test's simulated device acts: it casts a ballot
+// every castEvery on average (half to one and a half of it) until stop,
+// and syncs every interval on average until deadline, or once stop has
+// passed and it holds nothing more to sync. After a close of polls (burst)
+// every device syncs at once from the start.
+type pacing struct {
+	castEvery, interval time.Duration
+	stop, deadline      time.Time
+	burst               bool
+}
+
+// run starts one device's two goroutines on wg: one calls cast until it
+// returns false or stop passes, the other calls cycle until done says
+// nothing is left after stop, or deadline passes. Each draws its waits
+// from its own random source, seeded by seed.
+func (p pacing) run(wg *sync.WaitGroup, seed uint64, cast func() bool, cycle func(), done func() bool) {
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		rng := rand.New(rand.NewPCG(seed, 99))
+		for {
+			time.Sleep(p.castEvery/2 + time.Duration(rng.Int64N(int64(p.castEvery))))
+			if time.Now().After(p.stop) || !cast() {
+				return
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		rng := rand.New(rand.NewPCG(seed, 98))
+		if !p.burst {
+			time.Sleep(time.Duration(rng.Int64N(int64(p.interval))))
+		}
+		for time.Now().Before(p.deadline) {
+			cycle()
+			if time.Now().After(p.stop) && done() {
+				return
+			}
+			time.Sleep(p.interval/2 + time.Duration(rng.Int64N(int64(p.interval))))
+		}
+	}()
 }
