@@ -104,10 +104,6 @@ type Syncer struct {
 	contendedSince time.Time
 	// lostRaces counts the races this cycle lost.
 	lostRaces int
-	// settled is the cloud log's head as this cycle first read it: every
-	// event up to it is in the log (readLog may read them eventually
-	// consistent).
-	settled uint64
 
 	// pmu guards reporting and last, the progress last reported: the
 	// SDK's retries report waits from any goroutine (waiting).
@@ -239,11 +235,10 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 	if head > confirmed {
 		s.progress.ToPull = int(head - confirmed)
 	}
-	s.settled = head
 	s.progress.ToPush = pending
 	s.lostRaces = 0
 	for {
-		if err := s.pull(ctx, c, &res); err != nil {
+		if err := s.pull(ctx, c, head, &res); err != nil {
 			return res, err
 		}
 		evs, err := s.local.Pending(ctx, 0)
@@ -314,14 +309,16 @@ func (s *Syncer) backoff(ctx context.Context, c *Cloud, aged bool) error {
 }
 
 // pull reads the cloud log after the confirmed head and integrates it page
-// by page.
-func (s *Syncer) pull(ctx context.Context, c *Cloud, res *app.SyncResult) error {
+// by page. settled is the log's head as the cycle first read it: every
+// event up to it is in the log (readLog may read them eventually
+// consistent).
+func (s *Syncer) pull(ctx context.Context, c *Cloud, settled uint64, res *app.SyncResult) error {
 	confirmed, prev, _, err := s.local.SyncHead(ctx)
 	if err != nil {
 		return err
 	}
 	s.emit("pull")
-	return c.readLog(ctx, confirmed+1, s.settled, func(page []*app.Event) error {
+	return c.readLog(ctx, confirmed+1, settled, func(page []*app.Event) error {
 		if err := app.CheckRun(prev, page[0].Seq, page); err != nil {
 			return app.Errorf(app.CodeInvalid, "cloud log %s", app.ErrorMessage(err))
 		}
