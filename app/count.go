@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"runtime"
@@ -232,88 +233,102 @@ func (t *nameTable) find(b []byte) (uint16, bool) {
 // parseMarks reads compact rankings ([["A"],["B","C"]]) straight into marks,
 // looking names up in names. Names with escapes take the slow path.
 func parseMarks(out []tally.Mark, b []byte, names *nameTable) ([]tally.Mark, error) {
-	bad := func() ([]tally.Mark, error) {
-		return nil, Errorf(CodeInternal, "stored rankings %.60q are malformed", b)
-	}
-	i := 0
-	expect := func(c byte) bool {
-		if i < len(b) && b[i] == c {
-			i++
-			return true
-		}
-		return false
-	}
-	if len(b) == 0 {
+	n := len(b)
+	if n == 0 {
 		return out, nil
 	}
-	if !expect('[') {
-		return bad()
+	// Every byte read below is before the closing bracket checked here,
+	// so only the reads of a name's end need a bound.
+	if n < 2 || b[0] != '[' || b[n-1] != ']' {
+		return nil, malformedRankings(b)
 	}
-	// closed reads the list's closing bracket, if next, reporting whether
-	// it was the last byte (anything after it is malformed).
-	closed := func() (bool, bool) {
-		if !expect(']') {
-			return false, false
-		}
-		return true, i == len(b)
-	}
-	if end, last := closed(); end {
-		if !last {
-			return bad()
-		}
+	if n == 2 {
 		return out, nil
 	}
+	i := 1
 	for rank := uint16(1); ; rank++ {
-		if !expect('[') {
-			return bad()
+		if b[i] != '[' {
+			return nil, malformedRankings(b)
 		}
-		for !expect(']') {
-			if len(out) > 0 && out[len(out)-1].Rank == rank && !expect(',') {
-				return bad()
-			}
-			if !expect('"') {
-				return bad()
-			}
-			start := i
-			escaped := false
-			for i < len(b) && b[i] != '"' {
-				if b[i] == '\\' {
-					escaped = true
-					i++
+		i++
+		if b[i] == ']' {
+			i++
+		} else {
+			for {
+				if b[i] != '"' {
+					return nil, malformedRankings(b)
 				}
 				i++
-			}
-			if i >= len(b) {
-				return bad()
-			}
-			name := b[start:i]
-			i++
-			var c uint16
-			var ok bool
-			if escaped {
-				var s string
-				if json.Unmarshal(b[start-1:i], &s) != nil {
-					return bad()
+				end := bytes.IndexByte(b[i:n-1], '"')
+				if end < 0 {
+					return nil, malformedRankings(b)
 				}
-				c, ok = names.find([]byte(s))
-			} else {
-				c, ok = names.find(name)
+				name := b[i : i+end]
+				var c uint16
+				var ok bool
+				if bytes.IndexByte(name, '\\') < 0 {
+					c, ok = names.find(name)
+					i += end + 1
+				} else if c, ok, i = escapedName(b, i-1, names); i < 0 {
+					return nil, malformedRankings(b)
+				}
+				if !ok {
+					return nil, Errorf(CodeInternal, "a stored ballot ranks %q, which is not a candidate", name)
+				}
+				out = append(out, tally.Mark{Rank: rank, Candidate: c})
+				if b[i] == ',' {
+					i++
+					continue
+				}
+				if b[i] != ']' {
+					return nil, malformedRankings(b)
+				}
+				i++
+				break
 			}
-			if !ok {
-				return nil, Errorf(CodeInternal, "a stored ballot ranks %q, which is not a candidate", name)
-			}
-			out = append(out, tally.Mark{Rank: rank, Candidate: c})
 		}
-		if end, last := closed(); end {
-			if !last {
-				return bad()
+		if i == n {
+			// The group took the rankings' closing bracket.
+			return nil, malformedRankings(b)
+		}
+		if b[i] == ']' {
+			if i != n-1 {
+				return nil, malformedRankings(b)
 			}
 			return out, nil
 		}
-		if !expect(',') {
-			return bad()
+		if b[i] != ',' || i+1 >= n-1 {
+			return nil, malformedRankings(b)
 		}
+		i++
 	}
+}
+
+// escapedName reads the JSON string with escapes that starts at b[q] (its
+// opening quote) and finds its candidate; next is the index after its
+// closing quote, or -1 when the string is malformed or runs into the
+// rankings' closing bracket.
+func escapedName(b []byte, q int, names *nameTable) (c uint16, ok bool, next int) {
+	i := q + 1
+	for i < len(b)-1 && b[i] != '"' {
+		if b[i] == '\\' {
+			i++
+		}
+		i++
+	}
+	if i >= len(b)-1 {
+		return 0, false, -1
+	}
+	var s string
+	if json.Unmarshal(b[q:i+1], &s) != nil {
+		return 0, false, -1
+	}
+	c, ok = names.find([]byte(s))
+	return c, ok, i + 1
+}
+
+func malformedRankings(b []byte) error {
+	return Errorf(CodeInternal, "stored rankings %.60q are malformed", b)
 }
 
 // readRankings reads the rankings of every ballot of an election into set,

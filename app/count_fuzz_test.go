@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 // accepts, and accepts everything EncodeRankings writes.
 func FuzzParseMarksAgreesWithDecodeRankings(f *testing.F) {
 	for _, s := range []string{``, `[]`, `[["A"]]`, `[["A"],["B","C"]]`, `[["A\"q"],[]]`, `[["A"],["A"]]`, `[[],["B"]]`,
-		`[["A"] ,["B"]]`, `[["A"],`, `[["é"]]`, `[["A\u0022"]]`, `[["` + OvervoteLabel + `"]]`} {
+		`[["A"] ,["B"]]`, `[["A"],`, `[["A"]`, `[[]`, `[[],`, `[["A"]]]`, `[["é"]]`, `[["A\u0022"]]`, `[["` + OvervoteLabel + `"]]`} {
 		f.Add(s)
 	}
 	names := []string{"A", "B", "C", `A"q`, "é"}
@@ -75,6 +76,35 @@ func TestNameTable(t *testing.T) {
 	for _, miss := range []string{"C000y", "C300x", "Candidate 300", "B", "ée"} {
 		if got, ok := tab.find([]byte(miss)); ok {
 			t.Errorf("find(%q) = %d, a name that is not a candidate", miss, got)
+		}
+	}
+}
+
+// BenchmarkParseMarks parses 100,000 stored rankings of ten candidates
+// (one to ten ranks each, as EncodeRankings writes them) into marks: the
+// per-ballot work of reading a stored election for a count.
+func BenchmarkParseMarks(b *testing.B) {
+	cands := []string{"Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov",
+		"Donald Knuth", "Frances Allen", "John Backus", "Margaret Hamilton", "Ken Thompson"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	stored := make([][]byte, 100_000)
+	for i := range stored {
+		perm := rng.Perm(len(cands))[:1+rng.IntN(len(cands))]
+		r := make([]Ranking, len(perm))
+		for j, c := range perm {
+			r[j] = Ranking{Candidate: cands[c], Rank: j + 1}
+		}
+		stored[i] = []byte(EncodeRankings(r))
+	}
+	names := newNameTable(MarkIndex(cands))
+	var marks []tally.Mark
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, s := range stored {
+			var err error
+			if marks, err = parseMarks(marks[:0], s, names); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }
