@@ -113,6 +113,24 @@ type Event struct {
 	// each hash the message.
 	userSum    [sha256.Size]byte
 	userSumFor userSumKey
+	// chainHash is ComputeHash's last answer, kept with what it covered: a
+	// pull checks each page's chain while it reads ahead, and Integrate
+	// checks it again before it writes.
+	chainHash string
+	chainFor  chainKey
+}
+
+// chainKey is what ComputeHash covers: the hash before the event and the
+// event's content, Data by identity.
+type chainKey struct {
+	prev                                 string
+	user                                 userSumKey
+	id, userKey, userSig, devKey, devSig string
+}
+
+func (k chainKey) same(o chainKey) bool {
+	return k.prev == o.prev && k.user.same(o.user) && k.id == o.id &&
+		k.userKey == o.userKey && k.userSig == o.userSig && k.devKey == o.devKey && k.devSig == o.devSig
 }
 
 // userSumKey is what userMessage covers, Data by identity.
@@ -140,11 +158,17 @@ func (e *Event) Signed() bool { return e.V >= FormatSigned }
 // SHA-256 of prev, a newline, and the event's content (everything but its
 // position and its sealed part) as canonical JSON.
 func (e *Event) ComputeHash(prev string) string {
+	k := chainKey{prev: prev, user: userSumKey{v: e.V, when: e.When, actor: e.Actor, actorID: e.ActorID, typ: string(e.Type), data: e.Data},
+		id: e.ID, userKey: e.UserKey, userSig: e.UserSig, devKey: e.DevKey, devSig: e.DevSig}
+	if k.same(e.chainFor) {
+		return e.chainHash
+	}
 	h := sha256.New()
 	h.Write([]byte(prev))
 	h.Write([]byte{'\n'})
 	h.Write(e.content(make([]byte, 0, 256+len(e.Data))))
-	return hex.EncodeToString(h.Sum(nil))
+	e.chainHash, e.chainFor = hex.EncodeToString(h.Sum(nil)), k
+	return e.chainHash
 }
 
 // ContentHash identifies what an event is, wherever it sits in the log: the

@@ -73,3 +73,47 @@ func TestEventBytes(t *testing.T) {
 		t.Errorf("hash of the plain event after the empty hash is %s, want %s", ev.Hash, want)
 	}
 }
+
+// TestComputeHashFollowsChanges: ComputeHash keeps its last answer, and a
+// change to anything the hash covers (or to prev) gives the hash of the
+// event as it now is, never the kept one.
+func TestComputeHashFollowsChanges(t *testing.T) {
+	base := func() *app.Event {
+		return &app.Event{Seq: 3, V: app.FormatSigned, ID: "dev-1/3", When: time.Date(2026, 11, 3, 7, 0, 0, 0, time.UTC),
+			Actor: "olga", ActorID: "acct-1", Type: app.EvBallotCast, Data: json.RawMessage(`{"election":"Mayor"}`),
+			UserKey: "uk", UserSig: "us", DevKey: "dk", DevSig: "ds"}
+	}
+	// fresh is the hash of an event with e's fields that has kept nothing.
+	fresh := func(e *app.Event, prev string) string {
+		return (&app.Event{Seq: e.Seq, V: e.V, ID: e.ID, When: e.When, Actor: e.Actor, ActorID: e.ActorID, Type: e.Type,
+			Data: append(json.RawMessage(nil), e.Data...), UserKey: e.UserKey, UserSig: e.UserSig, DevKey: e.DevKey, DevSig: e.DevSig}).ComputeHash(prev)
+	}
+	changes := map[string]func(e *app.Event){
+		"id":       func(e *app.Event) { e.ID = "dev-2/3" },
+		"when":     func(e *app.Event) { e.When = e.When.Add(time.Second) },
+		"actor":    func(e *app.Event) { e.Actor = "oleg" },
+		"actor id": func(e *app.Event) { e.ActorID = "acct-2" },
+		"type":     func(e *app.Event) { e.Type = app.EvBallotRankingsChanged },
+		"data":     func(e *app.Event) { e.Data = json.RawMessage(`{"election":"Levy"}`) },
+		"format":   func(e *app.Event) { e.V = 0; e.ActorID, e.UserKey, e.UserSig, e.DevKey, e.DevSig = "", "", "", "", "" },
+		"user key": func(e *app.Event) { e.UserKey = "uk2" },
+		"user sig": func(e *app.Event) { e.UserSig = "us2" },
+		"dev key":  func(e *app.Event) { e.DevKey = "dk2" },
+		"dev sig":  func(e *app.Event) { e.DevSig = "ds2" },
+	}
+	for name, change := range changes {
+		e := base()
+		before := e.ComputeHash("p")
+		if again := e.ComputeHash("p"); again != before || again != fresh(e, "p") {
+			t.Fatalf("%s: the kept hash %s, computed again %s", name, before, again)
+		}
+		change(e)
+		if got, want := e.ComputeHash("p"), fresh(e, "p"); got != want || got == before {
+			t.Errorf("after a change of %s: ComputeHash = %s, want %s (before the change %s)", name, got, want, before)
+		}
+	}
+	e := base()
+	if a, b := e.ComputeHash("p"), e.ComputeHash("q"); a == b || b != fresh(e, "q") {
+		t.Errorf("another prev gave %s, want %s", b, fresh(e, "q"))
+	}
+}

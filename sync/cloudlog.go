@@ -117,7 +117,11 @@ func (c *Cloud) segmentMark(ctx context.Context, seq uint64) (firstID, lastHash 
 // are read with eventually consistent queries, at half the read units, as
 // far as those go; the rest, and everything when there are fewer, with
 // consistent ones (sync/doc.go, "Reading at half price").
-func (c *Cloud) readLog(ctx context.Context, from, settled uint64, fn func(page []*app.Event) error) error {
+//
+// check, when given, is called by the reader on each page as it is decoded
+// (frames checked, signatures not yet), in order: what it refuses ends the
+// read as a bad segment does.
+func (c *Cloud) readLog(ctx context.Context, from, settled uint64, check func(page []*app.Event) error, fn func(page []*app.Event) error) error {
 	ctx, stop := context.WithCancel(ctx)
 	pages := make(chan logPage, 1)
 	defer func() {
@@ -133,6 +137,11 @@ func (c *Cloud) readLog(ctx context.Context, from, settled uint64, fn func(page 
 			page, err := decodePage(items, next)
 			if err != nil || len(page) == 0 {
 				return next, err
+			}
+			if check != nil {
+				if err := check(page); err != nil {
+					return next, err
+				}
 			}
 			// Check the page's signatures here, while the page before it
 			// is applied: applying finds them checked.
@@ -347,5 +356,5 @@ func batchSegments(segs []segment) [][]segment {
 // each segment's frame, and calls fn with the events of each page in order.
 // It is what pull uses, for tools and tests that inspect the cloud log.
 func (c *Cloud) ReadLog(ctx context.Context, from uint64, fn func(page []*app.Event) error) error {
-	return c.readLog(ctx, from, 0, fn)
+	return c.readLog(ctx, from, 0, nil, fn)
 }

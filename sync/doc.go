@@ -98,8 +98,10 @@
 //     and replays them, and sets C to the page's last event. Pending events
 //     the pulled page already holds at the same place with the same hash are
 //     confirmed where they are, without undo and redo. The next page is
-//     queried, decoded and its signatures checked while this one is
-//     applied; a failed or cancelled pull stops that read and waits for it.
+//     queried, decoded, its hash chain and its signatures checked while
+//     this one is applied (each event keeps the hash it was found to have,
+//     so Integrate's own check of the chain does not hash it again); a
+//     failed or cancelled pull stops that read and waits for it.
 //  3. Push. Pack all pending events (which now sit at C+1.. with the hashes
 //     the cloud will hold) into segments and write them a transaction at a
 //     time, each segment on condition attribute_not_exists; a push of one

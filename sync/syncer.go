@@ -318,11 +318,16 @@ func (s *Syncer) pull(ctx context.Context, c *Cloud, settled uint64, res *app.Sy
 		return err
 	}
 	s.emit("pull")
-	return c.readLog(ctx, confirmed+1, settled, func(page []*app.Event) error {
+	// The reader checks each page's hash chain while the page before it is
+	// applied; Integrate checks it again, finding each event's hash known.
+	chain := func(page []*app.Event) error {
 		if err := app.CheckRun(prev, page[0].Seq, page); err != nil {
 			return app.Errorf(app.CodeInvalid, "cloud log %s", app.ErrorMessage(err))
 		}
 		prev = page[len(page)-1].Hash
+		return nil
+	}
+	return c.readLog(ctx, confirmed+1, settled, chain, func(page []*app.Event) error {
 		rebased, err := s.local.Integrate(ctx, page)
 		if err != nil {
 			return err
