@@ -325,3 +325,60 @@ func BenchmarkNaiveGet(b *testing.B) {
 		eventsPerSecond(b, naiveEvents, time.Since(begin))
 	}
 }
+
+// BenchmarkApply integrates the benchmark's events into a new device a
+// page at a time, as a pull hands them over (a query of BenchmarkPull's log
+// returns 3,471 events), with their signatures and chain already checked,
+// as the pull's reader checks them while the page before is applied: the
+// device's own part of BenchmarkPull, without DynamoDB.
+func BenchmarkApply(b *testing.B) {
+	ctx := context.Background()
+	tmpl, err := localstore.Open(benchTemplate(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	evs, err := tmpl.Pending(ctx, 0)
+	tmpl.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw := make([][]byte, len(evs))
+	for i, ev := range evs {
+		if raw[i], err = app.EncodeEvent(ev); err != nil {
+			b.Fatal(err)
+		}
+	}
+	const page = 3471
+	var took time.Duration
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		st, err := localstore.Open(filepath.Join(b.TempDir(), fmt.Sprintf("apply%d.db", i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		app.ForgetCheckedSignatures()
+		pulled := make([]*app.Event, len(raw))
+		for j, r := range raw {
+			if pulled[j], err = app.DecodeEvent(r); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := app.CheckRun("", 1, pulled); err != nil {
+			b.Fatal(err)
+		}
+		app.VerifyAll(pulled)
+		b.StartTimer()
+		begin := time.Now()
+		for from := 0; from < len(pulled); from += page {
+			if _, err := st.Integrate(ctx, pulled[from:min(from+page, len(pulled))]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		took += time.Since(begin)
+		b.StopTimer()
+		st.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(len(raw)*b.N)/took.Seconds(), "events/s")
+	b.ReportMetric(0, "ns/op")
+}
