@@ -179,5 +179,10 @@ func TestReadVoteDesk(t *testing.T) {
 		{"ErrEmptyTieName", src, "ballot_id,rank_1\nb1,Bob|\n", cands, Options{}, nil, `v.csv: line 2, column 2: empty name in the tie "Bob|"`},
 		{"ErrUnknownCandidate", src, "ballot_id,rank_1\nb1,Joe Biden2\n", cands, Options{}, nil, `v.csv: line 2, column 2: unknown candidate "Joe Biden2"`},
 		{"ErrDuplicateCandidate", src, "# candidates: Bob,Bob\n", cands, Options{}, nil, `v.csv: line 1, column 2: candidate "Bob" is listed twice`},
+		{"CandidateTwiceAtARank", src, "ballot_id,rank_1\nb1,Bob|Bob\n", cands, Options{}, []string{"Bob"}, ""},
+		// Found by FuzzReadVoteDesk: the count refuses such a rank, so the
+		// read does, naming the record.
+		{"ErrOvervoteLabelBesideCandidate", src, "ballot_id,rank_1,rank_2\nb1,Alice,#overvote|Bob\n", cands, Options{}, nil,
+			`v.csv: line 2: rank 2 has the overvote label beside candidates; an overvote is the label alone, or the candidates marked at that rank`},
 	})
 }

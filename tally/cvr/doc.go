@@ -46,7 +46,11 @@
 // name the contest's Candidates does not know fails the read with
 // ErrUnknownCandidate, unless no ballot marks it — RCTab's rule. Several
 // marks at one rank are kept as they are (an overvote or a tie: the count's
-// rules decide); so are repeated candidates and skipped ranks.
+// rules decide); so are repeated candidates and skipped ranks. The
+// overvote label beside other marks at one rank fails the read, naming
+// the record: no rule says whether such a rank is an overvote or the
+// candidates marked there (a candidate marked twice at one rank is one
+// mark, as RCTab keeps a set per rank).
 //
 // Blank precinct cells give the precinct "" (RCTab reports these as "no
 // precinct id" or "missing_precinct_id"). The batch column is kept out of

@@ -128,7 +128,8 @@ func mustAdd(t testing.TB, set *tally.BallotSet, id string, count uint32, marks 
 }
 
 // randomSet makes n random ballots over k candidates: skipped ranks, ties,
-// ids on some, counts above 1 on some.
+// explicit overvotes (alone at their rank, as every reader and the count
+// require) when asked, ids on some, counts above 1 on some.
 func randomSet(r *rand.Rand, n, k int, overvotes bool) *tally.BallotSet {
 	set := newSet()
 	for i := range n {
@@ -136,13 +137,14 @@ func randomSet(r *rand.Rand, n, k int, overvotes bool) *tally.BallotSet {
 		rank := uint16(0)
 		for range r.IntN(k + 1) {
 			rank += uint16(1 + r.IntN(2)*r.IntN(2))
+			if overvotes && r.IntN(16) == 0 { // an explicit overvote, alone at its rank
+				marks = append(marks, tally.Mark{Rank: rank, Candidate: tally.Overvote})
+				continue
+			}
 			first := r.IntN(k)
 			marks = append(marks, tally.Mark{Rank: rank, Candidate: uint16(first)})
 			if k > 1 && r.IntN(8) == 0 { // another candidate at the rank
 				marks = append(marks, tally.Mark{Rank: rank, Candidate: uint16((first + 1 + r.IntN(k-1)) % k)})
-			}
-			if overvotes && r.IntN(16) == 0 {
-				marks = append(marks, tally.Mark{Rank: rank, Candidate: tally.Overvote})
 			}
 		}
 		id := ""
