@@ -1,6 +1,7 @@
 package tally
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 )
@@ -116,7 +117,9 @@ func FuzzTabulate(f *testing.F) {
 }
 
 // FuzzPairwise checks that every pairwise method runs on any ballots and
-// that no pair is preferred by more ballots than were cast.
+// that no pair is preferred by more ballots than were cast; ballots that
+// give nobody a vote get ErrNoVotes (a plain answer, not a coin flip), and
+// only those.
 func FuzzPairwise(f *testing.F) {
 	f.Add([]byte{3, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0xFF, 0, 1, 2, 1, 0, 0xFF, 1, 2})
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -124,6 +127,9 @@ func FuzzPairwise(f *testing.F) {
 		for _, m := range []Method{Schulze, RankedPairs, RankedPairsMargin, Copeland, Minimax, MinimaxMargin,
 			MinimaxOpposition, Kemeny, Borda, Dowdall, Plurality} {
 			res, err := Tabulate(c, b, m, Rules{})
+			if errors.Is(err, ErrNoVotes) && !marksCandidate(c, b) {
+				continue
+			}
 			if err != nil {
 				t.Fatalf("%s: %v", m, err)
 			}
