@@ -18,7 +18,7 @@ export VOTEDESK_DYNAMODB_LOCAL := $(DDB_DIR)
 APT_PKGS := gcc pkg-config libgl1-mesa-dev xorg-dev libwayland-dev libxkbcommon-dev xvfb x11-utils imagemagick
 PC_MODS  := gl x11 xcursor xrandr xinerama xi xxf86vm wayland-client xkbcommon
 
-.PHONY: run build test lint bench loadtest deps system-deps go-deps dynamodb-local screenshots screenshots-kiosk package clean
+.PHONY: run build test lint bench fuzz loadtest deps system-deps go-deps dynamodb-local screenshots screenshots-kiosk package clean
 
 run: build
 	./$(BIN)
@@ -38,6 +38,22 @@ lint: go-deps
 bench: deps dynamodb-local
 	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 120m ./... | tee bench.txt
 	$(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da bench.txt
+
+# fuzz runs every fuzz target of every package for FUZZTIME each; `make test`
+# runs only their seeds, so a target whose checks went stale shows only here.
+# A failing input is left in the package's testdata/fuzz, where `make test`
+# runs it from then on. It ends with the list of the targets that failed.
+FUZZTIME ?= 60s
+fuzz: deps
+	@failed=; \
+	for file in $$(grep -rl --include='*_test.go' '^func Fuzz' . | sort); do \
+		pkg=./$$(dirname $${file#./}); \
+		for target in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$file); do \
+			echo "== $$pkg $$target"; \
+			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$pkg || failed="$$failed $$pkg:$$target"; \
+		done; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz targets that failed:$$failed"; exit 1; fi
 
 # loadtest runs TestLoad with 10, 50, 200 and 500 simulated kiosks against
 # DynamoDB Local through DynamoDB's per-partition limits (sync/ddblimit);
