@@ -28,7 +28,9 @@ type Tx interface {
 	// must be in order and which no item may have yet: item(i) makes the
 	// item with sort key sks[i]. A taken key refuses them all before any is
 	// stored. It spares the store a lookup per item (an import stores a
-	// million).
+	// million). item is called once per item, in order, on a goroutine of
+	// the store's while it writes the items before: it must not use the
+	// transaction.
 	PutNew(pk string, sks []string, item func(i int) Item) error
 	// Delete removes the item with the given keys, if any.
 	Delete(pk, sk string) error

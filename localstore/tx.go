@@ -147,22 +147,100 @@ func (t *tx) PutNew(pk string, sks []string, item func(i int) app.Item) error {
 			return fmt.Errorf("localstore: item %s/%s already exists", pk, sks[i])
 		}
 	}
-	for i, k := range keys {
-		it := item(i)
-		if it.PK() != pk || it.SK() != sks[i] {
-			return fmt.Errorf("localstore: new item %d is %s/%s, not %s/%s", i, it.PK(), it.SK(), pk, sks[i])
+	// The items are made and encoded on a second goroutine while this one
+	// writes them: bbolt takes writes from one goroutine only, and an
+	// import's million items are then made on one core and written on the
+	// other.
+	chunks := make(chan newChunk, 4)
+	stop := make(chan struct{})
+	go encodeNew(pk, sks, item, chunks, stop)
+	defer func() {
+		close(stop)
+		for range chunks { // let the encoder end
 		}
-		if !it.Sorted() {
-			return fmt.Errorf("localstore: item %s/%s has unsorted or repeated attributes", pk, sks[i])
+	}()
+	i := 0
+	for c := range chunks {
+		if c.err != nil {
+			return c.err
 		}
-		if err := t.remember(k, nil); err != nil {
-			return err
-		}
-		if err := t.write(k, it); err != nil {
-			return err
+		for j, v := range c.values {
+			k := keys[i]
+			if err := t.remember(k, nil); err != nil {
+				return err
+			}
+			if err := t.data.Put(k, v); err != nil {
+				return fmt.Errorf("localstore: put %s/%s: %w", pk, sks[i], err)
+			}
+			if g := c.gsi[j]; g != nil {
+				if err := t.gsi.Put(g, k); err != nil {
+					return fmt.Errorf("localstore: put %s/%s: %w", pk, sks[i], err)
+				}
+			}
+			i++
 		}
 	}
 	return nil
+}
+
+// newChunk is a run of PutNew's items, encoded: each item's stored value,
+// and its GSI-1 key (nil when it has none); or the error that ended them.
+type newChunk struct {
+	values, gsi [][]byte
+	err         error
+}
+
+// newChunkItems is how many items a newChunk holds at most.
+const newChunkItems = 256
+
+// encodeNew makes PutNew's items in order, checks and encodes them, and
+// sends them in chunks until they are done, one is refused, or stop is
+// closed; then it closes chunks. The values live in blocks of its own
+// (bbolt holds on to them until commit).
+func encodeNew(pk string, sks []string, item func(i int) app.Item, chunks chan<- newChunk, stop <-chan struct{}) {
+	defer close(chunks)
+	var block []byte
+	c := newChunk{}
+	send := func() bool {
+		select {
+		case chunks <- c:
+			c = newChunk{}
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	for i, sk := range sks {
+		it := item(i)
+		switch {
+		case it.PK() != pk || it.SK() != sk:
+			c.err = fmt.Errorf("localstore: new item %d is %s/%s, not %s/%s", i, it.PK(), it.SK(), pk, sk)
+		case !it.Sorted():
+			c.err = fmt.Errorf("localstore: item %s/%s has unsorted or repeated attributes", pk, sk)
+		}
+		if c.err != nil {
+			c.values, c.gsi = nil, nil
+			send()
+			return
+		}
+		if cap(block)-len(block) < arenaBlock/8 {
+			block = make([]byte, 0, arenaBlock)
+		}
+		n := len(block)
+		block = encodeItem(block, it)
+		c.values = append(c.values, block[n:len(block):len(block)])
+		var g []byte
+		if v, _ := it.Get(app.AttrGSI1PK); v.Kind == app.KindS && v.S != "" {
+			g = gsiKey(v.S, it.Str(app.AttrGSI1SK), itemKey(pk, sk))
+		}
+		c.gsi = append(c.gsi, g)
+		if len(c.values) == newChunkItems && !send() {
+			return
+		}
+	}
+	if len(c.values) > 0 {
+		send()
+	}
 }
 
 // arenaBlock is the size of the blocks keep carves keys and values from.
