@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -189,6 +190,41 @@ func TestImportBallots(t *testing.T) {
 		}
 		if e.snapshot() != before {
 			t.Error("a refused import changed the database")
+		}
+	})
+	t.Run("ErrCancelledMidway", func(t *testing.T) {
+		before := e.snapshot()
+		more := make([]app.ImportedBallot, 3*app.ImportBatch)
+		for i := range more {
+			more[i] = app.ImportedBallot{SourceID: fmt.Sprintf("late-%05d", i), Rankings: rank("B")}
+		}
+		ctx, cancel := context.WithCancel(e.ctx)
+		defer cancel()
+		_, err := e.svc.ImportBallots(ctx, "user", "Open", app.SourceCVR, more, func(done int) {
+			if done == app.ImportBatch {
+				cancel() // after the first batch is recorded
+			}
+		})
+		if app.ErrorCode(err) != app.CodeUnavailable || !strings.Contains(app.ErrorMessage(err), "cancelled") {
+			t.Errorf("import cancelled after its first batch: %v", err)
+		}
+		if e.snapshot() != before {
+			t.Error("a cancelled import changed the database")
+		}
+	})
+	t.Run("ErrSourceIDBeforeRankings", func(t *testing.T) {
+		// Both faults: the repeated source id, in the last batch, is the
+		// one reported, as the ids are checked before any batch.
+		both := make([]app.ImportedBallot, 2*app.ImportBatch)
+		for i := range both {
+			both[i] = app.ImportedBallot{SourceID: fmt.Sprintf("both-%05d", i), Rankings: rank("B")}
+		}
+		both[0].Rankings = rank("A", "Q")
+		both[len(both)-1].SourceID = both[1].SourceID
+		_, err := e.svc.ImportBallots(e.ctx, "user", "Open", app.SourceCVR, both, nil)
+		var be *app.BallotError
+		if !errors.As(err, &be) || be.Index != len(both)-1 || !strings.Contains(be.Reason, "also ballot 2") {
+			t.Errorf("import with a repeated source id and an unknown candidate: %v", err)
 		}
 	})
 	t.Run("ErrSourceIDAlreadyImported", func(t *testing.T) {

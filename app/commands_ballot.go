@@ -119,33 +119,35 @@ func (s *Service) ImportBallots(ctx context.Context, actor, election, source str
 		if err != nil {
 			return err
 		}
-		if err := checkSourceIDs(tx, election, ballots); err != nil {
-			return err
-		}
 		cands, err := candidatesOf(tx, election)
 		if err != nil {
 			return err
 		}
-		order := orderOf(cands)
-		for start := 0; start < len(ballots); start += ImportBatch {
+		// The batches are checked and encoded on a second goroutine while
+		// this one checks the source ids and records the batches before.
+		batches := make(chan encodedBatch, 2)
+		stop := make(chan struct{})
+		go encodeBatches(ballots, orderOf(cands), e, source, batches, stop)
+		defer func() {
+			close(stop)
+			for range batches { // let the encoder end
+			}
+		}()
+		if err := checkSourceIDs(tx, election, ballots); err != nil {
+			return err
+		}
+		for b := range batches {
+			if b.err != nil {
+				return b.err
+			}
 			if err := ctx.Err(); err != nil {
 				return Errorf(CodeUnavailable, "import cancelled")
 			}
-			end := min(start+ImportBatch, len(ballots))
-			batch := make([]ImportedBallot, end-start)
-			for i, b := range ballots[start:end] {
-				r, err := normalizeCast(b.Rankings, order, MaxRank)
-				if err != nil {
-					return ballotRefused(CodeInvalid, start+i, b.SourceID, ErrorMessage(err))
-				}
-				batch[i] = ImportedBallot{SourceID: b.SourceID, Rankings: r, Precinct: b.Precinct, Batch: b.Batch, Tabulator: b.Tabulator}
-			}
-			d := decision{typ: EvBallotsImported, data: ballotsImported{Election: e.Name, ElectionID: e.ID, Source: source, Ballots: batch, Secret: e.Secret}}
-			if _, err := s.record(tx, actor, d); err != nil {
+			if _, err := s.recordEncoded(tx, actor, b.encodedDecision); err != nil {
 				return err
 			}
 			if progress != nil {
-				progress(end)
+				progress(b.end)
 			}
 		}
 		return nil
@@ -154,6 +156,47 @@ func (s *Service) ImportBallots(ctx context.Context, actor, election, source str
 		return 0, wrapOp("import ballots into "+election, err)
 	}
 	return len(ballots), nil
+}
+
+// encodedBatch is one batch of an import ready to record, the place in the
+// import where it ends, or the error that refused it.
+type encodedBatch struct {
+	encodedDecision
+	end int
+	err error
+}
+
+// encodeBatches checks the ballots of an import against the election's
+// candidates (order) and encodes them in batches of ImportBatch, in order,
+// until they are done, one is refused, or stop is closed; then it closes
+// batches.
+func encodeBatches(ballots []ImportedBallot, order candidateOrder, e Election, source string, batches chan<- encodedBatch, stop <-chan struct{}) {
+	defer close(batches)
+	for start := 0; start < len(ballots); start += ImportBatch {
+		end := min(start+ImportBatch, len(ballots))
+		b := encodedBatch{end: end}
+		batch := make([]ImportedBallot, end-start)
+		for i, ib := range ballots[start:end] {
+			r, err := normalizeCast(ib.Rankings, order, MaxRank)
+			if err != nil {
+				b.err = ballotRefused(CodeInvalid, start+i, ib.SourceID, ErrorMessage(err))
+				break
+			}
+			batch[i] = ImportedBallot{SourceID: ib.SourceID, Rankings: r, Precinct: ib.Precinct, Batch: ib.Batch, Tabulator: ib.Tabulator}
+		}
+		if b.err == nil {
+			d := decision{typ: EvBallotsImported, data: ballotsImported{Election: e.Name, ElectionID: e.ID, Source: source, Ballots: batch, Secret: e.Secret}}
+			b.encodedDecision, b.err = encodeDecision(d)
+		}
+		select {
+		case batches <- b:
+		case <-stop:
+			return
+		}
+		if b.err != nil {
+			return
+		}
+	}
 }
 
 // BallotError is an import refused because of one of its ballots: its

@@ -92,6 +92,48 @@ var errDryRun = errors.New("dry run")
 // sealed where it carries ballot contents, signed by the actor's key (from
 // the service's keyring: the actor signed in here) and by the device.
 func (s *Service) record(tx Tx, actor string, d decision) (*Event, error) {
+	enc, err := encodeDecision(d)
+	if err != nil {
+		return nil, err
+	}
+	return s.recordEncoded(tx, actor, enc)
+}
+
+// encodedDecision is a decision's event data made ready to record: the
+// public part encoded, the secret part sealed.
+type encodedDecision struct {
+	decision
+	public []byte
+	sealed json.RawMessage
+}
+
+// encodeDecision encodes a decision's data and seals its secret part. It
+// needs no transaction, so an import encodes its next batch while the one
+// before is applied.
+func encodeDecision(d decision) (encodedDecision, error) {
+	enc := encodedDecision{decision: d}
+	public, secret, sealed := sealParts(d.data)
+	if sealed {
+		raw, err := encodeData(secret)
+		if err != nil {
+			return enc, fmt.Errorf("encode %s: %w", d.typ, err)
+		}
+		commit, part, err := seal(raw)
+		if err != nil {
+			return enc, fmt.Errorf("seal %s: %w", d.typ, err)
+		}
+		public, enc.sealed = withCommit(public, commit), part
+	}
+	raw, err := encodeData(public)
+	if err != nil {
+		return enc, fmt.Errorf("encode %s: %w", d.typ, err)
+	}
+	enc.public = raw
+	return enc, nil
+}
+
+// recordEncoded is record for a decision already encoded.
+func (s *Service) recordEncoded(tx Tx, actor string, d encodedDecision) (*Event, error) {
 	who := d.as
 	if who == nil {
 		var err error
@@ -99,26 +141,10 @@ func (s *Service) record(tx Tx, actor string, d decision) (*Event, error) {
 			return nil, err
 		}
 	}
-	ev := &Event{V: FormatSigned, When: s.clock.Now().UTC(), Actor: who.user.Name, ActorID: who.user.ID, Type: d.typ}
-	public, secret, sealed := sealParts(d.data)
-	if sealed {
-		raw, err := encodeData(secret)
-		if err != nil {
-			return nil, fmt.Errorf("encode %s: %w", d.typ, err)
-		}
-		commit, part, err := seal(raw)
-		if err != nil {
-			return nil, fmt.Errorf("seal %s: %w", d.typ, err)
-		}
-		public, ev.Sealed = withCommit(public, commit), part
-		ev.sealedHere = true
-	}
-	raw, err := encodeData(public)
-	if err != nil {
-		return nil, fmt.Errorf("encode %s: %w", d.typ, err)
-	}
-	ev.Data = raw
+	ev := &Event{V: FormatSigned, When: s.clock.Now().UTC(), Actor: who.user.Name, ActorID: who.user.ID, Type: d.typ,
+		Data: d.public, Sealed: d.sealed, sealedHere: d.sealed != nil}
 	ev.SignAsActor(who.key)
+	var err error
 	if ev.ID, err = tx.NewEventID(); err != nil {
 		return nil, err
 	}
