@@ -293,7 +293,7 @@ func (t *tx) confirmInPlace(seq uint64) error {
 		return err
 	}
 	for _, k := range keys {
-		if err := t.dirty.Put(k, seqBytes(seq)); err != nil {
+		if err := t.markDirty(k, seq); err != nil {
 			return err
 		}
 	}
@@ -334,6 +334,9 @@ func (s *Store) ConfirmPushed(ctx context.Context, evs []*app.Event) error {
 			if err := t.confirmInPlace(ev.Seq); err != nil {
 				return err
 			}
+		}
+		if err := t.flushDirty(); err != nil {
+			return err
 		}
 		return putUint(t.dev, keyConfirmed, evs[len(evs)-1].Seq)
 	})

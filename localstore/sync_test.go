@@ -2,10 +2,13 @@ package localstore
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 
 	"votedesk/app"
 )
@@ -175,5 +178,60 @@ func TestCloudDeltaReadsUnderPending(t *testing.T) {
 	}
 	if !keys["ELECTION#Mayor/BALLOT#v1"] || !keys["ELECTION#Mayor/METADATA"] || !keys["METADATA/SYNC"] {
 		t.Errorf("delta after the ballot = %v", keys)
+	}
+}
+
+// TestDirtyMarksLastEvent: a pulled page marks each item it changes for
+// the cloud projection once, with the last of its events that changed it,
+// whether the marks are written at the end of the page or as they come.
+func TestDirtyMarksLastEvent(t *testing.T) {
+	ctx := context.Background()
+	a, b, sa, _ := syncFixture(t)
+	var common []*app.Event
+	must(t, a.db.View(func(btx *bolt.Tx) error {
+		return newTx(btx).Events(1, func(ev *app.Event) (bool, error) {
+			common = append(common, ev)
+			return true, nil
+		})
+	}))
+	for _, v := range []string{"v1", "v2", "v3"} {
+		cast(t, sa, v, "Kiss")
+	}
+	page := pending(t, a)
+	must(t, a.ConfirmPushed(ctx, page))
+	c := MustOpenStore(t)
+	_, err := c.Integrate(ctx, common)
+	must(t, err)
+
+	_, err = b.Integrate(ctx, page) // marks written at the end of the page
+	must(t, err)
+	saved := maxDirtyKeys
+	maxDirtyKeys = 1 // and as they come
+	_, err = c.Integrate(ctx, page)
+	maxDirtyKeys = saved
+	must(t, err)
+
+	marks := func(s *Store) map[string]uint64 {
+		got := map[string]uint64{}
+		must(t, s.db.View(func(btx *bolt.Tx) error {
+			return btx.Bucket(bucketDirty).ForEach(func(k, v []byte) error {
+				got[strings.ReplaceAll(string(k), "\x00", "/")] = binary.BigEndian.Uint64(v)
+				return nil
+			})
+		}))
+		return got
+	}
+	atEnd, asTheyCome := marks(b), marks(c)
+	last := page[len(page)-1].Seq
+	for _, k := range []string{"ELECTION#Mayor/METADATA", "METADATA/SYNC"} {
+		if atEnd[k] != last {
+			t.Errorf("%s marked at event %d, want %d (the page's last)", k, atEnd[k], last)
+		}
+	}
+	if atEnd["ELECTION#Mayor/BALLOT#v1"] != page[0].Seq {
+		t.Errorf("the first ballot marked at event %d, want %d", atEnd["ELECTION#Mayor/BALLOT#v1"], page[0].Seq)
+	}
+	if fmt.Sprint(atEnd) != fmt.Sprint(asTheyCome) {
+		t.Errorf("marks written at the end of the page:\n%v\nand as they come:\n%v", atEnd, asTheyCome)
 	}
 }

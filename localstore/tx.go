@@ -35,6 +35,11 @@ type tx struct {
 	// dirtySeq, while a confirmed event is applied, is its sequence number:
 	// every item it changes is marked in cloud_dirty (see sync.go).
 	dirtySeq uint64
+	// dirtyKeys holds those marks (item key -> the last confirmed event
+	// that changed it) until flushDirty writes them: once per item and in
+	// key order, where a pulled page of ballots changes its election's
+	// item and the sync item once per event.
+	dirtyKeys map[string]uint64
 
 	// warm, when set, is started by a scan that walks many items.
 	warm *warmer

@@ -3,6 +3,7 @@ package localstore
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 )
 
 // An undo record holds, for one event not yet confirmed by the shared log,
@@ -31,7 +32,7 @@ func (t *tx) beginUndo(seq uint64) error {
 // event is applied, it marks the item dirty for the cloud projection instead.
 func (t *tx) remember(k, old []byte) error {
 	if t.dirtySeq != 0 {
-		return t.dirty.Put(k, seqBytes(t.dirtySeq))
+		return t.markDirty(k, t.dirtySeq)
 	}
 	if t.undoSeq == 0 {
 		return nil
@@ -54,8 +55,49 @@ func (t *tx) remember(k, old []byte) error {
 	return nil
 }
 
-// flushUndo stores the undo record of the current event.
+// maxDirtyKeys is how many dirty marks a transaction holds before it
+// writes them (a rebuild replays the whole log in one); a variable for
+// tests.
+var maxDirtyKeys = 1 << 16
+
+// markDirty marks item key k changed by confirmed event seq for the cloud
+// projection; flushDirty writes the marks to cloud_dirty.
+func (t *tx) markDirty(k []byte, seq uint64) error {
+	if t.dirtyKeys == nil {
+		t.dirtyKeys = make(map[string]uint64)
+	}
+	t.dirtyKeys[string(k)] = seq // events are applied in order: the last is the latest
+	if len(t.dirtyKeys) >= maxDirtyKeys {
+		return t.flushDirty()
+	}
+	return nil
+}
+
+// flushDirty writes the marks of markDirty to cloud_dirty, in key order.
+func (t *tx) flushDirty() error {
+	if len(t.dirtyKeys) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(t.dirtyKeys))
+	for k := range t.dirtyKeys {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if err := t.dirty.Put([]byte(k), seqBytes(t.dirtyKeys[k])); err != nil {
+			return err
+		}
+	}
+	t.dirtyKeys = nil
+	return nil
+}
+
+// flushUndo stores the undo record of the current event, and the dirty
+// marks so far: every transaction that writes items ends with it.
 func (t *tx) flushUndo() error {
+	if err := t.flushDirty(); err != nil {
+		return err
+	}
 	if t.undoSeq == 0 {
 		return nil
 	}
