@@ -322,14 +322,20 @@ func (k *ballotCheck) mark(i int, marks []Mark, j int) error {
 	case mk.Candidate == Overvote && r.OvervoteRule == ExhaustIfMultipleContinuing:
 		return errorf("ballot %s: an explicit overvote label needs overvoteRule %s or %s, not %s",
 			ballotName(b, i), ExhaustImmediately, AlwaysSkipToNextRank, r.OvervoteRule)
-	case mk.Candidate == Overvote && sharesRank(marks, j):
+	case OvervoteBeside(marks, j):
 		return errorf("ballot %s: rank %d has an explicit overvote label and candidates", ballotName(b, i), mk.Rank)
 	}
 	return nil
 }
 
-func sharesRank(marks []Mark, j int) bool {
-	return (j > 0 && marks[j-1].Rank == marks[j].Rank) || (j+1 < len(marks) && marks[j+1].Rank == marks[j].Rank)
+// OvervoteBeside reports whether mark j of a ballot's marks (in rank
+// order) is an explicit overvote (Overvote) at a rank that holds other
+// marks too, which no count can judge: the rules say what an overvote
+// does, or what candidates marked together do, not both. The count
+// refuses such a ballot, and the CVR readers refuse such a record.
+func OvervoteBeside(marks []Mark, j int) bool {
+	return marks[j].Candidate == Overvote &&
+		((j > 0 && marks[j-1].Rank == marks[j].Rank) || (j+1 < len(marks) && marks[j+1].Rank == marks[j].Rank))
 }
 
 // ballotName names ballot record i for an error: its id, or its position.

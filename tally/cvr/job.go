@@ -151,8 +151,10 @@ func (j *job) declare(names []string) {
 // rank ("A|A") is one mark there, as RCTab keeps a set per rank.
 func (j *job) add(marks []tally.Mark, id []byte, count uint32, precinct []byte) error {
 	marks = oncePerRank(marks)
-	if rank, ok := overvoteBeside(marks); ok {
-		return fmt.Errorf("rank %d has the overvote label beside candidates; an overvote is the label alone, or the candidates marked at that rank", rank)
+	for k := range marks {
+		if tally.OvervoteBeside(marks, k) {
+			return fmt.Errorf("rank %d has the overvote label beside candidates; an overvote is the label alone, or the candidates marked at that rank", marks[k].Rank)
+		}
 	}
 	if j.opts.Check != nil {
 		if err := j.opts.Check(id, marks, count); err != nil {
@@ -179,19 +181,6 @@ func (j *job) add(marks []tally.Mark, id []byte, count uint32, precinct []byte) 
 		return j.tick()
 	}
 	return nil
-}
-
-// overvoteBeside finds a rank where an explicit overvote (tally.Overvote)
-// shares the rank with other marks, which no count can judge: the rules
-// say what an overvote does, or what candidates marked together do, not
-// both.
-func overvoteBeside(marks []tally.Mark) (rank uint16, found bool) {
-	for i := 1; i < len(marks); i++ {
-		if marks[i].Rank == marks[i-1].Rank && (marks[i].Candidate == tally.Overvote || marks[i-1].Candidate == tally.Overvote) {
-			return marks[i].Rank, true
-		}
-	}
-	return 0, false
 }
 
 // oncePerRank drops, in place, a mark that repeats an earlier mark of the
