@@ -2,6 +2,7 @@ package localstore
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -245,4 +246,17 @@ func TestPutNew(t *testing.T) {
 	if err == nil {
 		t.Error("an item under another key than announced was stored")
 	}
+	// New items are indexed in GSI-1 as Put indexes them.
+	must(t, s.Update(ctx, func(tx app.Tx) error {
+		return tx.PutNew("G", []string{"1", "2"}, func(i int) app.Item {
+			return item("G", fmt.Sprint(i+1), app.AttrGSI1PK, fmt.Sprintf("mail%d@example.org", i+1))
+		})
+	}))
+	must(t, s.View(ctx, func(tx app.Tx) error {
+		it, ok, err := tx.ByGSI1("mail2@example.org")
+		if err != nil || !ok || it.SK() != "2" {
+			t.Errorf("GSI-1 lookup of a PutNew item: %v %v %v", it, ok, err)
+		}
+		return nil
+	}))
 }

@@ -158,7 +158,7 @@ func (t *tx) PutNew(pk string, sks []string, item func(i int) app.Item) error {
 	// other.
 	chunks := make(chan newChunk, 4)
 	stop := make(chan struct{})
-	go encodeNew(pk, sks, item, chunks, stop)
+	go encodeNew(pk, sks, keys, item, chunks, stop)
 	defer func() {
 		close(stop)
 		for range chunks { // let the encoder end
@@ -198,11 +198,11 @@ type newChunk struct {
 // newChunkItems is how many items a newChunk holds at most.
 const newChunkItems = 256
 
-// encodeNew makes PutNew's items in order, checks and encodes them, and
-// sends them in chunks until they are done, one is refused, or stop is
-// closed; then it closes chunks. The values live in blocks of its own
+// encodeNew makes PutNew's items (keys are their bbolt keys) in order,
+// checks and encodes them, and sends them in chunks until they are done,
+// one is refused, or stop is closed; then it closes chunks. The values live in blocks of its own
 // (bbolt holds on to them until commit).
-func encodeNew(pk string, sks []string, item func(i int) app.Item, chunks chan<- newChunk, stop <-chan struct{}) {
+func encodeNew(pk string, sks []string, keys [][]byte, item func(i int) app.Item, chunks chan<- newChunk, stop <-chan struct{}) {
 	defer close(chunks)
 	var block []byte
 	c := newChunk{}
@@ -236,7 +236,7 @@ func encodeNew(pk string, sks []string, item func(i int) app.Item, chunks chan<-
 		c.values = append(c.values, block[n:len(block):len(block)])
 		var g []byte
 		if v, _ := it.Get(app.AttrGSI1PK); v.Kind == app.KindS && v.S != "" {
-			g = gsiKey(v.S, it.Str(app.AttrGSI1SK), itemKey(pk, sk))
+			g = gsiKey(v.S, it.Str(app.AttrGSI1SK), keys[i])
 		}
 		c.gsi = append(c.gsi, g)
 		if len(c.values) == newChunkItems && !send() {
