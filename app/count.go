@@ -44,6 +44,8 @@ func (s *Service) CountInputWithIDs(ctx context.Context, actor, election string)
 
 func (s *Service) countInput(ctx context.Context, actor, election string, ids bool) (CountInput, error) {
 	var in CountInput
+	var keep []byte
+	var stamp countStamp
 	err := s.view(ctx, "load ballots of "+election, actor, PermViewApplication, func(tx Tx, u User) error {
 		e, err := mustElection(tx, election)
 		if err != nil {
@@ -60,43 +62,47 @@ func (s *Service) countInput(ctx context.Context, actor, election string, ids bo
 		if len(cands) > tally.MaxCandidates {
 			return Errorf(CodeInvalid, "election %q has %d candidates; counting handles at most %d", election, len(cands), tally.MaxCandidates)
 		}
-		names := newNameTable(markIndex(cands))
-		set := &tally.BallotSet{
-			Marks: make([]tally.Mark, 0, int(e.Ballots)*min(len(cands), 8)),
-			Ends:  make([]uint32, 0, e.Ballots),
-		}
-		if err := readRankings(tx, election, names, set); err != nil {
+		if in.HeadSeq, in.HeadHash, err = tx.Head(); err != nil {
 			return err
 		}
-		if e.Grouped {
-			// Imported cast vote records name precincts or batches, for
-			// counts by precinct or batch: read them only then.
-			if set.Precincts, err = ballotColumn(tx, election, "precinct", set.Len()); err != nil {
+		stamp = countStamp{election: e.ID, headSeq: in.HeadSeq, headHash: in.HeadHash, cands: candidateNames(cands)}
+		var cols ballotColumns
+		hit := false
+		if cacheable(e) {
+			if cols, hit, err = cachedBallots(tx, stamp, ids); err != nil {
 				return err
 			}
-			if set.Batches, err = ballotColumn(tx, election, "batch", set.Len()); err != nil {
+		}
+		if !hit {
+			// What is kept for later counts holds the record ids
+			// whether this one shows them or not.
+			if cols, err = readBallotColumns(tx, e, cands, ids || cacheable(e)); err != nil {
 				return err
 			}
-			var note string
-			if set.Precincts, note = MergeSmallGroups(e, "precinct", set.Precincts); note != "" {
-				in.Notes = append(in.Notes, note)
+			if cacheable(e) {
+				keep = encodeCountCache(stamp, cols)
 			}
-			if set.Batches, note = MergeSmallGroups(e, "batch", set.Batches); note != "" {
-				in.Notes = append(in.Notes, note)
-			}
+		}
+		set := &tally.BallotSet{Marks: cols.marks, Ends: cols.ends}
+		var note string
+		if set.Precincts, note = MergeSmallGroups(e, "precinct", cols.precincts); note != "" {
+			in.Notes = append(in.Notes, note)
+		}
+		if set.Batches, note = MergeSmallGroups(e, "batch", cols.batches); note != "" {
+			in.Notes = append(in.Notes, note)
 		}
 		// A secret election's record ids (Dominion's name the batch) are
 		// withheld below AUDITOR, like voters: its slices are shown only as
 		// the small-group rule merges them.
 		if ids && (!d.Secret || d.Links) {
-			if set.IDs, err = ballotIDs(tx, election, set.Len()); err != nil {
-				return err
-			}
+			set.IDs = cols.ids
 		}
 		in.Election, in.Candidates, in.Ballots = e, cands, set
-		in.HeadSeq, in.HeadHash, err = tx.Head()
-		return err
+		return nil
 	})
+	if err == nil && keep != nil {
+		s.keepCount(ctx, stamp, keep)
+	}
 	return in, err
 }
 

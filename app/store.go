@@ -49,6 +49,18 @@ type Tx interface {
 	// email index).
 	ByGSI1(key string) (it Item, ok bool, err error)
 
+	// Cached returns the value Cache keeps under key (nil when there is
+	// none); the bytes are valid only during the transaction.
+	Cached(key string) ([]byte, error)
+	// Cache keeps b under key on this device, beside the projection but
+	// not in it: no event writes it, and the state hash, the cloud, sync
+	// and a rebuild's comparison never see it; replaying the log throws
+	// every cached value away. A nil b drops key.
+	Cache(key string, b []byte) error
+	// EachCached calls fn with every key Cache keeps and its value, in key
+	// order, until fn returns false.
+	EachCached(fn func(key string, b []byte) (bool, error)) error
+
 	// NewEventID returns a new event id, unique across devices: this device's
 	// id (DeviceIDOf its signing key) and its next device sequence number.
 	NewEventID() (string, error)

@@ -65,6 +65,9 @@ func (s *Store) Upgraded() string { return s.kept }
 // undo records made again, and what confirmed events change is marked for
 // the cloud projection.
 func (s *Store) replayAll(btx *bolt.Tx, undo bool) error {
+	if err := dropCache(btx); err != nil {
+		return err
+	}
 	buckets := [][]byte{bucketData, bucketGSI1}
 	if undo {
 		buckets = append(buckets, bucketUndo)

@@ -55,6 +55,9 @@ func (s *Store) Rebuild(ctx context.Context) (refused int, err error) {
 
 // rebuild replaces the projection in btx with one replayed from its log.
 func rebuild(ctx context.Context, btx *bolt.Tx) (refused int, err error) {
+	if err := dropCache(btx); err != nil {
+		return 0, err
+	}
 	for _, b := range [][]byte{bucketData, bucketGSI1} {
 		if err := btx.DeleteBucket(b); err != nil {
 			return 0, fmt.Errorf("localstore: clear %s: %w", b, err)

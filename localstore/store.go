@@ -25,6 +25,9 @@ var (
 	bucketLog    = []byte("vote_event_log")
 	bucketUndo   = []byte("undo")
 	bucketDevice = []byte("device")
+	// bucketCache holds what app.Tx.Cache keeps: values derived from the
+	// projection, made when needed, thrown away with it.
+	bucketCache = []byte("cache")
 )
 
 // Keys of the device bucket.

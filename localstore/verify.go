@@ -23,7 +23,15 @@ type VerifyReport = app.VerifyReport
 func (s *Store) Verify(ctx context.Context) (r VerifyReport, err error) {
 	s.warm.start() // it reads every page
 	err = guard(s.path, func() error {
-		r, err = verifyDB(ctx, s.db)
+		var badCache bool
+		r, badCache, err = verifyDB(ctx, s.db)
+		if err == nil && badCache {
+			// The cache holds nothing that is not derived again on
+			// demand: throw it away, so no count reads it.
+			if err = s.db.Update(dropCache); err == nil {
+				r.Notes = append(r.Notes, "the count cache was thrown away: counts read the ballots themselves again")
+			}
+		}
 		return err
 	})
 	return r, nameFile(s.path, err)
@@ -47,16 +55,17 @@ func CheckFile(ctx context.Context, path string) (VerifyReport, error) {
 	defer w.close()
 	var r VerifyReport
 	err = guard(path, func() error {
-		r, err = verifyDB(ctx, db)
+		r, _, err = verifyDB(ctx, db)
 		return err
 	})
 	return r, nameFile(path, err)
 }
 
-func verifyDB(ctx context.Context, db *bolt.DB) (VerifyReport, error) {
-	var r VerifyReport
+// badCache says the count cache does not hold what the projection does
+// (app.CheckCountCache).
+func verifyDB(ctx context.Context, db *bolt.DB) (r VerifyReport, badCache bool, err error) {
 	var legacy bool
-	err := db.View(func(btx *bolt.Tx) error {
+	err = db.View(func(btx *bolt.Tx) error {
 		for _, b := range [][]byte{bucketData, bucketGSI1, bucketLog, bucketUndo, bucketDevice} {
 			if btx.Bucket(b) == nil {
 				r.Problem("the file has no %s bucket: it is not a VoteDesk database", b)
@@ -82,13 +91,20 @@ func verifyDB(ctx context.Context, db *bolt.DB) (VerifyReport, error) {
 			r.Problem("%s", p)
 		}
 		r.Notes = append(r.Notes, notes...)
+		if problems, err = app.CheckCountCache(newTx(btx)); err != nil {
+			return err
+		}
+		badCache = len(problems) > 0
+		for _, p := range problems {
+			r.Problem("%s", p)
+		}
 		r.Accounts, err = app.ReadAccounts(newTx(btx))
 		return err
 	})
 	if err != nil || !r.OK() && r.Events == 0 {
-		return r, err
+		return r, badCache, err
 	}
-	return r, checkRebuild(ctx, db, legacy, &r)
+	return r, badCache, checkRebuild(ctx, db, legacy, &r)
 }
 
 // checkChain walks the log: sequence numbers from 1 without gaps, every

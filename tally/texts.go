@@ -83,6 +83,27 @@ func (t *Texts) AppendAll(o *Texts) error {
 	return nil
 }
 
+// Raw returns the column as it is kept: all the text end to end, and
+// where each entry ends in it. They are the column's own and must not be
+// changed.
+func (t *Texts) Raw() (data []byte, ends []uint32) { return t.data, t.ends }
+
+// TextsFromRaw is a column made of Raw's parts, which it keeps. It checks
+// that the ends stay in order and within the text.
+func TextsFromRaw(data []byte, ends []uint32) (*Texts, error) {
+	if len(data) > math.MaxUint32 {
+		return nil, errorf("the column's texts add up to more than 4 GiB")
+	}
+	prev := uint32(0)
+	for i, e := range ends {
+		if e < prev || int(e) > len(data) {
+			return nil, errorf("entry %d of the column ends at %d, outside %d..%d", i, e, prev, len(data))
+		}
+		prev = e
+	}
+	return &Texts{data: data, ends: ends}, nil
+}
+
 // Grow makes room for at least n more entries of size bytes of text in all.
 func (t *Texts) Grow(n, size int) {
 	if cap(t.ends)-len(t.ends) < n {
