@@ -496,7 +496,24 @@
 // some items by the local sequence number of the event that made them
 // (REJECTED/{seq}, CONFLICT#{seq} in an election's partition, the
 // ELECTIONNAME index, the seq of SEEN items, METADATA/SYNC's
-// last_event_id), and the state hash covers them. With one log every
+// last_event_id), and the state hash covers them. Two tests in app
+// (shard_scope_test.go) now keep the map of what has to change, and fail
+// when a rule change adds to it. TestLocalSequenceInProjection replays a
+// log with every kind of event twice, the second time renumbered, and
+// lists the items that differ: those above, DEVICE#/METADATA's first_seq,
+// ELECTIONID#/METADATA's created_seq and deleted_seq, METADATA/FORMAT's
+// signed_since, and a consequence the design had missed: a
+// ConflictResolved event names its conflict by the number of the event
+// that made it, so under another numbering it resolves nothing (a ballot
+// conflict made by a shard's event would need to be named by its place in
+// the shard). TestShardScopes puts the ballot events (BallotCast,
+// BallotRankingsChanged, BallotsImported, AuditBallotRead) in their
+// election's shard and lists the items events of another shard also
+// write, or read: the election's METADATA item (ballot and conflict
+// counts, last change, sealing) and its ELECTIONID# history item (sealing),
+// both read by the lifecycle's global events; its ballots (moved by a
+// rename, read and swapped by resolving a duplicate ballot) and its
+// CONFLICT# items (resolved by a global event); and METADATA/SYNC. With one log every
 // device numbers events alike. With shards, two devices that interleave
 // the events of two elections differently number them differently, so
 // either those keys become (shard, sequence in the shard), a layout change
