@@ -46,15 +46,23 @@ func BenchmarkOpenResultsMillion(b *testing.B) {
 	h.owner()
 	bigElection(b, h, 1000000)
 	h.signIn("Olivia")
-	b.ResetTimer()
-	for range b.N {
-		h.sh.OpenElection("Big", tabResults)
-		h.wait()
-		r := h.sh.Election.Results
-		if r.count == nil || r.count.Ballots.Len() != 1000000 || r.Banner.Text == "" {
-			b.Fatalf("results not shown: %q", r.Status.Text)
+	open := func(b *testing.B) {
+		for b.Loop() {
+			h.sh.OpenElection("Big", tabResults)
+			h.wait()
+			r := h.sh.Election.Results
+			if r.count == nil || r.count.Ballots.Len() != 1000000 || r.Banner.Text == "" {
+				b.Fatalf("results not shown: %q", r.Status.Text)
+			}
 		}
+		b.ReportMetric(float64(len(lastPass(h.sh.Election.Results.count.Result).Rounds)), "rounds")
 	}
-	b.StopTimer()
-	b.ReportMetric(float64(len(lastPass(h.sh.Election.Results.count.Result).Rounds)), "rounds")
+	b.Run("open", open)
+	// Once the polls are closed, the first count keeps what it read and
+	// the later ones read that (app/count_cache.go).
+	h.must(h.svc.LaunchElection(h.ctx, "Olivia", "Big"))
+	h.must(h.svc.CloseElection(h.ctx, "Olivia", "Big"))
+	h.sh.OpenElection("Big", tabResults)
+	h.wait()
+	b.Run("closed", open)
 }

@@ -163,13 +163,25 @@ func makeGrid(cols []column, rows func() int, cell func(row, col int) string, bo
 		},
 		UpdateCell: func(id widget.TableCellID, o fyne.CanvasObject) {
 			l := o.(*widget.Label)
-			l.Alignment = g.cols[id.Col].Align
-			l.TextStyle.Bold = bold != nil && bold(id.Row, id.Col)
-			l.Importance = widget.MediumImportance
+			align := g.cols[id.Col].Align
+			isBold := bold != nil && bold(id.Row, id.Col)
+			imp := widget.MediumImportance
 			if g.Importance != nil {
-				l.Importance = g.Importance(id.Row, id.Col)
+				imp = g.Importance(id.Row, id.Col)
 			}
-			l.SetText(cell(id.Row, id.Col))
+			text := cell(id.Row, id.Col)
+			if l.Text == text && l.Alignment == align && l.TextStyle.Bold == isBold && l.Importance == imp {
+				// The table refreshes every visible cell whenever it
+				// is refreshed; laying out a label's text again (which
+				// truncation measures glyph by glyph) is what costs.
+				return
+			}
+			l.Alignment, l.TextStyle.Bold, l.Importance = align, isBold, imp
+			if l.Text != text {
+				l.SetText(text)
+			} else {
+				l.Refresh()
+			}
 		},
 		ShowHeaderRow: true,
 	}
