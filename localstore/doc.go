@@ -22,6 +22,12 @@
 //	                 such event's sequence number (8 bytes big-endian): what
 //	                 the cloud projection may still need (sync.go). Entries
 //	                 the cloud projection holds are pruned.
+//	cache            values the app derives from the projection to answer
+//	                 again faster (app.Tx.Cache: the count cache, keyed by
+//	                 election id), each stamped by the app with the log
+//	                 head it was derived at; not part of the projection,
+//	                 dropped whenever the projection is replayed (cache.go).
+//	                 Made on first use: older files have none.
 //	device           this device: its id (16 hex digits, the start of every
 //	                 event id it makes), its event counter, confirmed_seq
 //	                 (the sequence number up to which the log is confirmed by
