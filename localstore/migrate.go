@@ -10,26 +10,84 @@ import (
 	"votedesk/app"
 )
 
-// migrate upgrades a file of layout version 1 (written before events were
-// signed and users and elections had ids) to version 2, in place, after
-// keeping a copy of it beside it ("{file}.before-format-2-{time}"). The log
-// stays as it was, byte for byte: its events keep their hashes and replay by
-// the rules they were made under. The projection is rebuilt from it, so it
-// gains what version 2 keeps (account and election ids, history items,
-// replay keys), and the undo records of pending events are made again to
-// match. identify then gives the device its signing key.
+// migrate upgrades a file of an older layout, in place, in one
+// transaction.
+//
+// Version 1 (written before events were signed and users and elections had
+// ids): a copy is kept beside it first ("{file}.before-format-2-{time}").
+// The log stays as it was, byte for byte: its events keep their hashes and
+// replay by the rules they were made under. The projection is rebuilt from
+// it, so it gains what later versions keep (account and election ids,
+// history items, replay keys), and the undo records of pending events are
+// made again to match. identify then gives the device its signing key.
+//
+// Version 2 kept each replay key in the SEEN partition under the key's
+// hash alone (app.SeenSK). Its items move to their keys now, each read
+// from the event its item names; with pending events, whose undo records
+// name the old keys, the projection is rebuilt instead, as for version 1.
 func (s *Store) migrate(now time.Time) error {
-	if s.kept == "" {
+	var format string
+	_ = s.db.View(func(btx *bolt.Tx) error {
+		format = string(btx.Bucket(bucketDevice).Get(keyFormat))
+		return nil
+	})
+	if format != formatLegacy && format != formatSeenByHash {
 		return nil
 	}
 	err := s.db.Update(func(btx *bolt.Tx) error {
-		if err := s.replayAll(btx, true); err != nil {
+		var err error
+		if format == formatSeenByHash && btx.Bucket(bucketUndo).Stats().KeyN == 0 {
+			err = rekeySeen(btx)
+		} else {
+			err = s.replayAll(btx, true)
+		}
+		if err != nil {
 			return err
 		}
 		return btx.Bucket(bucketDevice).Put(keyFormat, []byte(formatVersion))
 	})
-	if err != nil {
+	if err != nil && s.kept != "" {
 		return fmt.Errorf("localstore: upgrade %s to layout version %s (it is kept as it was in %s): %w", s.path, formatVersion, s.kept, err)
+	}
+	if err != nil {
+		return fmt.Errorf("localstore: upgrade %s from layout version %s to %s: %w", s.path, format, formatVersion, err)
+	}
+	return nil
+}
+
+// rekeySeen moves every item of the SEEN partition from its version 2 key
+// (the replay key alone) to app.SeenSK of the event it names (its seq
+// attribute), checking that the event has that replay key.
+func rekeySeen(btx *bolt.Tx) error {
+	t := newTx(btx)
+	var items []app.Item
+	err := t.Query(app.PKSeen, "", func(it app.Item) (bool, error) {
+		items = append(items, it)
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, it := range items {
+		seq := uint64(it.Int("seq"))
+		raw := t.log.Get(seqBytes(seq))
+		if raw == nil {
+			return fmt.Errorf("replay key %s names event %d, which is not in the log", it.SK(), seq)
+		}
+		ev, err := app.DecodeEvent(raw)
+		if err != nil {
+			return fmt.Errorf("replay key %s names event %d: %w", it.SK(), seq, err)
+		}
+		if ev.ReplayKey() != it.SK() {
+			return fmt.Errorf("replay key %s names event %d, whose replay key is %s", it.SK(), seq, ev.ReplayKey())
+		}
+		if err := t.Delete(app.PKSeen, it.SK()); err != nil {
+			return err
+		}
+		it.Set(app.AttrSK, app.S(app.SeenSK(ev)))
+		if err := t.Put(it); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -39,11 +39,13 @@ var (
 )
 
 // formatVersion is the layout version written into new files. Version 1
-// files (written before events were signed) are upgraded when opened: see
+// files (written before events were signed) are upgraded when opened, and
+// so are version 2 files (replay keys stored under their hash alone): see
 // migrate.
 const (
-	formatVersion = "2"
-	formatLegacy  = "1"
+	formatVersion    = "3"
+	formatLegacy     = "1"
+	formatSeenByHash = "2"
 )
 
 // OpenTimeout is how long Open waits for another process to release the file.
@@ -144,14 +146,20 @@ func (s *Store) init() error {
 			}
 		}
 		dev := btx.Bucket(bucketDevice)
-		if f := dev.Get(keyFormat); f != nil && string(f) != formatVersion && string(f) != formatLegacy {
-			return app.Errorf(app.CodeUnavailable, "%s has layout version %s; this VoteDesk reads versions %s and %s", s.path, f, formatLegacy, formatVersion)
+		if f := dev.Get(keyFormat); f != nil && !knownFormat(string(f)) {
+			return app.Errorf(app.CodeUnavailable, "%s has layout version %s; this VoteDesk reads versions %s to %s", s.path, f, formatLegacy, formatVersion)
 		}
 		if dev.Get(keyFormat) == nil {
 			return dev.Put(keyFormat, []byte(formatVersion))
 		}
 		return nil
 	})
+}
+
+// knownFormat reports whether this VoteDesk reads (and, when older,
+// upgrades) files of layout version f.
+func knownFormat(f string) bool {
+	return f == formatVersion || f == formatSeenByHash || f == formatLegacy
 }
 
 // settled reports whether the file needs nothing from Open: every bucket,

@@ -64,7 +64,7 @@ func CheckFile(ctx context.Context, path string) (VerifyReport, error) {
 // badCache says the count cache does not hold what the projection does
 // (app.CheckCountCache).
 func verifyDB(ctx context.Context, db *bolt.DB) (r VerifyReport, badCache bool, err error) {
-	var legacy bool
+	var format string
 	err = db.View(func(btx *bolt.Tx) error {
 		for _, b := range [][]byte{bucketData, bucketGSI1, bucketLog, bucketUndo, bucketDevice} {
 			if btx.Bucket(b) == nil {
@@ -74,11 +74,10 @@ func verifyDB(ctx context.Context, db *bolt.DB) (r VerifyReport, badCache bool, 
 		if !r.OK() {
 			return nil
 		}
-		f := btx.Bucket(bucketDevice).Get(keyFormat)
-		if string(f) != formatVersion && string(f) != formatLegacy {
-			r.Problem("layout version %q, want %q", f, formatVersion)
+		format = string(btx.Bucket(bucketDevice).Get(keyFormat))
+		if !knownFormat(format) {
+			r.Problem("layout version %q, want %q", format, formatVersion)
 		}
-		legacy = string(f) == formatLegacy
 		checkChain(ctx, btx.Bucket(bucketLog), &r)
 		if err := checkCounts(newTx(btx), &r); err != nil {
 			return err
@@ -104,7 +103,7 @@ func verifyDB(ctx context.Context, db *bolt.DB) (r VerifyReport, badCache bool, 
 	if err != nil || !r.OK() && r.Events == 0 {
 		return r, badCache, err
 	}
-	return r, badCache, checkRebuild(ctx, db, legacy, &r)
+	return r, badCache, checkRebuild(ctx, db, format, &r)
 }
 
 // checkChain walks the log: sequence numbers from 1 without gaps, every
@@ -185,8 +184,9 @@ func checkCounts(t *tx, r *VerifyReport) error {
 // database, compares its projection with the live one item by item, and
 // rolls the transaction back (nothing of the rebuild is written). A file
 // of layout version 1 (a backup made before the upgrade) is compared as
-// version 1 kept it: without what version 2 adds (legacyView).
-func checkRebuild(ctx context.Context, db *bolt.DB, legacy bool, r *VerifyReport) error {
+// version 1 kept it: without what version 2 adds (legacyView); one of
+// version 2, without its replay keys (kept under other keys until opened).
+func checkRebuild(ctx context.Context, db *bolt.DB, format string, r *VerifyReport) error {
 	dir, err := os.MkdirTemp("", "votedesk-verify-")
 	if err != nil {
 		return fmt.Errorf("localstore: verify: %w", err)
@@ -212,8 +212,15 @@ func checkRebuild(ctx context.Context, db *bolt.DB, legacy bool, r *VerifyReport
 				return discard
 			}
 			view := func(k, v []byte) ([]byte, bool) { return v, true }
-			if legacy {
+			switch format {
+			case formatLegacy:
 				view = legacyView
+			case formatSeenByHash:
+				// A file not yet opened by this version (a backup) keeps
+				// its replay keys under their hashes alone; the rebuild
+				// keeps them where this version does. Opening the file
+				// moves them (migrate), and then they are compared.
+				view = func(k, v []byte) ([]byte, bool) { return v, !bytes.HasPrefix(k, []byte(app.PKSeen+"\x00")) }
 			}
 			if k, what := firstDifference(live.Bucket(bucketData), dst.Bucket(bucketData), view); k != nil {
 				pk, sk, _ := bytes.Cut(k, []byte{0})

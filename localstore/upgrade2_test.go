@@ -1,0 +1,135 @@
+package localstore
+
+import (
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+
+	"votedesk/app"
+)
+
+// TestOpensADatabaseOfLayoutVersion2 opens a database of layout version 2
+// (testdata/README.md), whose replay keys sit under their hashes alone:
+// never synced, so every event is pending and the projection is rebuilt;
+// and as a device that had synced all of it would hold it, where the keys
+// are moved in place. Either way the database verifies, keeps its log,
+// holds every replay key where this version looks for it, and still
+// refuses a replayed event; a backup of that layout verifies unopened.
+func TestOpensADatabaseOfLayoutVersion2(t *testing.T) {
+	ctx := context.Background()
+	for _, synced := range []bool{false, true} {
+		name := map[bool]string{false: "Pending", true: "Synced"}[synced]
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "votes.db")
+			if err := os.WriteFile(path, gunzipFile(t, "testdata/format2.db.gz"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if synced {
+				db, err := bolt.Open(path, 0o600, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				err = db.Update(func(btx *bolt.Tx) error {
+					if err := putUint(btx.Bucket(bucketDevice), keyConfirmed, 20); err != nil {
+						return err
+					}
+					if err := btx.DeleteBucket(bucketUndo); err != nil {
+						return err
+					}
+					_, err := btx.CreateBucket(bucketUndo)
+					return err
+				})
+				db.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if r, err := CheckFile(ctx, path); err != nil || !r.OK() || r.Events != 20 {
+				t.Fatalf("the file of layout version 2, unopened: %+v %v", r, err)
+			}
+			st, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			if r, err := st.Verify(ctx); err != nil || !r.OK() {
+				t.Fatalf("the upgraded database does not verify: %+v %v", r, err)
+			}
+			var format string
+			var evs []*app.Event
+			err = st.View(ctx, func(t app.Tx) error {
+				format = string(t.(*tx).dev.Get(keyFormat))
+				return t.Events(1, func(ev *app.Event) (bool, error) {
+					evs = append(evs, ev)
+					return true, nil
+				})
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if format != formatVersion || len(evs) < 20 || evs[19].Hash != "d6c88370fcd48ca4acdb8a9ce05109b5c0bf7e9e7991b9d34e588e988e66fdb0" {
+				t.Fatalf("layout %s, %d events", format, len(evs))
+			}
+			// Every signed event's replay key is where this version looks.
+			err = st.View(ctx, func(tx app.Tx) error {
+				n := 0
+				err := tx.Query(app.PKSeen, "", func(app.Item) (bool, error) { n++; return true, nil })
+				for _, ev := range evs {
+					if _, ok, err := tx.Get(app.PKSeen, app.SeenSK(ev)); err != nil || !ok {
+						t.Errorf("event %d's replay key is not at %s (%v)", ev.Seq, app.SeenSK(ev), err)
+					}
+				}
+				if n != len(evs) {
+					t.Errorf("%d replay keys for %d signed events", n, len(evs))
+				}
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A ballot cast before the upgrade, sent again, is a replay.
+			undo := errors.New("roll back")
+			var refusal error
+			err = st.Update(ctx, func(tx app.Tx) error {
+				again := *evs[6]
+				again.Seq = uint64(len(evs) + 1)
+				if again.Type != app.EvBallotCast {
+					t.Fatalf("event 7 is %s", again.Type)
+				}
+				refusal, err = app.Replay(tx, &again)
+				if err != nil {
+					return err
+				}
+				return undo
+			})
+			if !errors.Is(err, undo) || refusal == nil || !strings.Contains(refusal.Error(), "a replay") {
+				t.Errorf("event 7 sent again: %v %v", refusal, err)
+			}
+		})
+	}
+}
+
+func gunzipFile(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
