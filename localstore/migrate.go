@@ -24,7 +24,8 @@ import (
 // Version 2 kept each replay key in the SEEN partition under the key's
 // hash alone (app.SeenSK). Its items move to their keys now, each read
 // from the event its item names; with pending events, whose undo records
-// name the old keys, the projection is rebuilt instead, as for version 1.
+// name the old keys, or when an item does not match its event, the
+// projection is rebuilt instead, as for version 1.
 func (s *Store) migrate(now time.Time) error {
 	var format string
 	_ = s.db.View(func(btx *bolt.Tx) error {
@@ -38,7 +39,10 @@ func (s *Store) migrate(now time.Time) error {
 		var err error
 		if format == formatSeenByHash && btx.Bucket(bucketUndo).Stats().KeyN == 0 {
 			err = rekeySeen(btx)
-		} else {
+		}
+		if format != formatSeenByHash || err != nil || btx.Bucket(bucketUndo).Stats().KeyN != 0 {
+			// Also when a replay key does not match the event it names:
+			// the log decides, not an item derived from it.
 			err = s.replayAll(btx, true)
 		}
 		if err != nil {

@@ -24,9 +24,12 @@ import (
 // refuses a replayed event; a backup of that layout verifies unopened.
 func TestOpensADatabaseOfLayoutVersion2(t *testing.T) {
 	ctx := context.Background()
-	for _, synced := range []bool{false, true} {
-		name := map[bool]string{false: "Pending", true: "Synced"}[synced]
-		t.Run(name, func(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		synced, forged bool
+	}{{"Pending", false, false}, {"Synced", true, false}, {"SyncedForgedKey", true, true}} {
+		synced := c.synced
+		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "votes.db")
 			if err := os.WriteFile(path, gunzipFile(t, "testdata/format2.db.gz"), 0o600); err != nil {
 				t.Fatal(err)
@@ -43,8 +46,21 @@ func TestOpensADatabaseOfLayoutVersion2(t *testing.T) {
 					if err := btx.DeleteBucket(bucketUndo); err != nil {
 						return err
 					}
-					_, err := btx.CreateBucket(bucketUndo)
-					return err
+					if _, err := btx.CreateBucket(bucketUndo); err != nil {
+						return err
+					}
+					if !c.forged {
+						return nil
+					}
+					// A replay key that names another event than its own:
+					// the upgrade rebuilds from the log.
+					k, v := btx.Bucket(bucketData).Cursor().Seek([]byte(app.PKSeen + "\x00"))
+					it, err := decodeItem(k, v)
+					if err != nil {
+						return err
+					}
+					it.Set("seq", app.N(it.Int("seq")%20+1))
+					return btx.Bucket(bucketData).Put(k, encodeItem(nil, it))
 				})
 				db.Close()
 				if err != nil {
