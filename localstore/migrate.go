@@ -21,8 +21,9 @@ import (
 // history items, replay keys), and the undo records of pending events are
 // made again to match. identify then gives the device its signing key.
 //
-// Version 2 kept each replay key in the SEEN partition under the key's
-// hash alone (app.SeenSK). Its items move to their keys now, each read
+// Version 2 (a copy is kept first too, "{file}.before-format-3-{time}")
+// kept each replay key in the SEEN partition under the key's hash alone
+// (app.SeenSK). Its items move to their keys now, each read
 // from the event its item names; with pending events, whose undo records
 // name the old keys, or when an item does not match its event, the
 // projection is rebuilt instead, as for version 1.
@@ -50,11 +51,8 @@ func (s *Store) migrate(now time.Time) error {
 		}
 		return btx.Bucket(bucketDevice).Put(keyFormat, []byte(formatVersion))
 	})
-	if err != nil && s.kept != "" {
-		return fmt.Errorf("localstore: upgrade %s to layout version %s (it is kept as it was in %s): %w", s.path, formatVersion, s.kept, err)
-	}
 	if err != nil {
-		return fmt.Errorf("localstore: upgrade %s from layout version %s to %s: %w", s.path, format, formatVersion, err)
+		return fmt.Errorf("localstore: upgrade %s from layout version %s to %s (it is kept as it was in %s): %w", s.path, format, formatVersion, s.kept, err)
 	}
 	return nil
 }
@@ -96,21 +94,25 @@ func rekeySeen(btx *bolt.Tx) error {
 	return nil
 }
 
-// keepIfLegacy keeps a copy of a file of layout version 1, byte for byte
-// as it is, before anything writes to it (app.KeptName "format-2"), and
-// records where in s.kept.
+// keepIfLegacy keeps a copy of a file of an older layout, byte for byte as
+// it is, before anything writes to it (app.KeptName "format-2" for version
+// 1, "format-3" for version 2), and records where in s.kept.
 func (s *Store) keepIfLegacy(now time.Time) error {
-	var legacy bool
+	var format string
 	err := s.db.View(func(btx *bolt.Tx) error {
 		if dev := btx.Bucket(bucketDevice); dev != nil {
-			legacy = string(dev.Get(keyFormat)) == formatLegacy
+			format = string(dev.Get(keyFormat))
 		}
 		return nil
 	})
-	if err != nil || !legacy {
+	if err != nil || format != formatLegacy && format != formatSeenByHash {
 		return err
 	}
-	kept := app.KeptName(s.path, "format-2", now)
+	what := "format-2"
+	if format == formatSeenByHash {
+		what = "format-3"
+	}
+	kept := app.KeptName(s.path, what, now)
 	if err := copyFile(s.path, kept); err != nil {
 		return fmt.Errorf("localstore: keep %s before upgrading it: %w", filepath.Base(s.path), err)
 	}

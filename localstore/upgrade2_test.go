@@ -1,6 +1,7 @@
 package localstore
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"errors"
@@ -70,11 +71,23 @@ func TestOpensADatabaseOfLayoutVersion2(t *testing.T) {
 			if r, err := CheckFile(ctx, path); err != nil || !r.OK() || r.Events != 20 {
 				t.Fatalf("the file of layout version 2, unopened: %+v %v", r, err)
 			}
+			before, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
 			st, err := Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer st.Close()
+			// The file as it was is kept beside it, and still checks.
+			kept := st.Upgraded()
+			if raw, err := os.ReadFile(kept); !strings.HasPrefix(kept, path+".before-format-3-") || err != nil || !bytes.Equal(raw, before) {
+				t.Fatalf("the upgrade kept the old file as %q, not byte for byte (%v)", kept, err)
+			}
+			if r, err := CheckFile(ctx, kept); err != nil || !r.OK() {
+				t.Errorf("the kept file: %+v %v", r, err)
+			}
 			if r, err := st.Verify(ctx); err != nil || !r.OK() {
 				t.Fatalf("the upgraded database does not verify: %+v %v", r, err)
 			}
