@@ -1,6 +1,8 @@
 package localstore
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -37,6 +39,9 @@ func (s *Store) migrate(now time.Time) error {
 		return nil
 	}
 	err := s.db.Update(func(btx *bolt.Tx) error {
+		if err := moveDirtyMarks(btx); err != nil {
+			return err
+		}
 		var err error
 		if format == formatSeenByHash && btx.Bucket(bucketUndo).Stats().KeyN == 0 {
 			err = rekeySeen(btx)
@@ -53,6 +58,39 @@ func (s *Store) migrate(now time.Time) error {
 	})
 	if err != nil {
 		return fmt.Errorf("localstore: upgrade %s from layout version %s to %s (it is kept as it was in %s): %w", s.path, format, formatVersion, s.kept, err)
+	}
+	return nil
+}
+
+// moveDirtyMarks moves the cloud_dirty marks of layout version 2 (key: the
+// item's key; value: the sequence number) to this version's (key: the
+// sequence number, then the item's key; value: empty). Local partitions,
+// which the cloud projection leaves out, are no longer marked.
+func moveDirtyMarks(btx *bolt.Tx) error {
+	b := btx.Bucket(bucketDirty)
+	if b == nil {
+		return nil
+	}
+	var old [][2][]byte
+	err := b.ForEach(func(k, v []byte) error {
+		if len(v) == 8 {
+			old = append(old, [2][]byte{bytes.Clone(k), bytes.Clone(v)})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, kv := range old {
+		if err := b.Delete(kv[0]); err != nil {
+			return err
+		}
+		if pk, _, _ := bytes.Cut(kv[0], []byte{0}); app.LocalPartition(string(pk)) {
+			continue
+		}
+		if err := b.Put(dirtyKey(binary.BigEndian.Uint64(kv[1]), string(kv[0])), []byte{}); err != nil {
+			return err
+		}
 	}
 	return nil
 }

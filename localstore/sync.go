@@ -24,10 +24,15 @@ import (
 // projection never disagree, whatever the moment of a crash.
 //
 // The cloud_dirty bucket remembers, for every item a confirmed event changed,
-// the last sequence number that changed it (key: item key; value: 8 bytes
-// big-endian). CloudDelta reads it to tell which items the cloud projection
-// still needs after a given sequence number; PruneCloudDirty forgets the
-// entries the cloud projection already has.
+// the sequence number that changed it: the key is the number (8 bytes
+// big-endian) then the item's key, the value empty, so marks are appended
+// at the end in log order (a transaction marks an item once, with the last
+// of its events that changed it; an item changed in several keeps a mark
+// for each until they are pruned). CloudDelta reads the marks after a given
+// sequence number to tell which items the cloud projection still needs;
+// PruneCloudDirty forgets those the cloud projection already has, from the
+// bucket's start. (Until layout version 3 the key was the item's and the
+// value the number; opening such a file moves the marks, migrate.go.)
 
 // bucketDirty is the cloud_dirty bucket.
 var bucketDirty = []byte("cloud_dirty")
@@ -366,12 +371,22 @@ func (s *Store) CloudDelta(ctx context.Context, after uint64) (head uint64, puts
 		if err != nil {
 			return err
 		}
-		return t.dirty.ForEach(func(k, v []byte) error {
-			if len(v) != 8 || binary.BigEndian.Uint64(v) <= after {
-				return nil
+		// Marks are in log order: those after after are the bucket's
+		// end. An item changed by several events has a mark for each
+		// (at most one a transaction); its value is read once.
+		seen := map[string]bool{}
+		c := t.dirty.Cursor()
+		for mark, _ := c.Seek(seqBytes(after + 1)); mark != nil; mark, _ = c.Next() {
+			if len(mark) <= 8 {
+				return fmt.Errorf("localstore: cloud_dirty mark %q names no item", mark)
 			}
+			k := mark[8:]
+			if seen[string(k)] {
+				continue
+			}
+			seen[string(k)] = true
 			if pk, _, _ := bytes.Cut(k, []byte{0}); app.LocalPartition(string(pk)) {
-				return nil
+				continue
 			}
 			val, shadowed := under[string(k)]
 			if !shadowed {
@@ -383,15 +398,15 @@ func (s *Store) CloudDelta(ctx context.Context, after uint64) (head uint64, puts
 					return fmt.Errorf("localstore: item key %q has no partition separator", k)
 				}
 				deletes = append(deletes, app.Item{{Name: app.AttrPK, Value: app.S(string(pk))}, {Name: app.AttrSK, Value: app.S(string(sk))}})
-				return nil
+				continue
 			}
 			it, err := decodeItem(k, val)
 			if err != nil {
 				return fmt.Errorf("localstore: item %q: %w", k, err)
 			}
 			puts = append(puts, it)
-			return nil
-		})
+		}
+		return nil
 	})
 	if err != nil {
 		return 0, nil, nil, fmt.Errorf("localstore: read changes for the cloud projection: %w", err)
@@ -425,32 +440,41 @@ func (s *Store) PruneCloudDirty(ctx context.Context, through uint64) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	var stale [][]byte
+	// Marks are in log order: those through through are the bucket's
+	// start.
+	stale := func(k []byte) bool { return k != nil && binary.BigEndian.Uint64(seqPrefix(k)) <= through }
+	any := false
 	err := s.db.View(func(btx *bolt.Tx) error {
-		return btx.Bucket(bucketDirty).ForEach(func(k, v []byte) error {
-			if len(v) != 8 || binary.BigEndian.Uint64(v) <= through {
-				stale = append(stale, append([]byte(nil), k...))
-			}
-			return nil
-		})
+		k, _ := btx.Bucket(bucketDirty).Cursor().First()
+		any = stale(k)
+		return nil
 	})
-	if err != nil || len(stale) == 0 {
+	if err != nil || !any {
 		return err
 	}
 	return s.db.Update(func(btx *bolt.Tx) error {
 		b := btx.Bucket(bucketDirty)
-		for _, k := range stale {
-			// A confirmed event may have changed the item again since the
-			// scan; keep it then.
-			if v := b.Get(k); len(v) == 8 && binary.BigEndian.Uint64(v) > through {
-				continue
-			}
+		var gone [][]byte
+		c := b.Cursor()
+		for k, _ := c.First(); stale(k); k, _ = c.Next() {
+			gone = append(gone, k)
+		}
+		for _, k := range gone {
 			if err := b.Delete(k); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// seqPrefix returns the 8 bytes of sequence number a cloud_dirty mark
+// starts with (zeros for a shorter key, which no mark is).
+func seqPrefix(k []byte) []byte {
+	if len(k) < 8 {
+		return make([]byte, 8)
+	}
+	return k[:8]
 }
 
 // SyncSetting returns a sync setting or status value this device keeps

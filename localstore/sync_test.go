@@ -214,8 +214,10 @@ func TestDirtyMarksLastEvent(t *testing.T) {
 	marks := func(s *Store) map[string]uint64 {
 		got := map[string]uint64{}
 		must(t, s.db.View(func(btx *bolt.Tx) error {
+			// The latest mark of each item.
 			return btx.Bucket(bucketDirty).ForEach(func(k, v []byte) error {
-				got[strings.ReplaceAll(string(k), "\x00", "/")] = binary.BigEndian.Uint64(v)
+				item := strings.ReplaceAll(string(k[8:]), "\x00", "/")
+				got[item] = max(got[item], binary.BigEndian.Uint64(k[:8]))
 				return nil
 			})
 		}))

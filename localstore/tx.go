@@ -61,10 +61,13 @@ func newTx(btx *bolt.Tx) *tx {
 		dirty: btx.Bucket(bucketDirty),
 	}
 	if btx.Writable() {
-		// The log and undo records only ever grow at the end, and most items
-		// arrive in key order (an import's ballots): fill pages, do not
-		// leave them half empty.
+		// The log, undo records and cloud_dirty marks only ever grow at
+		// the end, and most items arrive in key order (an import's
+		// ballots): fill pages, do not leave them half empty.
 		t.log.FillPercent, t.undo.FillPercent, t.data.FillPercent = 1.0, 1.0, 0.9
+		if t.dirty != nil {
+			t.dirty.FillPercent = 1.0
+		}
 	}
 	return t
 }

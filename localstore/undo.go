@@ -1,9 +1,12 @@
 package localstore
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"slices"
+
+	"votedesk/app"
 )
 
 // An undo record holds, for one event not yet confirmed by the shared log,
@@ -63,6 +66,9 @@ var maxDirtyKeys = 1 << 16
 // markDirty marks item key k changed by confirmed event seq for the cloud
 // projection; flushDirty writes the marks to cloud_dirty.
 func (t *tx) markDirty(k []byte, seq uint64) error {
+	if pk, _, _ := bytes.Cut(k, []byte{0}); app.LocalPartition(string(pk)) {
+		return nil // never in the cloud projection
+	}
 	if t.dirtyKeys == nil {
 		t.dirtyKeys = make(map[string]uint64)
 	}
@@ -73,23 +79,31 @@ func (t *tx) markDirty(k []byte, seq uint64) error {
 	return nil
 }
 
-// flushDirty writes the marks of markDirty to cloud_dirty, in key order.
+// flushDirty writes the marks of markDirty to cloud_dirty: one entry an
+// item, keyed by the event's sequence number and then the item's key, so
+// that marks, made in log order, are appended at the bucket's end.
 func (t *tx) flushDirty() error {
 	if len(t.dirtyKeys) == 0 {
 		return nil
 	}
-	keys := make([]string, 0, len(t.dirtyKeys))
-	for k := range t.dirtyKeys {
-		keys = append(keys, k)
+	keys := make([][]byte, 0, len(t.dirtyKeys))
+	for k, seq := range t.dirtyKeys {
+		keys = append(keys, dirtyKey(seq, k))
 	}
-	slices.Sort(keys)
+	slices.SortFunc(keys, bytes.Compare)
 	for _, k := range keys {
-		if err := t.dirty.Put([]byte(k), seqBytes(t.dirtyKeys[k])); err != nil {
+		if err := t.dirty.Put(k, []byte{}); err != nil {
 			return err
 		}
 	}
 	t.dirtyKeys = nil
 	return nil
+}
+
+// dirtyKey is the cloud_dirty key of a mark: the sequence number of the
+// event that changed the item (8 bytes big-endian), then the item's key.
+func dirtyKey(seq uint64, item string) []byte {
+	return append(seqBytes(seq), item...)
 }
 
 // flushUndo stores the undo record of the current event, and the dirty
