@@ -18,10 +18,14 @@
 //	                 before-images of the items it changed (undo.go), so sync
 //	                 can take local events off, lay the shared log's events
 //	                 under them, and put them back on.
-//	cloud_dirty      for each item a confirmed event changed, the last
-//	                 such event's sequence number (8 bytes big-endian): what
-//	                 the cloud projection may still need (sync.go). Entries
-//	                 the cloud projection holds are pruned.
+//	cloud_dirty      what the cloud projection may still need (sync.go):
+//	                 for each item a confirmed event changed, a mark keyed
+//	                 by that event's sequence number (8 bytes big-endian)
+//	                 then the item's key, empty value, so marks are
+//	                 appended in log order and read or pruned by range.
+//	                 A transaction marks an item once, with its last event
+//	                 that changed it. Marks the cloud projection holds are
+//	                 pruned from the start.
 //	cache            values the app derives from the projection to answer
 //	                 again faster (app.Tx.Cache: the count cache, keyed by
 //	                 election id), each stamped by the app with the log

@@ -346,7 +346,9 @@
 // events, equals the cloud projection after N: the same events applied by
 // the same code. So a device does not replay anything for the cloud: it
 // writes the confirmed values of the items changed since L. localstore keeps
-// cloud_dirty (item key -> last confirmed event that changed it) and reads
+// cloud_dirty (a mark per confirmed transaction and item it changed, keyed
+// by the event's sequence number, so those after L are read in one seek)
+// and reads
 // confirmed values under the pending events (an item a pending event changed
 // has its confirmed value as the earliest before-image in the undo records).
 //
