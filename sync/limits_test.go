@@ -27,7 +27,10 @@ func TestLimits(t *testing.T) {
 		{"StaleReads", ddblimit.Config{Unlimited: true, NoConflicts: true, StaleReads: 2 * time.Second}},
 		{"AllTogether", ddblimit.Config{WriteUnits: 50, ReadUnits: 150, Burst: 100 * time.Millisecond,
 			TransactionLatency: 200 * time.Millisecond, LoseResponses: 0.2, ThrottleCode: ddblimit.CodeThrottling,
-			StaleReads: 2 * time.Second}},
+			// (A copy lagging 2 s answered stale once a run or not at
+			// all: the devices, throttled, read segments seconds after
+			// they were written.)
+			StaleReads: 6 * time.Second}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			prefix := newPrefix(t)
@@ -83,7 +86,16 @@ func TestLimits(t *testing.T) {
 			}
 			s := tr.Stats()
 			t.Logf("seed %d; %d ballots cast, %d of the cycles failed; %v", seedN, cast, failed, s)
-			if !limitsBit(tc.cfg, s) {
+			must := tc.cfg
+			if tc.name == "AllTogether" {
+				// Throttled, devices read segments seconds after they
+				// were written, so a lagging copy may never answer
+				// stale in a run (it did not in one CI run): staleness
+				// is required alone (StaleReads, and
+				// TestPullEventuallyConsistent), here only sought.
+				must.StaleReads = 0
+			}
+			if !limitsBit(must, s) {
 				t.Fatalf("the limits never bit: %v", s)
 			}
 			if tc.name == "TransactionConflicts" && failed > 0 {
