@@ -32,7 +32,7 @@ func TestOpensADatabaseOfLayoutVersion2(t *testing.T) {
 		synced := c.synced
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "votes.db")
-			if err := os.WriteFile(path, gunzipFile(t, "testdata/format2.db.gz"), 0o600); err != nil {
+			if err := os.WriteFile(path, Gunzip(t, "testdata/format2.db.gz"), 0o600); err != nil {
 				t.Fatal(err)
 			}
 			if synced {
@@ -189,7 +189,9 @@ func TestOpensADatabaseOfLayoutVersion2(t *testing.T) {
 	}
 }
 
-func gunzipFile(t *testing.T, path string) []byte {
+// Gunzip returns the contents of a gzipped test file (the upgrade tests'
+// databases of earlier layouts).
+func Gunzip(t *testing.T, path string) []byte {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {

@@ -2,9 +2,7 @@ package localstore_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +21,7 @@ import (
 func TestOpensADatabaseOfThePreviousVersion(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "votes.db")
-	original := gunzip(t, "testdata/format1.db.gz")
+	original := localstore.Gunzip(t, "testdata/format1.db.gz")
 	if err := os.WriteFile(path, original, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -122,22 +120,4 @@ func TestOpensADatabaseOfThePreviousVersion(t *testing.T) {
 	if st2.Upgraded() != "" {
 		t.Error("an upgraded database was upgraded again")
 	}
-}
-
-func gunzip(t *testing.T, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
