@@ -71,10 +71,7 @@ func (s *Service) planAudit(tx Tx, e Election, setup AuditSetup) (auditStarted, 
 	if len(cands) > raire.MaxCandidates {
 		return auditStarted{}, Errorf(CodeInvalid, "election %q has %d candidates; RAIRE audits at most %d", e.Name, len(cands), raire.MaxCandidates)
 	}
-	names := make([]string, len(cands))
-	for i, c := range cands {
-		names[i] = c.Name
-	}
+	names := candidateNames(cands)
 	reader, err := newAuditReader(names, e.Rules)
 	if err != nil {
 		return auditStarted{}, err

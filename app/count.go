@@ -106,6 +106,55 @@ func (s *Service) countInput(ctx context.Context, actor, election string, ids bo
 	return in, err
 }
 
+// ballotColumns is what a count reads of an election's ballots.
+type ballotColumns struct {
+	marks     []tally.Mark
+	ends      []uint32
+	precincts []string     // nil: no ballot names one
+	batches   []string     // nil: no ballot names one
+	ids       *tally.Texts // nil: no ballot has one, or not read
+}
+
+// readBallotColumns reads an election's ballots for a count from the
+// projection: the rankings always, precincts and batches when some ballot
+// was imported with them, record ids when ids is set.
+func readBallotColumns(tx Tx, e Election, cands []Candidate, ids bool) (ballotColumns, error) {
+	set := &tally.BallotSet{
+		Marks: make([]tally.Mark, 0, int(e.Ballots)*min(len(cands), 8)),
+		Ends:  make([]uint32, 0, e.Ballots),
+	}
+	if err := readRankings(tx, e.Name, newNameTable(markIndex(cands)), set); err != nil {
+		return ballotColumns{}, err
+	}
+	c := ballotColumns{marks: set.Marks, ends: set.Ends}
+	var err error
+	if e.Grouped {
+		// Imported cast vote records name precincts or batches, for
+		// counts by precinct or batch: read them only then.
+		if c.precincts, err = ballotColumn(tx, e.Name, "precinct", set.Len()); err != nil {
+			return ballotColumns{}, err
+		}
+		if c.batches, err = ballotColumn(tx, e.Name, "batch", set.Len()); err != nil {
+			return ballotColumns{}, err
+		}
+	}
+	if ids {
+		if c.ids, err = ballotIDs(tx, e.Name, set.Len()); err != nil {
+			return ballotColumns{}, err
+		}
+	}
+	return c, nil
+}
+
+// candidateNames returns the names of cands, in their order.
+func candidateNames(cands []Candidate) []string {
+	out := make([]string, len(cands))
+	for i, c := range cands {
+		out[i] = c.Name
+	}
+	return out
+}
+
 // ballotColumn reads one string attribute of every ballot of an election,
 // in ballot order, interning repeated values; nil when no ballot has it.
 func ballotColumn(tx Tx, election, attr string, n int) ([]string, error) {
@@ -154,11 +203,7 @@ func ballotIDs(tx Tx, election string, n int) (*tally.Texts, error) {
 // markIndex maps what a stored ranking names to a tally mark's candidate:
 // candidate i of cands is i, OvervoteLabel is tally.Overvote.
 func markIndex(cands []Candidate) map[string]uint16 {
-	names := make([]string, len(cands))
-	for i, c := range cands {
-		names[i] = c.Name
-	}
-	return MarkIndex(names)
+	return MarkIndex(candidateNames(cands))
 }
 
 // RankingsToMarks turns rankings into tally marks, for the election whose

@@ -56,15 +56,6 @@ const (
 	cachedIDs
 )
 
-// ballotColumns is what a count reads of an election's ballots.
-type ballotColumns struct {
-	marks     []tally.Mark
-	ends      []uint32
-	precincts []string     // nil: no ballot names one
-	batches   []string     // nil: no ballot names one
-	ids       *tally.Texts // nil: no ballot has one, or not read
-}
-
 // countStamp is what a cached value was read from.
 type countStamp struct {
 	election string
@@ -78,45 +69,6 @@ type countStamp struct {
 func cacheable(e Election) bool { return e.PollsClosed() && e.ID != "" }
 
 func countCacheKey(id string) string { return countCachePrefix + id }
-
-// readBallotColumns reads an election's ballots for a count from the
-// projection: the rankings always, precincts and batches when some ballot
-// was imported with them, record ids when ids is set.
-func readBallotColumns(tx Tx, e Election, cands []Candidate, ids bool) (ballotColumns, error) {
-	set := &tally.BallotSet{
-		Marks: make([]tally.Mark, 0, int(e.Ballots)*min(len(cands), 8)),
-		Ends:  make([]uint32, 0, e.Ballots),
-	}
-	if err := readRankings(tx, e.Name, newNameTable(markIndex(cands)), set); err != nil {
-		return ballotColumns{}, err
-	}
-	c := ballotColumns{marks: set.Marks, ends: set.Ends}
-	var err error
-	if e.Grouped {
-		// Imported cast vote records name precincts or batches, for
-		// counts by precinct or batch: read them only then.
-		if c.precincts, err = ballotColumn(tx, e.Name, "precinct", set.Len()); err != nil {
-			return ballotColumns{}, err
-		}
-		if c.batches, err = ballotColumn(tx, e.Name, "batch", set.Len()); err != nil {
-			return ballotColumns{}, err
-		}
-	}
-	if ids {
-		if c.ids, err = ballotIDs(tx, e.Name, set.Len()); err != nil {
-			return ballotColumns{}, err
-		}
-	}
-	return c, nil
-}
-
-func candidateNames(cands []Candidate) []string {
-	out := make([]string, len(cands))
-	for i, c := range cands {
-		out[i] = c.Name
-	}
-	return out
-}
 
 // cachedBallots returns the cached columns of election e when the cache
 // holds them for the current head and candidates.
