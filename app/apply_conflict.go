@@ -29,7 +29,7 @@ func applyConflictResolved(a *applier) error {
 	if err != nil {
 		return err
 	}
-	c, ok, err := a.tx.Get(electionPK(e.Name), conflictSK(d.Conflict))
+	c, ok, err := findConflict(a.tx, electionPK(e.Name), d)
 	if err != nil {
 		return err
 	}
@@ -62,6 +62,35 @@ func applyConflictResolved(a *applier) error {
 	return putElection(a.tx, e)
 }
 
+// findConflict returns the conflict item in partition pk that a decision
+// names. A conflict is keyed by the number of the event that made it, and
+// a pending event's number changes when a pull lays other devices' events
+// under it, so a decision taken between a rebase and the push would, by
+// number, land on whichever conflict took that number. It names the
+// conflict by the making event's id and voter instead, which stay the
+// same; the number is tried first, since it still holds when nothing
+// moved.
+func findConflict(tx Tx, pk string, d conflictResolved) (Item, bool, error) {
+	it, ok, err := tx.Get(pk, conflictSK(d.Conflict))
+	if err != nil || d.ConflictEvent == "" || ok && d.names(it) {
+		return it, ok, err
+	}
+	var found Item
+	ok = false
+	err = tx.Query(pk, prefixConflict, func(c Item) (bool, error) {
+		if d.names(c) {
+			found, ok = c, true
+		}
+		return !ok, nil
+	})
+	return found, ok, err
+}
+
+// names reports whether the decision names conflict c by what made it.
+func (d conflictResolved) names(c Item) bool {
+	return c.Str("event_id") == d.ConflictEvent && c.Str("voter_name") == d.ConflictVoter
+}
+
 // markResolved records a decision on a conflict item.
 func markResolved(c *Item, d conflictResolved, ev *Event) {
 	c.Set("resolved", Bool(true))
@@ -79,7 +108,7 @@ func (a *applier) resolveSystemConflict(d conflictResolved) error {
 	if _, err := a.actor(PermManageUsers); err != nil {
 		return err
 	}
-	c, ok, err := a.tx.Get(pkMetadata, conflictSK(d.Conflict))
+	c, ok, err := findConflict(a.tx, pkMetadata, d)
 	if err != nil {
 		return err
 	}

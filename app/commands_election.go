@@ -252,12 +252,34 @@ func (s *Service) LinkVoter(ctx context.Context, actor, election, voter, user st
 // election of that name; dismiss leaves things as they are. election ""
 // names a conflict outside the elections (a device that found a copy of
 // itself).
+//
+// The decision names the conflict by the event that made it as well as by
+// its number (see findConflict), so it stays with that conflict when a sync
+// moves the events.
 func (s *Service) ResolveConflict(ctx context.Context, actor, election string, conflict uint64, accept bool, reason string) error {
-	if election == "" {
-		_, err := s.run(ctx, "resolve conflict", actor, simple(EvConflictResolved, conflictResolved{Conflict: conflict, Accept: accept, Reason: reason}))
-		return err
+	d := conflictResolved{Conflict: conflict, Accept: accept, Reason: reason}
+	op, pk := "resolve conflict", pkMetadata
+	if election != "" {
+		op = "resolve conflict in " + election
 	}
-	return s.electionCommand(ctx, "resolve conflict in "+election, actor, election, EvConflictResolved, func(e Election) (any, error) {
-		return conflictResolved{Election: e.Name, ElectionID: e.ID, Conflict: conflict, Accept: accept, Reason: reason}, nil
+	_, err := s.run(ctx, op, actor, func(tx Tx) (decision, error) {
+		if election != "" {
+			e, err := mustElection(tx, election)
+			if err != nil {
+				return decision{}, err
+			}
+			d.Election, d.ElectionID, pk = e.Name, e.ID, electionPK(e.Name)
+		}
+		// An unknown number is left for the rules to refuse, with their
+		// message, as every device would.
+		c, ok, err := tx.Get(pk, conflictSK(conflict))
+		if err != nil {
+			return decision{}, err
+		}
+		if ok {
+			d.ConflictEvent, d.ConflictVoter = c.Str("event_id"), c.Str("voter_name")
+		}
+		return decision{typ: EvConflictResolved, data: d}, nil
 	})
+	return err
 }

@@ -324,9 +324,17 @@ func (s importedSecret) appendJSON(b []byte) ([]byte, error) {
 type conflictResolved struct {
 	Election   string `json:"election"`
 	ElectionID string `json:"election_id,omitempty"`
-	Conflict   uint64 `json:"conflict"`
-	Accept     bool   `json:"accept"`
-	Reason     string `json:"reason,omitempty"`
+	// Conflict is the conflict's number where the official saw it: the
+	// place in the log of the event that made it, which a rebase moves.
+	Conflict uint64 `json:"conflict"`
+	// ConflictEvent and ConflictVoter name the conflict by what made it,
+	// the same wherever that event lands: the event's id and the voter it
+	// is about (a merge makes one conflict per voter). Decisions recorded
+	// before they were written name the conflict by number alone.
+	ConflictEvent string `json:"conflict_event,omitempty"`
+	ConflictVoter string `json:"conflict_voter,omitempty"`
+	Accept        bool   `json:"accept"`
+	Reason        string `json:"reason,omitempty"`
 }
 
 // electionEvent is event data that names the election it changes: by name,

@@ -328,14 +328,8 @@ func TestLocalSequenceInProjection(t *testing.T) {
 	}
 	sort.Strings(got)
 	want := []string{
-		"DEVICE# | METADATA", // first_seq
-		// A ConflictResolved event names its conflict by the number of
-		// the event that made it: renumbered, it resolves nothing, and
-		// the ballot it would have swapped and the election's count of
-		// open conflicts stay as they were.
-		"ELECTION# | BALLOT#",
-		"ELECTION# | CONFLICT#", // CONFLICT#{seq}, and its seq
-		"ELECTION# | METADATA",
+		"DEVICE# | METADATA",     // first_seq
+		"ELECTION# | CONFLICT#",  // CONFLICT#{seq}, and its seq
 		"ELECTIONID# | METADATA", // created_seq, deleted_seq
 		"ELECTIONNAME# | {key}",  // {created seq}: which election a name meant when
 		"METADATA | FORMAT",      // signed_since

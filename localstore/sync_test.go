@@ -237,3 +237,68 @@ func TestDirtyMarksLastEvent(t *testing.T) {
 		t.Errorf("marks written at the end of the page:\n%v\nand as they come:\n%v", atEnd, asTheyCome)
 	}
 }
+
+// TestResolutionFollowsItsConflictThroughARebase: an official decides a
+// conflict a rebase made, before the device has pushed, and another
+// device's event then moves the events again. The decision must still be
+// about the voter the official looked at: the conflict's number moved with
+// the event that made it, so the decision names that event, not the
+// number.
+func TestResolutionFollowsItsConflictThroughARebase(t *testing.T) {
+	ctx := context.Background()
+	a, b, sa, sb := syncFixture(t)
+	cast(t, sa, "v1", "Kiss")
+	cast(t, sa, "v2", "Kiss")
+	cast(t, sb, "v1", "Wright") // both voters voted on B too
+	cast(t, sb, "v2", "Wright")
+	first := pending(t, a)
+	must(t, a.ConfirmPushed(ctx, first))
+	_, err := b.Integrate(ctx, first)
+	must(t, err)
+	ks, err := sb.Conflicts(ctx, "olga", "Mayor")
+	must(t, err)
+	var v2 uint64
+	for _, k := range ks {
+		if k.Voter == "v2" {
+			v2 = k.Seq
+		}
+	}
+	if len(ks) != 2 || v2 == 0 {
+		t.Fatalf("conflicts on B after the first pull: %+v", ks)
+	}
+	// The official accepts v2's ballot cast on B; B has not pushed yet.
+	must(t, sb.ResolveConflict(ctx, "olga", "Mayor", v2, true, "v2's paper ballot was the later one"))
+	// A casts again and pushes first: B's three events move one place on.
+	cast(t, sa, "v3", "Kiss")
+	second := pending(t, a)
+	must(t, a.ConfirmPushed(ctx, second))
+	_, err = b.Integrate(ctx, second)
+	must(t, err)
+	check := func(who string, s *app.Service) {
+		t.Helper()
+		ks, err := s.Conflicts(ctx, "olga", "Mayor")
+		must(t, err)
+		for _, k := range ks {
+			if want := k.Voter == "v2"; k.Resolved != want {
+				t.Errorf("%s: the conflict of %s is resolved=%v (%s), want %v", who, k.Voter, k.Resolved, k.Resolution, want)
+			}
+		}
+		if len(ks) != 2 {
+			t.Errorf("%s: %d conflicts, want 2", who, len(ks))
+		}
+		rej, err := s.Rejections(ctx, "olga")
+		must(t, err)
+		if len(rej) != 0 {
+			t.Errorf("%s: refused events %+v", who, rej)
+		}
+	}
+	check("B", sb)
+	mine := pending(t, b)
+	must(t, b.ConfirmPushed(ctx, mine))
+	_, err = a.Integrate(ctx, mine)
+	must(t, err)
+	check("A", sa)
+	if hash(t, a) != hash(t, b) {
+		t.Error("A and B differ after exchanging their events")
+	}
+}

@@ -504,11 +504,17 @@
 // log with every kind of event twice, the second time renumbered, and
 // lists the items that differ: those above, DEVICE#/METADATA's first_seq,
 // ELECTIONID#/METADATA's created_seq and deleted_seq, METADATA/FORMAT's
-// signed_since, and a consequence the design had missed: a
-// ConflictResolved event names its conflict by the number of the event
-// that made it, so under another numbering it resolves nothing (a ballot
-// conflict made by a shard's event would need to be named by its place in
-// the shard). TestShardScopes puts the ballot events (BallotCast,
+// signed_since. It also found a consequence the design had missed, and a
+// bug with one log: a ConflictResolved event named its conflict by the
+// number of the event that made it, and a pending event's number changes
+// when a pull lays other devices' events under it, so a decision taken
+// between a rebase and the push landed on whichever conflict took that
+// number (an official accepted v2's second ballot, and v1's was swapped
+// in). Since 2026-11-27 a decision also names the conflict by the making
+// event's id and the voter (a merge makes one conflict per voter), which
+// are the same under any numbering; decisions recorded before are still
+// read by number (TestResolutionFollowsItsConflictThroughARebase in
+// localstore, TestConflictDecisionNames in app). TestShardScopes puts the ballot events (BallotCast,
 // BallotRankingsChanged, BallotsImported, AuditBallotRead) in their
 // election's shard and lists the items events of another shard also
 // write, or read: the election's METADATA item (ballot and conflict
