@@ -251,33 +251,39 @@ func (s *Service) LinkVoter(ctx context.Context, actor, election, voter, user st
 // receipted ballot, or merges an election made under a taken name into the
 // election of that name; dismiss leaves things as they are. election ""
 // names a conflict outside the elections (a device that found a copy of
-// itself).
-//
-// The decision names the conflict by the event that made it as well as by
-// its number (see findConflict), so it stays with that conflict when a sync
-// moves the events.
+// itself). conflict is its number as listed now.
 func (s *Service) ResolveConflict(ctx context.Context, actor, election string, conflict uint64, accept bool, reason string) error {
-	d := conflictResolved{Conflict: conflict, Accept: accept, Reason: reason}
+	return s.DecideConflict(ctx, actor, Conflict{Election: election, Seq: conflict}, accept, reason)
+}
+
+// DecideConflict is ResolveConflict for a conflict as a list showed it. A
+// conflict's number is the place in the log of the event that made it,
+// which a sync moves when it lays other devices' events under a pending
+// one; the decision follows the conflict shown (by that event's id and its
+// voter) rather than the number, and records both, so it also stays with
+// it when a later sync moves the events again (see findConflict).
+func (s *Service) DecideConflict(ctx context.Context, actor string, c Conflict, accept bool, reason string) error {
+	d := conflictResolved{Conflict: c.Seq, ConflictEvent: c.EventID, ConflictVoter: c.Voter, Accept: accept, Reason: reason}
 	op, pk := "resolve conflict", pkMetadata
-	if election != "" {
-		op = "resolve conflict in " + election
+	if c.Election != "" {
+		op = "resolve conflict in " + c.Election
 	}
 	_, err := s.run(ctx, op, actor, func(tx Tx) (decision, error) {
-		if election != "" {
-			e, err := mustElection(tx, election)
+		if c.Election != "" {
+			e, err := mustElection(tx, c.Election)
 			if err != nil {
 				return decision{}, err
 			}
 			d.Election, d.ElectionID, pk = e.Name, e.ID, electionPK(e.Name)
 		}
-		// An unknown number is left for the rules to refuse, with their
+		// A conflict not found is left for the rules to refuse, with their
 		// message, as every device would.
-		c, ok, err := tx.Get(pk, conflictSK(conflict))
+		it, ok, err := findConflict(tx, pk, d)
 		if err != nil {
 			return decision{}, err
 		}
 		if ok {
-			d.ConflictEvent, d.ConflictVoter = c.Str("event_id"), c.Str("voter_name")
+			d.Conflict, d.ConflictEvent, d.ConflictVoter = uint64(it.Int("seq")), it.Str("event_id"), it.Str("voter_name")
 		}
 		return decision{typ: EvConflictResolved, data: d}, nil
 	})

@@ -302,3 +302,50 @@ func TestResolutionFollowsItsConflictThroughARebase(t *testing.T) {
 		t.Error("A and B differ after exchanging their events")
 	}
 }
+
+// TestDecisionOnAStaleListFollowsTheConflict: an official reads the list of
+// conflicts, a sync then moves them to other numbers, and the official
+// decides the one the list showed: the decision is about that voter.
+func TestDecisionOnAStaleListFollowsTheConflict(t *testing.T) {
+	ctx := context.Background()
+	a, b, sa, sb := syncFixture(t)
+	cast(t, sa, "v1", "Kiss")
+	cast(t, sa, "v2", "Kiss")
+	cast(t, sb, "v1", "Wright")
+	cast(t, sb, "v2", "Wright")
+	first := pending(t, a)
+	must(t, a.ConfirmPushed(ctx, first))
+	_, err := b.Integrate(ctx, first)
+	must(t, err)
+	shown, err := sb.Conflicts(ctx, "olga", "Mayor") // the list on the screen
+	must(t, err)
+	cast(t, sa, "v3", "Kiss")
+	second := pending(t, a)
+	must(t, a.ConfirmPushed(ctx, second))
+	_, err = b.Integrate(ctx, second) // a background sync
+	must(t, err)
+	for _, k := range shown {
+		if k.Voter == "v2" {
+			must(t, sb.DecideConflict(ctx, "olga", k, true, "v2's paper ballot was the later one"))
+		}
+	}
+	now, err := sb.Conflicts(ctx, "olga", "Mayor")
+	must(t, err)
+	for _, k := range now {
+		if want := k.Voter == "v2"; k.Resolved != want {
+			t.Errorf("the conflict of %s is resolved=%v, want %v", k.Voter, k.Resolved, want)
+		}
+		for _, o := range shown {
+			if o.Voter == k.Voter && o.Seq == k.Seq {
+				t.Errorf("the conflict of %s did not move (%d): the test shows nothing", k.Voter, k.Seq)
+			}
+		}
+	}
+	bs, err := sb.Ballots(ctx, "olga", "Mayor")
+	must(t, err)
+	for _, bl := range bs {
+		if want := map[string]string{"v1": "Kiss", "v2": "Wright", "v3": "Kiss"}[bl.Voter]; bl.Rankings[0].Candidate != want {
+			t.Errorf("%s's ballot ranks %s first, want %s", bl.Voter, bl.Rankings[0].Candidate, want)
+		}
+	}
+}

@@ -356,6 +356,6 @@ func (sc *SyncScreen) resolve(accept bool) {
 		return
 	}
 	sc.s.do("Cannot resolve the conflict", func(ctx context.Context) error {
-		return sc.s.svc.ResolveConflict(ctx, sc.s.actor(), c.Election, c.Seq, accept, "")
+		return sc.s.svc.DecideConflict(ctx, sc.s.actor(), c, accept, "")
 	}, sc.refresh)
 }
