@@ -77,7 +77,9 @@ func fuzzCount(data []byte) (Contest, *BallotSet, Rules, Method) {
 // panic; every round accounts for every ballot (candidates' tallies,
 // inactive ballots, final-round surplus and residual surplus add up to the
 // ballots cast); winners reach the threshold unless they win by being the
-// last candidates standing; and a count repeated gives the same result.
+// last candidates standing; a count repeated gives the same result; and
+// the count with cursors gives what the count from the marks gives, audit
+// trail and all.
 func FuzzTabulate(f *testing.F) {
 	f.Add([]byte{3, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 1, 0xFF, 0, 1, 2, 1, 0, 0xFF, 1, 1, 0, 1, 2, 1, 2})
 	f.Add([]byte{4, 1, 2, 3, 7, 1, 9, 2, 1, 0, 0, 0, 1, 3, 0xFF, 2, 1, 4, 1, 1, 0xFF, 0, 1, 2, 0, 3, 1, 5})
@@ -112,6 +114,14 @@ func FuzzTabulate(f *testing.F) {
 		again, err := Tabulate(c, b, m, r)
 		if err != nil || !reflect.DeepEqual(res, again) {
 			t.Fatal("a second count of the same ballots differs")
+		}
+		with, err := Tabulate(c, b, m, r, WithAudit())
+		if err != nil {
+			t.Fatal(err)
+		}
+		without, err := Tabulate(c, b, m, r, WithAudit(), withoutCursors())
+		if err != nil || !reflect.DeepEqual(with, without) {
+			t.Fatalf("the count with cursors differs from the count from the marks (%v)", err)
 		}
 	})
 }

@@ -57,7 +57,7 @@ func TestPreferencesReadsAsTheCountDoes(t *testing.T) {
 			for i := range n {
 				k.cont[i] = s&(1<<i) != 0 && !c.Candidates[i].Excluded
 			}
-			got, st, _ := k.place(marks, 0)
+			got, st, _ := k.place(marks, 0, k.cont)
 			want := -1
 			for _, p := range prefs {
 				if k.cont[p] {

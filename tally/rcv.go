@@ -31,7 +31,10 @@ type counter struct {
 	uwi       int // the undeclared write-in candidate, or -1
 
 	// per ballot record
-	grp []uint16  // offset of the rank group of the candidate the ballot counts for
+	cur []cursor  // where each ballot stands (see cursor)
+	// compiles is whether ballots are read once into cursors: the rules
+	// decide every rank group without looking at who continues.
+	compiles bool
 	val []Decimal // value of each ballot when surpluses move; nil means 1
 	// buckets[c] lists the ballots counting for candidate c.
 	buckets []bucket

@@ -66,7 +66,8 @@ func (k *counter) countRound(round int, released []int) error {
 	total := 0
 	if round == 1 {
 		nb := k.ballots.Len()
-		k.grp = make([]uint16, nb)
+		k.cur = make([]cursor, nb)
+		k.compiles = len(k.contest.Candidates) <= 16 && k.rules.OvervoteRule != ExhaustIfMultipleContinuing
 		k.buckets = make([]bucket, n)
 		jobs = append(jobs, job{ri: -1, lo: 0, hi: nb})
 		total = nb
@@ -233,7 +234,7 @@ func (k *counter) runJobs(w *worker, round int, jobs []job) {
 	if k.opts.audit {
 		w.audit = make([]AuditEntry, 0, size)
 	}
-	dest := make([]int32, 0, size) // each placed ballot's candidate, in job order
+	dest := make([]uint16, 0, size) // each placed ballot's candidate, in job order (see gather)
 	for _, j := range jobs {
 		for i := j.lo; i < j.hi; i++ {
 			if j.seg != nil && (i-j.lo)%warmBlock == 0 {
@@ -243,51 +244,58 @@ func (k *counter) runJobs(w *worker, round int, jobs []job) {
 			if j.seg != nil {
 				b = int(j.seg[i])
 			}
-			start := uint32(0)
-			if b > 0 {
-				start = bs.Ends[b-1]
-			}
-			marks := bs.Marks[start:bs.Ends[b]]
-			c, st, at := -1, FinalRoundSurplus, 0
+			c, st := -1, FinalRoundSurplus
 			switch {
-			case round == 1 && len(marks) == 0:
+			case round == 1 && bs.Ends[b] == k.first(b):
 				st = NoRankings
+			case round == 1:
+				c, st = k.start(b)
 			case !frs:
-				c, st, at = k.place(marks, int(k.grp[b]))
+				c, st = k.next(b)
 			}
-			dest = append(dest, int32(c))
+			dest = append(dest, uint16(c)) // -1, for none, is noCandidate
 			if plain {
-				k.settleWhole(w.delta, b, j.ri, c, st, at)
+				k.settleWhole(w.delta, b, j.ri, c, st)
 			} else {
-				k.settle(w, round, b, j.ri, c, st, at)
+				k.settle(w, round, b, j.ri, c, st)
 			}
 		}
 	}
 	w.incoming = k.gather(jobs, dest)
 }
 
+// noCandidate is a placed ballot's candidate when it counts for none
+// (candidates are numbered below Overvote, as in a Mark).
+const noCandidate = Overvote
+
 // warmBlock is how many moving ballots warm reads ahead.
 const warmBlock = 64
 
-// warm reads the first and last marks and the rank group of each ballot in
-// seg, so that the memory they sit in is fetched for all of them at once:
-// a released candidate's ballots are scattered over the set, and placing
-// them one by one waits for each fetch in turn (two in a row: the ballot's
-// end, then its marks). The loads here do not depend on each other, so the
-// processor overlaps them. It returns a sum only so they are not dropped.
+// warm reads where each ballot in seg stands, so that the memory it sits
+// in is fetched for all of them at once: a released candidate's ballots
+// are scattered over the set, and placing them one by one waits for each
+// fetch in turn. The loads here do not depend on each other, so the
+// processor overlaps them. Compiled ballots need only their cursor; others
+// their marks too. It returns a sum only so the loads are not dropped.
 func (k *counter) warm(seg []int32) uint32 {
-	bs := k.ballots
 	sum := uint32(0)
+	if k.compiles {
+		for _, b := range seg {
+			sum += uint32(k.cur[b])
+		}
+		return sum
+	}
+	bs := k.ballots
 	for _, b := range seg {
 		end := bs.Ends[b]
-		sum += uint32(bs.Marks[end-1].Rank) + uint32(k.grp[b])
+		sum += uint32(bs.Marks[end-1].Rank) + uint32(k.cur[b])
 	}
 	return sum
 }
 
 // settleWhole is settle for the common count: whole votes, no groups, no
 // audit trail.
-func (k *counter) settleWhole(d *ledger, b, ri, c int, st Status, at int) {
+func (k *counter) settleWhole(d *ledger, b, ri, c int, st Status) {
 	cnt := int64(1)
 	if k.ballots.Counts != nil {
 		cnt = int64(k.ballots.Counts[b])
@@ -302,17 +310,16 @@ func (k *counter) settleWhole(d *ledger, b, ri, c int, st Status, at int) {
 	if ri >= 0 {
 		d.moves[ri][to+2].ones += cnt
 	}
-	k.grp[b] = uint16(at)
 }
 
 // gather lists the jobs' ballots that now count for a candidate, by
-// candidate (dest holds each ballot's candidate in job order, -1 for
-// none), with a counting sort into one array.
-func (k *counter) gather(jobs []job, dest []int32) [][]int32 {
+// candidate (dest holds each ballot's candidate in job order, noCandidate
+// for none), with a counting sort into one array.
+func (k *counter) gather(jobs []job, dest []uint16) [][]int32 {
 	n := len(k.contest.Candidates)
 	size := make([]int, n+1)
 	for _, c := range dest {
-		if c >= 0 {
+		if c != noCandidate {
 			size[c+1]++
 		}
 	}
@@ -324,7 +331,7 @@ func (k *counter) gather(jobs []job, dest []int32) [][]int32 {
 	x := 0
 	for _, j := range jobs {
 		for i := j.lo; i < j.hi; i++ {
-			if c := dest[x]; c >= 0 {
+			if c := dest[x]; c != noCandidate {
 				b := int32(i)
 				if j.seg != nil {
 					b = j.seg[i]
@@ -342,10 +349,10 @@ func (k *counter) gather(jobs []job, dest []int32) [][]int32 {
 	return out
 }
 
-// settle records where ballot b now counts: for candidate c (status Active,
-// rank group at offset at) or inactive with status st. ri is the index of
-// the released candidate it came from, or -1 in round 1.
-func (k *counter) settle(w *worker, round, b, ri, c int, st Status, at int) {
+// settle records where ballot b now counts: for candidate c (status
+// Active) or inactive with status st. ri is the index of the released
+// candidate it came from, or -1 in round 1.
+func (k *counter) settle(w *worker, round, b, ri, c int, st Status) {
 	cnt := int64(k.count(b))
 	var v *Decimal
 	if k.val != nil {
@@ -355,7 +362,6 @@ func (k *counter) settle(w *worker, round, b, ri, c int, st Status, at int) {
 	for gi := range k.groups {
 		k.apply(k.groupLedger(gi, b), v, cnt, ri, c, st)
 	}
-	k.grp[b] = uint16(at)
 	if k.opts.audit {
 		e := AuditEntry{Round: int32(round), Ballot: int32(b), Status: st, Candidate: int32(c), value: -1}
 		if v != nil && (v.Scale() != 0 || v.Cmp(DecimalInt(1)) != 0) {
@@ -387,7 +393,7 @@ func (k *counter) apply(l *ledger, v *Decimal, cnt int64, ri, c int, st Status) 
 // candidate gives the same answer because candidates never come back. It
 // returns the candidate the ballot now counts for and the offset of its
 // rank group, or the reason the ballot becomes inactive.
-func (k *counter) place(marks []Mark, start int) (int, Status, int) {
+func (k *counter) place(marks []Mark, start int, cont []bool) (int, Status, int) {
 	r := &k.rules
 	maxSkip := r.MaxSkippedRanksAllowed
 	lastRank := 0
@@ -410,7 +416,7 @@ func (k *counter) place(marks []Mark, start int) (int, Status, int) {
 			return -1, RepeatedRanking, i
 		}
 		if j-i == 1 && m.Candidate != Overvote {
-			if k.cont[m.Candidate] {
+			if cont[m.Candidate] {
 				return int(m.Candidate), Active, i
 			}
 		} else {
@@ -425,7 +431,7 @@ func (k *counter) place(marks []Mark, start int) (int, Status, int) {
 				continue
 			}
 			for _, m := range marks[i:j] {
-				if m.Candidate != Overvote && k.cont[m.Candidate] {
+				if m.Candidate != Overvote && cont[m.Candidate] {
 					return int(m.Candidate), Active, i
 				}
 			}

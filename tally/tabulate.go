@@ -60,6 +60,9 @@ type options struct {
 	auditSink AuditSink
 	decider   Decider
 	groupings []Grouping
+	// noCursors places every ballot from its marks in every round (tests
+	// compare the two ways; see cursor).
+	noCursors bool
 }
 
 // WithAudit records, for every round, what happened to each ballot record
