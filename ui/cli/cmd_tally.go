@@ -35,10 +35,14 @@ const generatedBy = "VoteDesk"
 
 func tallyCommand(c *call) error {
 	if c.deps.Getenv("GOGC") == "" {
-		// A count holds every ballot and the audit trail at once; collecting
-		// garbage at half the default growth keeps peak memory for a million
-		// ballots near 250 MB for a few percent of time.
-		debug.SetGCPercent(50)
+		// A count holds every ballot and the audit trail at once, and
+		// allocates little beside them once they are read, so collecting
+		// garbage at a fifth of the default growth costs no time that
+		// shows, and keeps peak memory near what is live. Peak memory
+		// follows where the last collections fall: at 50%, 6,000,000
+		// ballots peaked at 577 to 650 MB from one build to the next, at
+		// 20% at 485 to 538 MB, in the same 4.6 s (2026-11-27).
+		debug.SetGCPercent(20)
 	}
 	switch {
 	case c.args.given["rctab"]:
