@@ -232,9 +232,11 @@ func applyBallotsImported(a *applier) error {
 	ballots := make([]Ballot, len(d.Ballots))
 	keys := make([]string, len(d.Ballots))
 	for i, ib := range d.Ballots {
-		r, err := normalizeCast(ib.Rankings, order, MaxRank)
-		if err != nil {
-			return Errorf(CodeInvalid, "imported ballot %d (%s): %s", i+1, ib.SourceID, ErrorMessage(err))
+		r := ib.Rankings
+		if !d.normalized {
+			if r, err = normalizeCast(r, order, MaxRank); err != nil {
+				return Errorf(CodeInvalid, "imported ballot %d (%s): %s", i+1, ib.SourceID, ErrorMessage(err))
+			}
 		}
 		if err := checkGroupID("precinct", ib.Precinct); err != nil {
 			return Errorf(CodeInvalid, "imported ballot %d (%s): %s", i+1, ib.SourceID, ErrorMessage(err))

@@ -355,3 +355,31 @@ func TestImportedBallotJSON(t *testing.T) {
 		t.Error("six elements read")
 	}
 }
+
+// TestPulledImportIsChecked: a device applies its own import without
+// checking the rankings again (the command just did), but an import event
+// from another device is checked like any: a candidate marked twice at a
+// rank, or one the election does not have, refuses the batch.
+func TestPulledImportIsChecked(t *testing.T) {
+	e := newEnv(t)
+	el, err := e.svc.Election(e.ctx, "user", "Open")
+	e.must(err)
+	before, err := e.svc.Ballots(e.ctx, "user", "Open")
+	e.must(err)
+	for _, ranks := range []any{[][]string{{"A", "A"}}, [][]string{{"A"}, {"Nobody"}}} {
+		refusal := e.foreignEvent("user", app.EvBallotsImported, map[string]any{"election": "Open", "election_id": el.ID,
+			"source": "cvr", "ballots": []any{[]any{"r1", ranks}}})
+		if !app.IsCode(refusal, app.CodeInvalid) {
+			t.Errorf("an import ranking %v from another device: %v", ranks, refusal)
+		}
+	}
+	_, err = e.svc.ImportBallots(e.ctx, "user", "Open", app.SourceCVR, []app.ImportedBallot{{SourceID: "r1", Rankings: []app.Ranking{{Candidate: "A", Rank: 1}, {Candidate: "A", Rank: 1}}}}, nil)
+	if !app.IsCode(err, app.CodeInvalid) {
+		t.Errorf("an import marking A twice at rank 1: %v", err)
+	}
+	after, err := e.svc.Ballots(e.ctx, "user", "Open")
+	e.must(err)
+	if len(after) != len(before) {
+		t.Errorf("%d ballots after refused imports, %d before", len(after), len(before))
+	}
+}

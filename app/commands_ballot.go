@@ -185,7 +185,7 @@ func encodeBatches(ballots []ImportedBallot, order candidateOrder, e Election, s
 			batch[i] = ImportedBallot{SourceID: ib.SourceID, Rankings: r, Precinct: ib.Precinct, Batch: ib.Batch, Tabulator: ib.Tabulator}
 		}
 		if b.err == nil {
-			d := decision{typ: EvBallotsImported, data: ballotsImported{Election: e.Name, ElectionID: e.ID, Source: source, Ballots: batch, Secret: e.Secret}}
+			d := decision{typ: EvBallotsImported, data: ballotsImported{Election: e.Name, ElectionID: e.ID, Source: source, Ballots: batch, Secret: e.Secret, normalized: true}}
 			b.encodedDecision, b.err = encodeDecision(d)
 		}
 		select {

@@ -247,6 +247,11 @@ type ballotsImported struct {
 	Secret     bool             `json:"secret_ballot,omitempty"`
 	Commit     string           `json:"commit,omitempty"`
 	Ballots    []ImportedBallot `json:"ballots,omitempty"`
+	// normalized says the ballots' rankings are what normalizeCast made
+	// of them: set by the command that just did so, whose decision is
+	// applied as it made it (applier.pre); never carried in the event, so
+	// every other application of the event checks them.
+	normalized bool
 }
 
 // appendJSON writes the batch as encoding/json would, without reflection.
