@@ -56,6 +56,7 @@ func NewCreatePrompt(path string, done func(create bool)) *CreatePrompt {
 // runs in a new process (Fyne runs one app per process).
 func AskCreate(path string, icon fyne.Resource) bool {
 	a := fyneapp.NewWithID(AppID)
+	useDeskTheme(a)
 	if icon != nil {
 		a.SetIcon(icon)
 	}

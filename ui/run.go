@@ -18,6 +18,7 @@ import (
 // as it shuts down, so a size saved only then could be lost.
 func Run(cfg Config) error {
 	a := fyneapp.NewWithID(AppID)
+	useDeskTheme(a)
 	if cfg.Icon != nil {
 		a.SetIcon(cfg.Icon)
 	}

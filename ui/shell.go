@@ -62,7 +62,7 @@ type Shell struct {
 	Users      *UsersScreen
 	Audit      *AuditScreen
 	Sync       *SyncScreen
-	Nav        *widget.List
+	Nav        *navList
 	UserLabel  *widget.Label
 
 	screen string // the section shown, or "election:NAME"
@@ -157,7 +157,7 @@ func (sh *Shell) build() {
 	sh.Sync = newSyncScreen(s)
 	sh.Sync.schedule(false)
 	sh.Election = nil
-	sh.Nav = widget.NewList(func() int { return len(sections) },
+	sh.Nav = newNavList(func() int { return len(sections) },
 		func() fyne.CanvasObject {
 			return container.NewHBox(widget.NewIcon(theme.DocumentIcon()), widget.NewLabel("Users and roles"))
 		},

@@ -316,7 +316,7 @@ func TestClickThenEnterOpensAnElection(t *testing.T) {
 	sc := h.sh.Elections
 	c := h.win.Canvas()
 	ring := func() bool {
-		r := test.WidgetRenderer(sc.Table).(*gridRenderer)
+		r := test.WidgetRenderer(sc.Table).(*ringRenderer)
 		return r.ring.Visible()
 	}
 	if ring() {

@@ -82,32 +82,41 @@ func (g *grid) FocusLost() {
 // CreateRenderer is the table's, with a ring around it while it has the
 // focus, so a keyboard user sees where Tab went.
 func (g *grid) CreateRenderer() fyne.WidgetRenderer {
+	return newRingRenderer(g.Table.CreateRenderer(), func() bool { return g.focused })
+}
+
+// ringRenderer is a focusable widget's renderer with a ring drawn around
+// the widget while focused says it has the focus: for the widgets whose own
+// sign of focus does not show (a table marks its focused cell only
+// faintly, and not at all over the selected one; a list does not mark its
+// focused row over the selected one).
+type ringRenderer struct {
+	fyne.WidgetRenderer
+	focused func() bool
+	ring    *canvas.Rectangle
+}
+
+func newRingRenderer(r fyne.WidgetRenderer, focused func() bool) *ringRenderer {
 	ring := canvas.NewRectangle(color.Transparent)
 	ring.StrokeWidth = 2
-	ring.StrokeColor = theme.Color(theme.ColorNameFocus)
+	ring.StrokeColor = theme.Color(theme.ColorNamePrimary)
 	ring.Hide()
-	return &gridRenderer{WidgetRenderer: g.Table.CreateRenderer(), g: g, ring: ring}
+	return &ringRenderer{WidgetRenderer: r, focused: focused, ring: ring}
 }
 
-type gridRenderer struct {
-	fyne.WidgetRenderer
-	g    *grid
-	ring *canvas.Rectangle
-}
-
-func (r *gridRenderer) Objects() []fyne.CanvasObject {
+func (r *ringRenderer) Objects() []fyne.CanvasObject {
 	return append(r.WidgetRenderer.Objects(), r.ring)
 }
 
-func (r *gridRenderer) Layout(size fyne.Size) {
+func (r *ringRenderer) Layout(size fyne.Size) {
 	r.WidgetRenderer.Layout(size)
 	r.ring.Resize(size)
 }
 
-func (r *gridRenderer) Refresh() {
+func (r *ringRenderer) Refresh() {
 	r.WidgetRenderer.Refresh()
-	r.ring.StrokeColor = theme.Color(theme.ColorNameFocus)
-	r.ring.Hidden = !r.g.focused
+	r.ring.StrokeColor = theme.Color(theme.ColorNamePrimary)
+	r.ring.Hidden = !r.focused()
 	r.ring.Refresh()
 }
 
