@@ -22,6 +22,8 @@ func keyboardHelp() [][2]string {
 		{shortcutLabel(shortcutAudit), "Risk-limiting audit of the open election"},
 		{shortcutLabel(shortcutRefresh), "Refresh what the screen shows"},
 		{shortcutLabel(shortcutSignOut), "Sign out"},
+		{shortcutLabel(shortcutTabs[0]) + " to " + shortcutLabel(shortcutTabs[len(shortcutTabs)-1]), "An election's tabs, Overview to Audit"},
+		{shortcutLabel(shortcutNextView) + " / " + shortcutLabel(shortcutPrevView), "Next / previous tab or view"},
 		{"Tab / Shift+Tab", "Move to the next / previous field or button"},
 		{"Enter or Space", "Press the focused button; Enter confirms a dialog"},
 		{"Escape", "Close a dialog without doing anything"},

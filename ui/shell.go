@@ -474,7 +474,21 @@ var (
 	shortcutAudit   = &desktop.CustomShortcut{KeyName: fyne.KeyA, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
 	shortcutRefresh = &desktop.CustomShortcut{KeyName: fyne.KeyF5}
 	shortcutSignOut = &desktop.CustomShortcut{KeyName: fyne.KeyL, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+	// shortcutNextView and shortcutPrevView move through the views of what
+	// is shown (see Shell.views): tab strips take no keyboard focus.
+	shortcutNextView = &desktop.CustomShortcut{KeyName: fyne.KeyPageDown, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutPrevView = &desktop.CustomShortcut{KeyName: fyne.KeyPageUp, Modifier: fyne.KeyModifierShortcutDefault}
 )
+
+// shortcutTabs open an election's tabs in order, Ctrl+1 to Ctrl+5.
+var shortcutTabs = func() []*desktop.CustomShortcut {
+	keys := []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5}
+	out := make([]*desktop.CustomShortcut, len(tabNames))
+	for i := range tabNames {
+		out[i] = &desktop.CustomShortcut{KeyName: keys[i], Modifier: fyne.KeyModifierShortcutDefault}
+	}
+	return out
+}()
 
 // menu builds the main menu; each item names its shortcut.
 func (sh *Shell) menu() *fyne.MainMenu {
@@ -511,7 +525,10 @@ func (sh *Shell) menu() *fyne.MainMenu {
 // takes it.
 func (sh *Shell) shortcuts() {
 	c := sh.win.Canvas()
-	for _, sc := range []fyne.Shortcut{shortcutNew, shortcutFind, shortcutResults, shortcutAudit, shortcutSignOut} {
+	for _, sc := range []fyne.Shortcut{shortcutNew, shortcutFind, shortcutResults, shortcutAudit, shortcutSignOut, shortcutNextView, shortcutPrevView} {
+		c.AddShortcut(sc, sh.TypedShortcut)
+	}
+	for _, sc := range shortcutTabs {
 		c.AddShortcut(sc, sh.TypedShortcut)
 	}
 	modal.Keys(c, func(k *fyne.KeyEvent) {
@@ -536,5 +553,52 @@ func (sh *Shell) TypedShortcut(s fyne.Shortcut) {
 		sh.SignOut()
 	case shortcutRefresh.ShortcutName():
 		sh.Refresh()
+	case shortcutNextView.ShortcutName():
+		sh.StepView(1)
+	case shortcutPrevView.ShortcutName():
+		sh.StepView(-1)
 	}
+	for i, sc := range shortcutTabs {
+		if s.ShortcutName() == sc.ShortcutName() && sh.Election != nil {
+			sh.showView(sh.Election.Tabs, i)
+		}
+	}
+}
+
+// views are the tabs Ctrl+PageDown and Ctrl+PageUp move through: in an
+// open election, the views of its Results or Audit tab when that tab shows
+// some, else the election's tabs; on the Sync screen, its two lists. nil
+// where there are none.
+func (sh *Shell) views() *container.AppTabs {
+	if e := sh.Election; e != nil {
+		switch e.tab() {
+		case tabResults:
+			return e.Results.Tabs
+		case tabAudit:
+			if e.RiskAudit.Tabs.Visible() {
+				return e.RiskAudit.Tabs
+			}
+		}
+		return e.Tabs
+	}
+	if sh.screen == screenSync {
+		return sh.Sync.Tabs
+	}
+	return nil
+}
+
+// StepView shows the next (step 1) or previous (-1) of the views, round
+// and round.
+func (sh *Shell) StepView(step int) {
+	if t := sh.views(); t != nil && len(t.Items) > 0 {
+		n := len(t.Items)
+		sh.showView(t, ((t.SelectedIndex()+step)%n+n)%n)
+	}
+}
+
+// showView selects tab i of t. The keyboard leaves the view it was in:
+// a control hidden with its view would otherwise still take keys.
+func (sh *Shell) showView(t *container.AppTabs, i int) {
+	sh.win.Canvas().Unfocus()
+	t.SelectIndex(i)
 }

@@ -338,3 +338,57 @@ func TestClickThenEnterOpensAnElection(t *testing.T) {
 		t.Error("the ring stayed after the focus left")
 	}
 }
+
+// TestKeyboardReachesEveryView: tab strips take no focus, so the keyboard
+// opens an election's tabs with Ctrl+1 to Ctrl+5 and steps through the
+// views of what is shown with Ctrl+PageDown and Ctrl+PageUp; the keyboard
+// leaves the view it was in.
+func TestKeyboardReachesEveryView(t *testing.T) {
+	h := mayorListed(t)
+	h.sh.OpenElection("Mayor", tabOverview)
+	h.wait()
+	e := h.sh.Election
+	c := h.win.Canvas()
+	for i, sc := range shortcutTabs {
+		h.sh.TypedShortcut(sc)
+		h.wait()
+		if e.tab() != tabNames[i] {
+			t.Errorf("%s: tab %q, want %q", shortcutLabel(sc), e.tab(), tabNames[i])
+		}
+	}
+	h.sh.TypedShortcut(shortcutTabs[1]) // Candidates
+	c.Focus(e.Back)
+	h.sh.TypedShortcut(shortcutNextView)
+	h.wait()
+	if e.tab() != tabPollBook || c.Focused() != nil {
+		t.Errorf("Ctrl+PageDown from Candidates: tab %q, focus on %T", e.tab(), c.Focused())
+	}
+	h.sh.TypedShortcut(shortcutNextView) // Results: its own views from here
+	h.wait()
+	first := e.Results.Tabs.SelectedIndex()
+	h.sh.TypedShortcut(shortcutNextView)
+	if e.tab() != tabResults || e.Results.Tabs.SelectedIndex() != (first+1)%len(e.Results.Tabs.Items) {
+		t.Errorf("Ctrl+PageDown on Results: tab %q, view %d after %d", e.tab(), e.Results.Tabs.SelectedIndex(), first)
+	}
+	h.sh.TypedShortcut(shortcutPrevView)
+	h.sh.TypedShortcut(shortcutPrevView)
+	if want := (first - 1 + len(e.Results.Tabs.Items)) % len(e.Results.Tabs.Items); e.Results.Tabs.SelectedIndex() != want {
+		t.Errorf("Ctrl+PageUp twice: view %d, want %d", e.Results.Tabs.SelectedIndex(), want)
+	}
+	h.sh.TypedShortcut(shortcutTabs[0])
+	h.sh.TypedShortcut(shortcutPrevView) // round from Overview to Audit
+	if e.tab() != tabAudit {
+		t.Errorf("Ctrl+PageUp on Overview: tab %q", e.tab())
+	}
+	h.sh.ShowScreen(screenSync)
+	h.sh.TypedShortcut(shortcutNextView)
+	if h.sh.Sync.Tabs.SelectedIndex() != 1 {
+		t.Errorf("Ctrl+PageDown on Sync: list %d", h.sh.Sync.Tabs.SelectedIndex())
+	}
+	h.sh.ShowScreen(screenUsers)
+	h.sh.TypedShortcut(shortcutNextView) // nothing to step through
+	h.sh.TypedShortcut(shortcutTabs[0])  // no election open
+	if h.sh.screen != screenUsers {
+		t.Errorf("view keys on Users: screen %q", h.sh.screen)
+	}
+}

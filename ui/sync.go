@@ -80,6 +80,7 @@ type SyncScreen struct {
 	Save, SyncNow             *modal.Button
 	Interval                  *modal.Select
 	Progress                  *widget.ProgressBar
+	Tabs                      *container.AppTabs // conflicts, rejected events
 	LastSuccess, Pending      *widget.Label
 	Report                    *widget.Label
 	Conflicts                 *grid
@@ -148,10 +149,10 @@ func newSyncScreen(s *session) *SyncScreen {
 		widget.NewCard("Cloud connection", "", container.NewVBox(conn, container.NewHBox(sc.Save))),
 		widget.NewCard("Sync", "", container.NewVBox(status, container.NewBorder(nil, nil, sc.SyncNow, nil, sc.Progress), sc.Report)))
 	conflicts := container.NewBorder(container.NewHBox(sc.Dismiss, sc.Accept), nil, nil, nil, sc.Conflicts)
-	tabs := container.NewAppTabs(
+	sc.Tabs = container.NewAppTabs(
 		container.NewTabItem("Conflicts to review", conflicts),
 		container.NewTabItem("Rejected events", sc.Rejections))
-	sc.content = container.NewBorder(container.NewVBox(title("Sync"), top), nil, nil, nil, tabs)
+	sc.content = container.NewBorder(container.NewVBox(title("Sync"), top), nil, nil, nil, sc.Tabs)
 	if s.sync == nil {
 		sc.Report.SetText("Cloud sync is not part of this build: everything stays on this computer. Conflicts and rejected events from earlier syncs are still listed here.")
 	}
