@@ -534,4 +534,34 @@
 // every event of its shard (see "What one partition carries"), shards
 // spread elections over partitions but do not lift the read limit of one
 // busy election.
+//
+// The choice that is left, written down on 2026-11-27 for whoever builds
+// shards, between the two ways above:
+//
+//   - Places. Every event gets a place (its shard and its number there),
+//     and every item TestLocalSequenceInProjection lists keys on the place
+//     instead of the local number (a layout change with a migration, like
+//     version 3's); the global rules stop reading an election's state
+//     (TestShardScopes' list emptied: the ballot and conflict counts out
+//     of the election's METADATA item into one only its shard writes,
+//     sealing at launch, a duplicate decided by an event of the election's
+//     shard). Then devices may interleave shards in any order, and a kiosk
+//     can hold only the global shard and its election's, which is what
+//     issue 15 asks. Appends to an election's shard still need the
+//     watermark's ConditionCheck, a transaction, which contention cancels.
+//   - One merged order. Shards are only where events are stored. A device
+//     that appended to a shard also appends, to LOG#global, a cut: the
+//     shard's head it covers. Every device applies global events in order
+//     and, at each cut, the shard's events since the previous cut, so all
+//     number events alike and neither test's list matters: no rule and no
+//     layout changes, and every argument above about one gap-free log
+//     holds for the merged one. A ballot is durable and exactly once when
+//     its shard takes it, and counted once a cut covers it; one cut covers
+//     every device's appends since the one before, so cuts are a few a
+//     second at most and carry no ballots, but they contend at the global
+//     head as appends do today. Every device reads every shard.
+//
+// The second is much the smaller change and keeps what is tested; the
+// first is the only one that lets a kiosk skip other elections. Neither
+// gives one busy election more than one head's appends a second.
 package cloudsync
