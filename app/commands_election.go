@@ -253,7 +253,8 @@ func (s *Service) LinkVoter(ctx context.Context, actor, election, voter, user st
 // names a conflict outside the elections (a device that found a copy of
 // itself). conflict is its number as listed now.
 func (s *Service) ResolveConflict(ctx context.Context, actor, election string, conflict uint64, accept bool, reason string) error {
-	return s.DecideConflict(ctx, actor, Conflict{Election: election, Seq: conflict}, accept, reason)
+	_, err := s.DecideConflict(ctx, actor, Conflict{Election: election, Seq: conflict}, accept, reason)
+	return err
 }
 
 // DecideConflict is ResolveConflict for a conflict as a list showed it. A
@@ -261,9 +262,12 @@ func (s *Service) ResolveConflict(ctx context.Context, actor, election string, c
 // which a sync moves when it lays other devices' events under a pending
 // one; the decision follows the conflict shown (by that event's id and its
 // voter) rather than the number, and records both, so it also stays with
-// it when a later sync moves the events again (see findConflict).
-func (s *Service) DecideConflict(ctx context.Context, actor string, c Conflict, accept bool, reason string) error {
+// it when a later sync moves the events again (see findConflict). It
+// returns the conflict decided, as it was before the decision, for the
+// caller to say which it was (its kind and voter).
+func (s *Service) DecideConflict(ctx context.Context, actor string, c Conflict, accept bool, reason string) (Conflict, error) {
 	d := conflictResolved{Conflict: c.Seq, ConflictEvent: c.EventID, ConflictVoter: c.Voter, Accept: accept, Reason: reason}
+	var decided Conflict
 	op, pk := "resolve conflict", pkMetadata
 	if c.Election != "" {
 		op = "resolve conflict in " + c.Election
@@ -284,8 +288,9 @@ func (s *Service) DecideConflict(ctx context.Context, actor string, c Conflict, 
 		}
 		if ok {
 			d.Conflict, d.ConflictEvent, d.ConflictVoter = uint64(it.Int("seq")), it.Str("event_id"), it.Str("voter_name")
+			decided = conflictFromItem(c.Election, it, false)
 		}
 		return decision{typ: EvConflictResolved, data: d}, nil
 	})
-	return err
+	return decided, err
 }

@@ -326,7 +326,11 @@ func TestDecisionOnAStaleListFollowsTheConflict(t *testing.T) {
 	must(t, err)
 	for _, k := range shown {
 		if k.Voter == "v2" {
-			must(t, sb.DecideConflict(ctx, "olga", k, true, "v2's paper ballot was the later one"))
+			decided, err := sb.DecideConflict(ctx, "olga", k, true, "v2's paper ballot was the later one")
+			must(t, err)
+			if decided.Voter != "v2" || decided.Seq == k.Seq {
+				t.Errorf("decided %+v; want v2's conflict at its new number", decided)
+			}
 		}
 	}
 	now, err := sb.Conflicts(ctx, "olga", "Mayor")

@@ -357,6 +357,7 @@ func (sc *SyncScreen) resolve(accept bool) {
 		return
 	}
 	sc.s.do("Cannot resolve the conflict", func(ctx context.Context) error {
-		return sc.s.svc.DecideConflict(ctx, sc.s.actor(), c, accept, "")
+		_, err := sc.s.svc.DecideConflict(ctx, sc.s.actor(), c, accept, "")
+		return err
 	}, sc.refresh)
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"text/tabwriter"
+
+	"votedesk/app"
 )
 
 func init() {
@@ -136,8 +138,15 @@ func conflictsResolve(c *call) error {
 	if election == "-" {
 		election = ""
 	}
-	if err := c.backend.Service.ResolveConflict(c.ctx, c.actor, election, seq, accept, c.args.str("reason")); err != nil {
+	k, err := c.backend.Service.DecideConflict(c.ctx, c.actor, app.Conflict{Election: election, Seq: seq}, accept, c.args.str("reason"))
+	if err != nil {
 		return err
 	}
-	return c.done("conflict %d of %s %s", seq, c.args.pos[0], map[bool]string{true: "accepted", false: "dismissed"}[accept])
+	// Say which conflict it was: a sync in between (sync --watch) can
+	// give conflicts other numbers than the list showed.
+	what := k.Kind
+	if k.Voter != "" {
+		what += " of " + k.Voter
+	}
+	return c.done("conflict %d of %s (%s) %s", seq, c.args.pos[0], what, map[bool]string{true: "accepted", false: "dismissed"}[accept])
 }

@@ -120,7 +120,9 @@ func TestCLISync(t *testing.T) {
 	if len(list.Conflicts) != 1 || list.Conflicts[0].Resolved {
 		t.Fatalf("conflicts = %+v", list)
 	}
-	a.ok("conflicts", "resolve", "Mayor", fmt.Sprint(list.Conflicts[0].Seq), "--dismiss")
+	if out := a.ok("conflicts", "resolve", "Mayor", fmt.Sprint(list.Conflicts[0].Seq), "--dismiss"); !strings.Contains(out, "(duplicate_ballot of ") {
+		t.Errorf("the resolution does not say which conflict it decided: %q", out)
+	}
 	a.ok("sync")
 	b.ok("sync")
 	decode(t, b.ok("conflicts", "--json"), &list)
