@@ -59,7 +59,7 @@ func readGenericCSV(j *job) error {
 	// A quote in the rows already read ahead (a megabyte) means quoted
 	// fields, which only the sequential read can follow, so stretches
 	// are not even tried.
-	if !bytes.Contains(sc.lines.ahead(), []byte{'"'}) && j.readGenericParallel(f, sc.lines.used, &g) {
+	if !bytes.Contains(sc.lines.ahead(), []byte{'"'}) && j.readParallel(f, sc.lines.used, names, genericRows(&g)) {
 		return nil
 	}
 	var marks []tally.Mark
@@ -96,6 +96,26 @@ func readGenericCSV(j *job) error {
 		return j.at(sc.line, sc.col, sc.err)
 	}
 	return nil
+}
+
+// genericRows reads a generic CSV's rows in the stretches of a parallel
+// read: the columns are a stretch's candidates, numbered by their place in
+// g.cols, and a column is first met where it first holds a rank.
+func genericRows(g *genericLayout) rowReader {
+	return func(s *stretch, sc *csvScanner) error {
+		marks, err := s.job.genericRow(sc, g, s.marks[:0])
+		if err != nil {
+			return err
+		}
+		s.marks = marks
+		first := s.first
+		for _, m := range marks {
+			if first[m.Candidate].ballot < 0 {
+				s.use(m.Candidate, int(m.Candidate))
+			}
+		}
+		return s.job.addRow(sc, g, marks)
+	}
 }
 
 // genericLayout is where a generic CSV keeps what: its candidate columns,

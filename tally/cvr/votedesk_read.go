@@ -75,42 +75,28 @@ func readVoteDesk(j *job) error {
 		return j.at(sc.line, ce.col, ce.err)
 	}
 	width := len(sc.fields)
+	// A quote in the rows already read ahead (a megabyte) means quoted
+	// fields, which only the sequential read can follow, so stretches
+	// are not even tried.
+	if !bytes.Contains(sc.lines.ahead(), []byte{'"'}) && j.readParallel(f, sc.lines.used, nil, votedeskRows(j.src, width)) {
+		return nil
+	}
 	var marks []tally.Mark
 	for sc.scan() {
 		if sc.blank() {
 			continue
 		}
-		row := sc.fields
-		if len(row) != width {
-			return j.at(sc.line, 0, fmt.Errorf("the row has %d fields, the header %d", len(row), width))
+		var err error
+		marks, err = votedeskMarks(sc.fields, width, marks[:0], func(name []byte, _ int) (uint16, bool, error) {
+			r, err := j.resolve(name)
+			return r.cand, !r.skip, err
+		})
+		if err != nil {
+			var ce columnError
+			errors.As(err, &ce)
+			return j.at(sc.line, ce.col, ce.err)
 		}
-		marks = marks[:0]
-		for c := 1; c < len(row); c++ {
-			cell := unescapeCell(trimSpace(row[c]))
-			if len(cell) == 0 {
-				continue
-			}
-			rank, whole := uint16(c), cell
-			for {
-				name, rest, tied := bytes.Cut(cell, []byte{'|'})
-				name = trimSpace(name)
-				if len(name) == 0 {
-					return j.at(sc.line, c+1, fmt.Errorf("empty name in the tie %q", whole))
-				}
-				r, err := j.resolve(name)
-				if err != nil {
-					return j.at(sc.line, c+1, err)
-				}
-				if !r.skip {
-					marks = append(marks, tally.Mark{Rank: rank, Candidate: r.cand})
-				}
-				if !tied {
-					break
-				}
-				cell = rest
-			}
-		}
-		if err := j.add(marks, unescapeCell(row[0]), 1, nil); err != nil {
+		if err := j.add(marks, unescapeCell(sc.fields[0]), 1, nil); err != nil {
 			return j.at(sc.line, 0, err)
 		}
 		if j.stats.Records == 1024 {
@@ -122,6 +108,77 @@ func readVoteDesk(j *job) error {
 	}
 	return nil
 }
+
+// votedeskMarks appends to marks those of a VoteDesk CSV row: each name in
+// a rank cell, in order, becomes a mark at that rank of the candidate
+// cand(name, place among the row's names) gives, unless keep is false (the
+// skipped-rank label). An error is a columnError (0: the whole row).
+func votedeskMarks(row [][]byte, width int, marks []tally.Mark, cand func(name []byte, pos int) (c uint16, keep bool, err error)) ([]tally.Mark, error) {
+	if len(row) != width {
+		return nil, columnError{0, fmt.Errorf("the row has %d fields, the header %d", len(row), width)}
+	}
+	pos := 0
+	for c := 1; c < len(row); c++ {
+		cell := unescapeCell(trimSpace(row[c]))
+		if len(cell) == 0 {
+			continue
+		}
+		rank, whole := uint16(c), cell
+		for {
+			name, rest, tied := bytes.Cut(cell, []byte{'|'})
+			name = trimSpace(name)
+			if len(name) == 0 {
+				return nil, columnError{c + 1, fmt.Errorf("empty name in the tie %q", whole)}
+			}
+			k, keep, err := cand(name, pos)
+			if err != nil {
+				return nil, columnError{c + 1, err}
+			}
+			pos++
+			if keep {
+				marks = append(marks, tally.Mark{Rank: rank, Candidate: k})
+			}
+			if !tied {
+				break
+			}
+			cell = rest
+		}
+	}
+	return marks, nil
+}
+
+// votedeskRows reads a VoteDesk CSV's rows in the stretches of a parallel
+// read: each stretch numbers the names as it meets them, but for the
+// labels, which it reads as resolving does (job.lookUp): the skipped-rank
+// label is no mark, the overvote label an overvote (so that adding the
+// ballot checks it as the sequential read does).
+func votedeskRows(src Source, width int) rowReader {
+	skip, over := src.skippedRankLabel(), src.OvervoteLabel
+	return func(s *stretch, sc *csvScanner) error {
+		marks, err := votedeskMarks(sc.fields, width, s.marks[:0], func(name []byte, pos int) (uint16, bool, error) {
+			switch {
+			case skip != "" && string(name) == skip:
+				return 0, false, nil
+			case over != "" && string(name) == over:
+				return tally.Overvote, true, nil
+			}
+			k, ok := s.note(name, pos)
+			if !ok {
+				return 0, false, errTooManyNames
+			}
+			return k, true, nil
+		})
+		if err != nil {
+			return err
+		}
+		s.marks = marks
+		return s.job.add(marks, unescapeCell(sc.fields[0]), 1, nil)
+	}
+}
+
+// errTooManyNames stops a stretch that met more names than a contest may
+// have candidates (the sequential read says which).
+var errTooManyNames = errors.New("more names than a contest may have candidates")
 
 // checkVoteDeskHeader checks the header ballot_id,rank_1,...,rank_n.
 func checkVoteDeskHeader(h [][]byte) error {

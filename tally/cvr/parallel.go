@@ -13,9 +13,9 @@ import (
 	"votedesk/tally"
 )
 
-// parallelBytes is the size of a generic CSV's rows from which they are
-// read by a goroutine per core (a variable so tests can read small files
-// both ways).
+// parallelBytes is the size of a CSV's rows (generic or VoteDesk) from
+// which they are read by a goroutine per core (a variable so tests can read
+// small files both ways).
 var parallelBytes int64 = 4 << 20
 
 // progressEvery is how often a parallel read reports progress (a variable
@@ -29,18 +29,30 @@ var stretches = func() int { return min(runtime.GOMAXPROCS(0), 8) }
 // errQuoted stops a stretch that met a quote (see csvScanner.plainOnly).
 var errQuoted = errors.New("a quoted field")
 
-// readGenericParallel reads the rows of a big generic CSV from offset start
-// on with a goroutine per core, each its own stretch of the file, and adds
-// their ballots to j in file order, as the sequential read would. It
-// returns false, having added nothing, when the file is small, the read has
-// per-record callbacks (Options.Check, Options.Record, which are not
-// goroutine-safe), or a stretch meets anything the sequential read must
-// handle in order and name exactly: any error, a quote (a quoted field may
-// hold a line break, so a stretch's edge could fall inside a record), a
-// column that is the skipped-rank label, or two columns standing for one
-// candidate (marks at one rank are merged in order). The caller then reads
-// on from start, one row after another.
-func (j *job) readGenericParallel(f *os.File, start int64, g *genericLayout) bool {
+// rowReader adds the ballot of the scanner's current row (not a blank one)
+// to a stretch's job, its marks numbering candidates as the stretch does
+// (stretch.use, stretch.note), or says why it cannot.
+type rowReader func(s *stretch, sc *csvScanner) error
+
+// readParallel reads the rows of a big CSV from offset start on with a
+// goroutine per core, each its own stretch of the file, and adds their
+// ballots to j in file order, as the sequential read would. Each stretch
+// numbers the candidates it meets itself; once all are read, the names are
+// resolved in the order the sequential read would meet them (by the row
+// where each is first met, then by its place in the row), and the marks
+// renumbered. It returns false, having added nothing, when the file is
+// small, the read has per-record callbacks (Options.Check,
+// Options.Record, which are not goroutine-safe), or a stretch meets
+// anything the sequential read must handle in order and name exactly: any
+// error, a quote (a quoted field may hold a line break, so a stretch's
+// edge could fall inside a record), a name the contest resolves to the
+// skipped-rank label or an overvote (other than the labels themselves, which
+// a row reader reads as such), or two names (or columns) standing for one
+// candidate (the sequential read merges their marks at a rank). The caller
+// then reads on from start, one row after another. names are the
+// candidates the stretches start with (a generic CSV's columns; nil for
+// VoteDesk's, whose cells name them).
+func (j *job) readParallel(f *os.File, start int64, names []string, row rowReader) bool {
 	n := stretches()
 	size := j.total - start
 	if n < 2 || size < parallelBytes || j.opts.Check != nil || j.opts.Record != nil {
@@ -65,9 +77,10 @@ func (j *job) readGenericParallel(f *os.File, start int64, g *genericLayout) boo
 		if s.head {
 			s.job.total = size
 		}
+		s.start(names)
 		parts[p] = s
 		wg.Go(func() {
-			if s.ok = s.read(f, g, &read, &failed); !s.ok {
+			if s.ok = s.read(f, row, &read, &failed); !s.ok {
 				failed.Store(true)
 			}
 		})
@@ -78,7 +91,7 @@ func (j *job) readGenericParallel(f *os.File, start int64, g *genericLayout) boo
 			return false
 		}
 	}
-	cand, ok := j.resolveColumns(parts, g)
+	cands, ok := j.resolveNames(parts)
 	if !ok {
 		return false
 	}
@@ -91,10 +104,12 @@ func (j *job) readGenericParallel(f *os.File, start int64, g *genericLayout) boo
 	if st.Ballots > j.maxBallots() {
 		return false
 	}
-	for _, s := range parts {
+	for p, s := range parts {
 		marks := s.job.out.set.Marks
 		for i := range marks {
-			marks[i].Candidate = cand[marks[i].Candidate]
+			if c := marks[i].Candidate; c != tally.Overvote {
+				marks[i].Candidate = cands[p][c]
+			}
 		}
 	}
 	out := &parts[0].job.out
@@ -132,20 +147,18 @@ func (j *job) waitReporting(wg *sync.WaitGroup, start int64, read *atomic.Int64)
 	}
 }
 
-// resolveColumns resolves the candidate columns that hold a rank in the
-// order the sequential read would (by the row where each first does, then
-// by column) and returns each column's candidate, or false when the
-// sequential read must take over.
-func (j *job) resolveColumns(parts []*stretch, g *genericLayout) ([]uint16, bool) {
-	type firstUse struct{ ballot, col int }
+// resolveNames resolves the names the stretches met in the order the
+// sequential read would (by the row where each is first met, then by its
+// place in the row) and returns, for each stretch, the candidate of each
+// of its numbers; or false when the sequential read must take over.
+func (j *job) resolveNames(parts []*stretch) ([][]uint16, bool) {
+	type firstUse struct{ ballot, pos, part, k int }
 	var order []firstUse
-	seen := make([]bool, len(g.cols))
 	base := 0
-	for _, s := range parts {
-		for k, b := range s.firstUse {
-			if b >= 0 && !seen[k] {
-				seen[k] = true
-				order = append(order, firstUse{base + b, k})
+	for p, s := range parts {
+		for k, u := range s.first {
+			if u.ballot >= 0 {
+				order = append(order, firstUse{base + u.ballot, u.pos, p, k})
 			}
 		}
 		base += s.job.out.set.Len()
@@ -154,19 +167,31 @@ func (j *job) resolveColumns(parts []*stretch, g *genericLayout) ([]uint16, bool
 		if a.ballot != b.ballot {
 			return a.ballot - b.ballot
 		}
-		return a.col - b.col
+		return a.pos - b.pos
 	})
-	cand := make([]uint16, len(g.cols))
-	used := make(map[uint16]bool, len(order))
+	cands := make([][]uint16, len(parts))
+	taken := make([]map[uint16]bool, len(parts))
+	for p, s := range parts {
+		cands[p], taken[p] = make([]uint16, len(s.names)), map[uint16]bool{}
+	}
+	resolved := make(map[string]uint16, len(order))
 	for _, u := range order {
-		r, err := j.resolve([]byte(g.cols[u.col].name))
-		if err != nil || r.skip || used[r.cand] {
+		name := parts[u.part].names[u.k]
+		c, ok := resolved[name]
+		if !ok {
+			r, err := j.resolve([]byte(name))
+			if err != nil || r.skip || r.cand == tally.Overvote {
+				return nil, false
+			}
+			c, resolved[name] = r.cand, r.cand
+		}
+		if taken[u.part][c] {
 			return nil, false
 		}
-		used[r.cand] = true
-		cand[u.col] = r.cand
+		taken[u.part][c] = true
+		cands[u.part][u.k] = c
 	}
-	return cand, true
+	return cands, true
 }
 
 // stretch is one goroutine's part of a parallel read: the rows that start
@@ -176,15 +201,56 @@ type stretch struct {
 	from, to int64
 	head     bool // the first stretch, which starts where the rows do
 	last     bool
-	// firstUse[k] is the ballot (counted in this stretch) where column k
-	// first holds a rank, or -1.
-	firstUse []int
-	ok       bool
+	// names are the candidates the stretch numbers its marks by; first[k]
+	// is where names[k] was first met: the ballot (counted in this
+	// stretch, -1 for not yet) and its place in that ballot's row.
+	names []string
+	index map[string]uint16
+	first []use
+	marks []tally.Mark // the row being read
+	ok    bool
+}
+
+// use is where a stretch first met a candidate.
+type use struct{ ballot, pos int }
+
+// start gives the stretch its first names, not yet met.
+func (s *stretch) start(names []string) {
+	s.names, s.index = slices.Clone(names), map[string]uint16{}
+	s.first = make([]use, len(names))
+	for k := range s.first {
+		s.first[k].ballot = -1
+	}
+}
+
+// use notes that the row being read meets the stretch's candidate k, at
+// place pos in the row.
+func (s *stretch) use(k uint16, pos int) {
+	if s.first[k].ballot < 0 {
+		s.first[k] = use{s.job.out.set.Len(), pos}
+	}
+}
+
+// note returns the stretch's number for a name the row being read names at
+// place pos, numbering it if it is new; false when the stretch has met more
+// names than a contest may have candidates.
+func (s *stretch) note(name []byte, pos int) (uint16, bool) {
+	if k, ok := s.index[string(name)]; ok {
+		return k, true
+	}
+	if len(s.names) >= tally.MaxCandidates {
+		return 0, false
+	}
+	k := uint16(len(s.names))
+	s.names = append(s.names, string(name))
+	s.index[string(name)] = k
+	s.first = append(s.first, use{s.job.out.set.Len(), pos})
+	return k, true
 }
 
 // read reads the stretch's rows, adding to read the bytes it reads, until
 // it is done, fails, or another stretch has failed.
-func (s *stretch) read(f *os.File, g *genericLayout, read *atomic.Int64, failed *atomic.Bool) bool {
+func (s *stretch) read(f *os.File, row rowReader, read *atomic.Int64, failed *atomic.Bool) bool {
 	at := s.from
 	if !s.head {
 		at = s.from - 1 // so that a row starting right at from is this stretch's
@@ -197,11 +263,6 @@ func (s *stretch) read(f *os.File, g *genericLayout, read *atomic.Int64, failed 
 			return errors.Is(err, io.EOF)
 		}
 	}
-	s.firstUse = make([]int, len(g.cols))
-	for k := range s.firstUse {
-		s.firstUse[k] = -1
-	}
-	var marks []tally.Mark
 	reserved := false
 	for s.last || at+sc.lines.used < s.to {
 		if failed.Load() {
@@ -213,16 +274,7 @@ func (s *stretch) read(f *os.File, g *genericLayout, read *atomic.Int64, failed 
 		if sc.blank() {
 			continue
 		}
-		var err error
-		if marks, err = s.job.genericRow(sc, g, marks[:0]); err != nil {
-			return false
-		}
-		for _, m := range marks {
-			if s.firstUse[m.Candidate] < 0 {
-				s.firstUse[m.Candidate] = s.job.out.set.Len()
-			}
-		}
-		if err := s.job.addRow(sc, g, marks); err != nil {
+		if row(s, sc) != nil {
 			return false
 		}
 		// The first stretch makes room early, as the sequential read does;

@@ -32,17 +32,17 @@ func (c *orderedCandidates) Candidate(name string) (uint16, bool) {
 	return c.fileCandidates.Candidate(name)
 }
 
-// genericOutcome is everything a read gives back.
-type genericOutcome struct {
+// stretchOutcome is everything a read gives back.
+type stretchOutcome struct {
 	set   tally.BallotSet
 	stats Stats
 	err   string
 	asked []string
 }
 
-// readGenericWith reads a generic CSV in n stretches (1: one row after
+// readInStretches reads a CSV (generic or VoteDesk) in n stretches (1: one row after
 // another), with stretches used from any size on when n > 1.
-func readGenericWith(t *testing.T, src Source, n int, aliases map[string]string, unknown string) genericOutcome {
+func readInStretches(t *testing.T, src Source, n int, aliases map[string]string, unknown string) stretchOutcome {
 	t.Helper()
 	oldBytes, oldStretches := parallelBytes, stretches
 	defer func() { parallelBytes, stretches = oldBytes, oldStretches }()
@@ -57,7 +57,7 @@ func readGenericWith(t *testing.T, src Source, n int, aliases map[string]string,
 		i, _ := cands.fileCandidates.Candidate(name)
 		cands.index[alias] = i
 	}
-	var o genericOutcome
+	var o stretchOutcome
 	st, err := Read(context.Background(), src, cands, &o.set, Options{MaxRankings: 40})
 	o.stats, o.asked = st, cands.asked
 	if err != nil {
@@ -69,11 +69,11 @@ func readGenericWith(t *testing.T, src Source, n int, aliases map[string]string,
 // agree reads a file in one stretch and in 2 to 5 and fails on any
 // difference: ballots, ids, precincts, batches, stats, the error, and the
 // order in which names were resolved.
-func agree(t *testing.T, src Source, aliases map[string]string, unknown string) genericOutcome {
+func agree(t *testing.T, src Source, aliases map[string]string, unknown string) stretchOutcome {
 	t.Helper()
-	want := readGenericWith(t, src, 1, aliases, unknown)
+	want := readInStretches(t, src, 1, aliases, unknown)
 	for n := 2; n <= 5; n++ {
-		got := readGenericWith(t, src, n, aliases, unknown)
+		got := readInStretches(t, src, n, aliases, unknown)
 		if got.err != want.err {
 			t.Fatalf("%d stretches: error %q, one stretch %q", n, got.err, want.err)
 		}
@@ -313,4 +313,143 @@ func TestGenericCSVStretchesQuoteLate(t *testing.T) {
 	if o.err != "" || o.set.Len() != 300_001 {
 		t.Fatalf("%d ballots, error %q", o.set.Len(), o.err)
 	}
+}
+
+// randomVoteDesk writes a VoteDesk CSV of random rows: ids, ties, the
+// overvote and skipped-rank labels, an alias of a candidate, blank lines,
+// rows ranking nobody, CRLF endings, a name first met late, sometimes the
+// candidates line, and, when asked, one bad thing in one row.
+func randomVoteDesk(rng *rand.Rand, rows int, bad string) []byte {
+	names := []string{"Ada", "Ben", "Cal", "Dee", "#overvote", "skipped"}
+	if rng.IntN(3) == 0 {
+		// An alias, which stretches hand back when one meets both names.
+		names = append(names, "Ada Smith")
+	}
+	var b bytes.Buffer
+	if rng.IntN(2) == 0 {
+		b.WriteString("# candidates: Ada,Ben,Cal,Dee,Late,Ada Smith\n")
+	}
+	b.WriteString("ballot_id,rank_1,rank_2,rank_3,rank_4\n")
+	badRow := rng.IntN(rows)
+	eol := "\n"
+	if rng.IntN(3) == 0 {
+		eol = "\r\n"
+	}
+	for i := range rows {
+		if rng.IntN(40) == 0 {
+			b.WriteString(eol)
+		}
+		fmt.Fprintf(&b, "v%d", i+1)
+		for c := range 4 {
+			b.WriteString(",")
+			switch {
+			case i == badRow && bad != "" && c == 1:
+				b.WriteString(bad)
+			case rng.IntN(3) == 0: // no mark
+			case i > rows*2/3 && rng.IntN(6) == 0:
+				b.WriteString("Late")
+			case len(names) > 6 && rng.IntN(20) == 0:
+				b.WriteString("Ada|Ada Smith") // one candidate twice at a rank: one mark
+			case rng.IntN(8) == 0:
+				b.WriteString(names[rng.IntN(4)] + "|" + names[rng.IntN(4)])
+			default:
+				b.WriteString(names[rng.IntN(len(names))])
+			}
+		}
+		b.WriteString(eol)
+	}
+	return b.Bytes()
+}
+
+// TestVoteDeskCSVStretchesAgree reads random VoteDesk CSVs in several
+// stretches and one after another, and wants the same outcome in every
+// respect: clean files (the labels and ties read as such), and files with
+// an unknown name, an alias ranked beside its candidate, a quoted cell, a
+// quoted line break, a row too wide or an empty name in a tie in a random
+// row, which the stretches hand back to the sequential read.
+func TestVoteDeskCSVStretchesAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 27))
+	dir := t.TempDir()
+	src := Source{Provider: FormatVoteDesk, SkippedRankLabel: "skipped"}
+	aliases := map[string]string{"Ada Smith": "Ada"}
+	for i := range 140 {
+		bad := []string{"", "", "Zed", `"Ben"`, "\"Ben\nCal\"", "Ben,Cal", "Ben|"}[i%7]
+		data := randomVoteDesk(rng, 1+rng.IntN(300), bad)
+		src.FilePath = filepath.Join(dir, fmt.Sprintf("v%d.csv", i))
+		if err := os.WriteFile(src.FilePath, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		o := agree(t, src, aliases, "Zed")
+		if bad == "Zed" || bad == "Ben,Cal" || bad == "Ben|" {
+			if o.err == "" {
+				t.Fatalf("file %d (bad cell %q): no error", i, bad)
+			}
+		}
+	}
+}
+
+// TestVoteDeskCSVStretchesRead: a big clean VoteDesk CSV is read in
+// stretches (not handed back), with its labels, ties and a name met only
+// late, as one after another reads it.
+func TestVoteDeskCSVStretchesRead(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("ballot_id,rank_1,rank_2,rank_3\n")
+	for i := range 3000 {
+		switch i % 5 {
+		case 0:
+			fmt.Fprintf(&b, "v%d,Ada,Ben|Cal,\n", i)
+		case 1:
+			fmt.Fprintf(&b, "v%d,#overvote,Ben,skipped\n", i)
+		case 2:
+			fmt.Fprintf(&b, "v%d,,,\n", i)
+		case 3:
+			fmt.Fprintf(&b, "v%d,Dee,Ada,Ben\n", i)
+		default:
+			late := "Cal"
+			if i > 2500 {
+				late = "Late"
+			}
+			fmt.Fprintf(&b, "v%d,%s,,Ada\n", i, late)
+		}
+	}
+	src := Source{Provider: FormatVoteDesk, SkippedRankLabel: "skipped", FilePath: writeTemp(t, "clean.csv", b.String())}
+	o := agree(t, src, nil, "")
+	if o.err != "" || o.set.Len() != 3000 {
+		t.Fatalf("%d ballots, error %q", o.set.Len(), o.err)
+	}
+	// The stretches did read it: a read that hands back resolves every
+	// name where the sequential read meets it, so both orders agree
+	// anyway; the number of goroutines that ran tells them apart.
+	oldBytes, oldStretches := parallelBytes, stretches
+	defer func() { parallelBytes, stretches = oldBytes, oldStretches }()
+	parallelBytes, stretches = 1, func() int { return 3 }
+	j := newJob(context.Background(), src, &orderedCandidates{fileCandidates: fileCandidates{index: map[string]uint16{}}}, Options{})
+	f, err := j.open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	head := int64(len("ballot_id,rank_1,rank_2,rank_3\n"))
+	if !j.readParallel(f, head, nil, votedeskRows(j.src, 4)) {
+		t.Fatal("a clean file was handed back to the sequential read")
+	}
+	if j.out.set.Len() != 3000 {
+		t.Fatalf("the stretches read %d ballots", j.out.set.Len())
+	}
+}
+
+// FuzzVoteDeskCSVStretches reads fuzzed VoteDesk CSVs both ways and wants
+// the same outcome.
+func FuzzVoteDeskCSVStretches(f *testing.F) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	for _, bad := range []string{"", "Zed", "\"Ben\nCal\"", "Ben|"} {
+		f.Add(randomVoteDesk(rng, 60, bad))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "v.csv")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		agree(t, Source{Provider: FormatVoteDesk, FilePath: path, SkippedRankLabel: "skipped"}, map[string]string{"Ada Smith": "Ada"}, "Zed")
+	})
 }
