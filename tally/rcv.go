@@ -31,11 +31,11 @@ type counter struct {
 	uwi       int // the undeclared write-in candidate, or -1
 
 	// per ballot record
-	cur []cursor  // where each ballot stands (see cursor)
+	cur []cursor // where each ballot stands (see cursor)
 	// compiles is whether ballots are read once into cursors: the rules
 	// decide every rank group without looking at who continues.
 	compiles bool
-	val []Decimal // value of each ballot when surpluses move; nil means 1
+	val      []Decimal // value of each ballot when surpluses move; nil means 1
 	// buckets[c] lists the ballots counting for candidate c.
 	buckets []bucket
 	// released are the candidates whose ballots move in the current round.
