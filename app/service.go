@@ -192,11 +192,6 @@ func encodeData(data any) ([]byte, error) {
 	return json.Marshal(data)
 }
 
-// simple is a decide function for commands whose event needs no reading.
-func simple(typ EventType, data any) func(Tx) (decision, error) {
-	return func(Tx) (decision, error) { return decision{typ: typ, data: data}, nil }
-}
-
 // view runs a query for an actor who needs permission p.
 func (s *Service) view(ctx context.Context, op, actor string, p Permission, fn func(tx Tx, u User) error) error {
 	err := s.store.View(ctx, func(tx Tx) error {
