@@ -113,24 +113,14 @@ func normal(s tally.BallotSet) tally.BallotSet {
 // a column first ranked late, and, when asked, one bad thing in one row.
 func randomGeneric(rng *rand.Rand, rows int, bad string) []byte {
 	cands := []string{"Ada", "Ben", "Cal", "Dee", "Late"}
-	var b bytes.Buffer
-	b.WriteString("id,precinct,batch," + strings.Join(cands, ",") + "\n")
-	badRow := rng.IntN(rows)
-	eol := "\n"
-	if rng.IntN(3) == 0 {
-		eol = "\r\n"
-	}
-	for i := range rows {
-		if rng.IntN(40) == 0 {
-			b.WriteString(eol)
-		}
-		fmt.Fprintf(&b, "r%d,", i+1)
+	return randomRows(rng, "id,precinct,batch,"+strings.Join(cands, ",")+"\n", rows, func(b *bytes.Buffer, i int, spoil bool) {
+		fmt.Fprintf(b, "r%d,", i+1)
 		if rng.IntN(4) > 0 {
-			fmt.Fprintf(&b, "p%d", rng.IntN(5))
+			fmt.Fprintf(b, "p%d", rng.IntN(5))
 		}
 		b.WriteString(",")
 		if rng.IntN(3) > 0 {
-			fmt.Fprintf(&b, "b%d", rng.IntN(3))
+			fmt.Fprintf(b, "b%d", rng.IntN(3))
 		}
 		depth := rng.IntN(len(cands))
 		ranks := make([]int, len(cands))
@@ -143,12 +133,31 @@ func randomGeneric(rng *rand.Rand, rows int, bad string) []byte {
 		for c, r := range ranks {
 			b.WriteString(",")
 			switch {
-			case i == badRow && bad != "" && c == 1:
+			case spoil && bad != "" && c == 1:
 				b.WriteString(bad)
 			case r > 0:
-				fmt.Fprintf(&b, "%d", r)
+				fmt.Fprintf(b, "%d", r)
 			}
 		}
+	})
+}
+
+// randomRows writes head, then rows lines that row writes (spoil marks
+// the one row that gets the bad thing, if any), with LF or CRLF endings
+// and a blank line now and then.
+func randomRows(rng *rand.Rand, head string, rows int, row func(b *bytes.Buffer, i int, spoil bool)) []byte {
+	var b bytes.Buffer
+	b.WriteString(head)
+	badRow := rng.IntN(rows)
+	eol := "\n"
+	if rng.IntN(3) == 0 {
+		eol = "\r\n"
+	}
+	for i := range rows {
+		if rng.IntN(40) == 0 {
+			b.WriteString(eol)
+		}
+		row(&b, i, i == badRow)
 		b.WriteString(eol)
 	}
 	return b.Bytes()
@@ -325,25 +334,16 @@ func randomVoteDesk(rng *rand.Rand, rows int, bad string) []byte {
 		// An alias, which stretches hand back when one meets both names.
 		names = append(names, "Ada Smith")
 	}
-	var b bytes.Buffer
+	head := ""
 	if rng.IntN(2) == 0 {
-		b.WriteString("# candidates: Ada,Ben,Cal,Dee,Late,Ada Smith\n")
+		head = "# candidates: Ada,Ben,Cal,Dee,Late,Ada Smith\n"
 	}
-	b.WriteString("ballot_id,rank_1,rank_2,rank_3,rank_4\n")
-	badRow := rng.IntN(rows)
-	eol := "\n"
-	if rng.IntN(3) == 0 {
-		eol = "\r\n"
-	}
-	for i := range rows {
-		if rng.IntN(40) == 0 {
-			b.WriteString(eol)
-		}
-		fmt.Fprintf(&b, "v%d", i+1)
+	return randomRows(rng, head+"ballot_id,rank_1,rank_2,rank_3,rank_4\n", rows, func(b *bytes.Buffer, i int, spoil bool) {
+		fmt.Fprintf(b, "v%d", i+1)
 		for c := range 4 {
 			b.WriteString(",")
 			switch {
-			case i == badRow && bad != "" && c == 1:
+			case spoil && bad != "" && c == 1:
 				b.WriteString(bad)
 			case rng.IntN(3) == 0: // no mark
 			case i > rows*2/3 && rng.IntN(6) == 0:
@@ -356,9 +356,7 @@ func randomVoteDesk(rng *rand.Rand, rows int, bad string) []byte {
 				b.WriteString(names[rng.IntN(len(names))])
 			}
 		}
-		b.WriteString(eol)
-	}
-	return b.Bytes()
+	})
 }
 
 // TestVoteDeskCSVStretchesAgree reads random VoteDesk CSVs in several
