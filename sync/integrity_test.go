@@ -767,3 +767,66 @@ func TestMergeKeepsBallotsOfOneCode(t *testing.T) {
 		bothUnderCode(t, d, "Levy 3", code, "No", "Yes")
 	}
 }
+
+// TestDecisionTakenBetweenPullAndPush: a kiosk's pull turns two voters'
+// second ballots into conflicts, its push fails, and an official there
+// accepts one voter's ballot; another device then appends first, so the
+// next cycle lays the kiosk's events, decision included, one place further
+// on. Every device must end with that voter's conflict accepted and the
+// other's open: a decision that named its conflict by number alone
+// accepted the other voter's ballot instead.
+func TestDecisionTakenBetweenPullAndPush(t *testing.T) {
+	prefix := newPrefix(t)
+	l := prepare(t, prefix)
+	a := newDevice(t, "a", prefix, time.Minute, nil)
+	ft := newFaultyTransport(7, 0, serverError)
+	ft.only = "PutItem"
+	b := newDevice(t, "b", prefix, 2*time.Minute, &http.Client{Transport: ft})
+	a.sync()
+	b.sync()
+	castAs(a, "ann", "Mayor", "v0001", "Kiss")
+	castAs(a, "ann", "Mayor", "v0002", "Kiss")
+	a.sync()
+	castAs(b, "ann", "Mayor", "v0001", "Wright")
+	castAs(b, "ann", "Mayor", "v0002", "Wright")
+	ft.mu.Lock()
+	ft.rate = 1
+	ft.mu.Unlock()
+	if _, err := b.syncer.Sync(b.ctx, nil); err == nil {
+		t.Fatal("b's push went through a cloud that refuses every write")
+	}
+	cs, err := b.svc.Conflicts(b.ctx, "ann", "Mayor")
+	b.must(err)
+	if len(cs) != 2 {
+		t.Fatalf("conflicts on b after its pull: %+v", cs)
+	}
+	for _, c := range cs {
+		if c.Voter == "v0002" {
+			_, err := b.svc.DecideConflict(b.ctx, "ann", c, true, "the paper ballot says Wright")
+			b.must(err)
+		}
+	}
+	castAs(a, "ann", "Mayor", "v0003", "Kiss")
+	a.sync()
+	ft.heal()
+	b.sync()
+	a.sync()
+	l.sync()
+	converged(t, connect(t, prefix, nil), l, a, b)
+	for _, d := range []*device{l, a, b} {
+		cs, err := d.svc.Conflicts(d.ctx, "ann", "Mayor")
+		d.must(err)
+		for _, c := range cs {
+			if want := c.Voter == "v0002"; c.Resolved != want {
+				t.Errorf("%s: the conflict of %s is resolved=%v (%s), want %v", d.name, c.Voter, c.Resolved, c.Resolution, want)
+			}
+		}
+		bs, err := d.svc.Ballots(d.ctx, "olga", "Mayor")
+		d.must(err)
+		for _, bl := range bs {
+			if want := map[string]string{"v0001": "Kiss", "v0002": "Wright", "v0003": "Kiss"}[bl.Voter]; bl.Rankings[0].Candidate != want {
+				t.Errorf("%s: %s's ballot ranks %s first, want %s", d.name, bl.Voter, bl.Rankings[0].Candidate, want)
+			}
+		}
+	}
+}
