@@ -43,10 +43,20 @@ func (s *Service) CountInputWithIDs(ctx context.Context, actor, election string)
 }
 
 func (s *Service) countInput(ctx context.Context, actor, election string, ids bool) (CountInput, error) {
-	var in CountInput
-	var keep []byte
+	in, keep, err := s.readCountInput(ctx, actor, election, ids)
+	if keep != nil {
+		keep()
+	}
+	return in, err
+}
+
+// readCountInput is countInput with the count cache's write (the first
+// read of a closed election's ballots) left to the caller: keep, when not
+// nil, writes it (see keepCount), at once or once the count is shown.
+func (s *Service) readCountInput(ctx context.Context, actor, election string, ids bool) (in CountInput, keep func(), err error) {
+	var kept []byte
 	var stamp countStamp
-	err := s.view(ctx, "load ballots of "+election, actor, PermViewApplication, func(tx Tx, u User) error {
+	err = s.view(ctx, "load ballots of "+election, actor, PermViewApplication, func(tx Tx, u User) error {
 		e, err := mustElection(tx, election)
 		if err != nil {
 			return err
@@ -80,7 +90,7 @@ func (s *Service) countInput(ctx context.Context, actor, election string, ids bo
 				return err
 			}
 			if cacheable(e) {
-				keep = encodeCountCache(stamp, cols)
+				kept = encodeCountCache(stamp, cols)
 			}
 		}
 		set := &tally.BallotSet{Marks: cols.marks, Ends: cols.ends}
@@ -100,10 +110,10 @@ func (s *Service) countInput(ctx context.Context, actor, election string, ids bo
 		in.Election, in.Candidates, in.Ballots = e, cands, set
 		return nil
 	})
-	if err == nil && keep != nil {
-		s.keepCount(ctx, stamp, keep)
+	if err == nil && kept != nil {
+		keep = func() { s.keepCount(ctx, stamp, kept) }
 	}
-	return in, err
+	return in, keep, err
 }
 
 // ballotColumns is what a count reads of an election's ballots.

@@ -189,3 +189,35 @@ func TestCountCacheKeepsSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestCountFirstLeavesTheCacheToTheCaller: the Results screen counts with
+// CountFirst, which shows the count before the cache is written; the
+// write is the caller's, and until it runs nothing is kept. Count writes it
+// itself.
+func TestCountFirstLeavesTheCacheToTheCaller(t *testing.T) {
+	e := newEnv(t)
+	ae := newAuditElection(t, e, 40)
+	c, keep, err := e.svc.CountFirst(e.ctx, "user", ae.name, tally.IRV, tally.DefaultRules())
+	e.must(err)
+	if keep == nil || len(c.Result.Winners) != 1 {
+		t.Fatalf("the first count of a closed election: keep %v, winners %v", keep != nil, c.Result.Winners)
+	}
+	if cached(e, ae.name) != nil {
+		t.Fatal("the cache was written before the caller asked")
+	}
+	keep()
+	if cached(e, ae.name) == nil {
+		t.Fatal("keep wrote nothing")
+	}
+	again, keep, err := e.svc.CountFirst(e.ctx, "user", ae.name, tally.IRV, tally.DefaultRules())
+	e.must(err)
+	if keep != nil || !reflect.DeepEqual(again.Result, c.Result) {
+		t.Errorf("the count from the cache: keep %v, the same result %v", keep != nil, reflect.DeepEqual(again.Result, c.Result))
+	}
+	e.must(cast(e, "user", "Open", "v1", "A"))
+	_, keep, err = e.svc.CountFirst(e.ctx, "user", "Open", tally.IRV, tally.DefaultRules())
+	e.must(err)
+	if keep != nil {
+		t.Error("an open election's count has something to keep")
+	}
+}

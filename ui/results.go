@@ -355,8 +355,10 @@ func (sc *ResultsScreen) count1(asked, keepTies bool) {
 	start := time.Now()
 	decided := &decisions{chosen: append([]int(nil), sc.tieChoices...)}
 	var names []string // the candidates in count order, when a tie is asked
+	var keep func()    // the count cache's write, once the count is shown
 	offui.Run(sc.s.tasks, func() (app.Count, error) {
-		c, err := sc.s.svc.Count(sc.s.ctx(), sc.s.actor(), sc.name, method, rules, tally.WithDecider(decided))
+		c, k, err := sc.s.svc.CountFirst(sc.s.ctx(), sc.s.actor(), sc.name, method, rules, tally.WithDecider(decided))
+		keep = k
 		if _, ok := askedTie(err); ok {
 			cands, cerr := sc.s.svc.Candidates(sc.s.ctx(), sc.s.actor(), sc.name)
 			if cerr != nil {
@@ -368,6 +370,9 @@ func (sc *ResultsScreen) count1(asked, keepTies bool) {
 		}
 		return c, err
 	}, func(c app.Count, err error) {
+		if keep != nil {
+			defer offui.Run(sc.s.tasks, func() (struct{}, error) { keep(); return struct{}{}, nil }, func(struct{}, error) {})
+		}
 		if gen != sc.gen {
 			return
 		}
