@@ -451,3 +451,37 @@ func FuzzVoteDeskCSVStretches(f *testing.F) {
 		agree(t, Source{Provider: FormatVoteDesk, FilePath: path, SkippedRankLabel: "skipped"}, map[string]string{"Ada Smith": "Ada"}, "Zed")
 	})
 }
+
+// TestStretchesHandBackANameForAnOvervote: a contest may map a name to an
+// overvote (an alias of the label); the sequential read then refuses a
+// rank holding it beside a candidate, and the stretches, whose own numbers
+// hide what a name stands for, hand such a file back so that it does.
+func TestStretchesHandBackANameForAnOvervote(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("ballot_id,rank_1,rank_2\n")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "v%d,Ada,Ben\n", i)
+	}
+	b.WriteString("v2000,Ada|OV,Ben\n")
+	src := Source{Provider: FormatVoteDesk, FilePath: writeTemp(t, "ov.csv", b.String())}
+	read := func(n int) (tally.BallotSet, string) {
+		oldBytes, oldStretches := parallelBytes, stretches
+		defer func() { parallelBytes, stretches = oldBytes, oldStretches }()
+		parallelBytes, stretches = 1, func() int { return n }
+		var set tally.BallotSet
+		_, err := Read(context.Background(), src, CandidateIndex{"Ada": 0, "Ben": 1, "OV": tally.Overvote}, &set, Options{})
+		if err != nil {
+			return set, err.Error()
+		}
+		return set, ""
+	}
+	_, want := read(1)
+	if !strings.Contains(want, "overvote label beside candidates") {
+		t.Fatalf("one stretch: error %q", want)
+	}
+	for n := 2; n <= 4; n++ {
+		if _, got := read(n); got != want {
+			t.Errorf("%d stretches: error %q, one stretch %q", n, got, want)
+		}
+	}
+}
