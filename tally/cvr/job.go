@@ -87,13 +87,13 @@ func (j *job) resolve(name []byte) (resolution, error) {
 // lookUp is resolve for a name not seen before.
 func (j *job) lookUp(s string) (resolution, error) {
 	var r resolution
-	switch {
-	case s == "":
+	if s == "" {
 		return r, errors.New("empty candidate name")
-	case s == j.src.skippedRankLabel():
-		r.skip = true
-	case s == j.src.OvervoteLabel:
-		r.cand = tally.Overvote
+	}
+	if r, ok := j.src.labels().read([]byte(s)); ok {
+		return r, nil
+	}
+	switch {
 	case s == j.src.UndeclaredWriteInLabel:
 		c, err := j.candidate(UndeclaredWriteIn)
 		if err != nil {
@@ -111,6 +111,24 @@ func (j *job) lookUp(s string) (resolution, error) {
 		r.cand = c
 	}
 	return r, nil
+}
+
+// labels are a source's names for a mark that names no candidate.
+type labels struct{ skip, over string }
+
+func (s *Source) labels() labels { return labels{s.skippedRankLabel(), s.OvervoteLabel} }
+
+// read reads a name (not empty) that is one of the labels: the
+// skipped-rank label (no mark) or the overvote label (an overvote); ok is
+// false for any other name.
+func (l labels) read(name []byte) (r resolution, ok bool) {
+	switch {
+	case l.skip != "" && string(name) == l.skip:
+		return resolution{skip: true}, true
+	case l.over != "" && string(name) == l.over:
+		return resolution{cand: tally.Overvote}, true
+	}
+	return r, false
 }
 
 // candidate asks the contest for a candidate's index and checks it.

@@ -149,18 +149,14 @@ func votedeskMarks(row [][]byte, width int, marks []tally.Mark, cand func(name [
 
 // votedeskRows reads a VoteDesk CSV's rows in the stretches of a parallel
 // read: each stretch numbers the names as it meets them, but for the
-// labels, which it reads as resolving does (job.lookUp): the skipped-rank
-// label is no mark, the overvote label an overvote (so that adding the
-// ballot checks it as the sequential read does).
+// labels, which it reads as resolving does (labels.read), so that adding
+// the ballot checks an overvote as the sequential read does.
 func votedeskRows(src Source, width int) rowReader {
-	skip, over := src.skippedRankLabel(), src.OvervoteLabel
+	labels := src.labels()
 	return func(s *stretch, sc *csvScanner) error {
 		marks, err := votedeskMarks(sc.fields, width, s.marks[:0], func(name []byte, pos int) (uint16, bool, error) {
-			switch {
-			case skip != "" && string(name) == skip:
-				return 0, false, nil
-			case over != "" && string(name) == over:
-				return tally.Overvote, true, nil
+			if r, ok := labels.read(name); ok {
+				return r.cand, !r.skip, nil
 			}
 			k, ok := s.note(name, pos)
 			if !ok {
