@@ -106,6 +106,30 @@ func compilePlain(marks []Mark) (w cursor, at int, ok bool) {
 	return w | cursor(n)<<24 | cursor(then)<<27, n, true
 }
 
+// place1 places ballot b in round 1, checking it first when check is set
+// (the count checks each ballot as it first reads it, while its marks are
+// in the cache): where it counts, or why it is inactive.
+func (k *counter) place1(b int, check bool) (int, Status, error) {
+	if check {
+		if k.compiles && !k.opts.noCursors {
+			// The usual ballot is checked and compiled in one reading.
+			if w, ok := k.opts.check.compilePlain(b); ok {
+				k.cur[b] = w
+				c, st := k.next(b)
+				return c, st, nil
+			}
+		}
+		if err := k.opts.check.one(b); err != nil {
+			return -1, 0, err
+		}
+	}
+	if k.ballots.Ends[b] == k.first(b) {
+		return -1, NoRankings, nil
+	}
+	c, st := k.start(b)
+	return c, st, nil
+}
+
 // start reads ballot b for round 1: its cursor, and where it counts.
 func (k *counter) start(b int) (int, Status) {
 	if !k.compiles || k.opts.noCursors {

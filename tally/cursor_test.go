@@ -118,3 +118,67 @@ func TestCursorsSameAsMarksMillion(t *testing.T) {
 		t.Error("the count with cursors differs from the count from the marks")
 	}
 }
+
+// TestCheckedCompileAgrees: round 1 checks and compiles the usual ballot
+// in one reading (ballotCheck.compilePlain). It must take exactly the
+// ballots the check passes without a closer look and compilePlain
+// compiles, and give the same cursor: a ballot it took that the check
+// refuses would be counted, and one it left would only be slower.
+func TestCheckedCompileAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 27))
+	for trial := range 400 {
+		nc := 1 + rng.IntN(16)
+		b := &BallotSet{}
+		var counts []uint32
+		for range 50 {
+			var marks []Mark
+			rank := uint16(0)
+			for range rng.IntN(10) {
+				switch rng.IntN(12) {
+				case 0: // a rank repeated
+				case 1:
+					rank += 2
+				case 2:
+					rank = uint16(rng.IntN(4)) // out of order, or 0
+				default:
+					rank++
+				}
+				marks = append(marks, Mark{Rank: rank, Candidate: uint16(rng.IntN(nc + 2))})
+			}
+			// Straight into the set, unsorted, as a caller may build it.
+			b.Marks = append(b.Marks, marks...)
+			b.Ends = append(b.Ends, uint32(len(b.Marks)))
+			counts = append(counts, uint32(rng.IntN(20)))
+		}
+		if trial%2 == 0 {
+			b.Counts = counts // some zero
+		}
+		if trial%5 == 0 { // ends out of order or past the marks
+			b.Ends[rng.IntN(len(b.Ends))] = uint32(rng.IntN(len(b.Marks) + 5))
+		}
+		c := benchContest(nc)
+		chk := ballotCheck{c: c, b: b, maxRank: uint16(3 + rng.IntN(10))}
+		for i := range b.Len() {
+			start := uint32(0)
+			if i > 0 {
+				start = b.Ends[i-1]
+			}
+			w, ok := chk.compilePlain(i)
+			if !chk.plain(i, start, b.Ends[i]) {
+				if ok {
+					t.Fatalf("trial %d, ballot %d: taken, though the check looks closer at it", trial, i)
+				}
+				continue
+			}
+			marks := b.Marks[start:b.Ends[i]]
+			want, _, plainOK := compilePlain(marks)
+			if wantOK := len(marks) > 0 && plainOK; ok != wantOK || ok && w != want {
+				t.Fatalf("trial %d, ballot %v (%d candidates, max rank %d): took %v cursor %x; compilePlain %v cursor %x",
+					trial, marks, nc, chk.maxRank, ok, w, plainOK, want)
+			}
+			if ok && chk.one(i) != nil {
+				t.Fatalf("trial %d, ballot %v: taken, but the check refuses it: %v", trial, marks, chk.one(i))
+			}
+		}
+	}
+}

@@ -219,17 +219,9 @@ func (k *counter) runJobs(w *worker, round int, jobs []job) {
 	frs := round > 1 && k.rules.usesSurpluses() && len(k.winners) == k.rules.NumberOfWinners
 	plain := k.val == nil && len(k.groups) == 0 && !k.opts.audit
 	check := round == 1 && k.pass == 1 && k.opts.check != nil
-	bs := k.ballots
 	size := 0
 	for _, j := range jobs {
 		size += j.hi - j.lo
-	}
-	if check {
-		for _, j := range jobs {
-			if w.err = k.opts.check.run(j.lo, j.hi); w.err != nil {
-				return
-			}
-		}
 	}
 	if k.opts.audit {
 		w.audit = make([]AuditEntry, 0, size)
@@ -246,10 +238,10 @@ func (k *counter) runJobs(w *worker, round int, jobs []job) {
 			}
 			c, st := -1, FinalRoundSurplus
 			switch {
-			case round == 1 && bs.Ends[b] == k.first(b):
-				st = NoRankings
 			case round == 1:
-				c, st = k.start(b)
+				if c, st, w.err = k.place1(b, check); w.err != nil {
+					return
+				}
 			case !frs:
 				c, st = k.next(b)
 			}

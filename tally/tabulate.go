@@ -256,31 +256,95 @@ type ballotCheck struct {
 // run checks ballots lo..hi-1. The usual ballot passes one compound test
 // per mark; only an odd ballot gets a closer look.
 func (k *ballotCheck) run(lo, hi int) error {
-	b := k.b
-	marks, ends, maxRank := b.Marks, b.Ends, k.maxRank
-	nc := uint16(len(k.c.Candidates))
+	ends := k.b.Ends
 	start := uint32(0)
 	if lo > 0 {
 		start = ends[lo-1]
 	}
 	for i := lo; i < hi; i++ {
 		end := ends[i]
-		if end < start || int(end) > len(marks) || end-start > 0xFFFF || (b.Counts != nil && b.Counts[i] == 0) {
-			return k.ballot(i)
-		}
-		prev := uint16(1)
-		for _, mk := range marks[start:end] {
-			if mk.Rank < prev || mk.Rank > maxRank || mk.Candidate >= nc {
-				if err := k.ballot(i); err != nil {
-					return err
-				}
-				break
+		if !k.plain(i, start, end) {
+			if err := k.ballot(i); err != nil {
+				return err
 			}
-			prev = mk.Rank
 		}
 		start = end
 	}
 	return nil
+}
+
+// one checks ballot i as run does: a ranked-choice count checks each
+// ballot of round 1 just before it places it.
+func (k *ballotCheck) one(i int) error {
+	start := uint32(0)
+	if i > 0 {
+		start = k.b.Ends[i-1]
+	}
+	if k.plain(i, start, k.b.Ends[i]) {
+		return nil
+	}
+	return k.ballot(i)
+}
+
+// compilePlain is plain and compilePlain (cursor.go) in one reading of
+// ballot i's marks, for round 1 of a count with cursors: ok when the
+// ballot passes the check without a closer look and its first marks rank
+// one candidate each at ranks 1, 2, 3..., none repeated (up to the sixth);
+// w is then its compiled cursor. TestCheckedCompileAgrees holds it to the
+// two.
+func (k *ballotCheck) compilePlain(i int) (w cursor, ok bool) {
+	b := k.b
+	start, end := uint32(0), b.Ends[i]
+	if i > 0 {
+		start = b.Ends[i-1]
+	}
+	if end <= start || int(end) > len(b.Marks) || end-start > 0xFFFF || (b.Counts != nil && b.Counts[i] == 0) {
+		return 0, false
+	}
+	marks := b.Marks[start:end]
+	nc, maxRank := uint16(len(k.c.Candidates)), k.maxRank
+	n := min(len(marks), cursorChoices)
+	seen := uint16(0)
+	for i, m := range marks[:n] {
+		if int(m.Rank) != i+1 || m.Rank > maxRank || m.Candidate >= nc || seen>>m.Candidate&1 != 0 {
+			return 0, false
+		}
+		seen |= 1 << m.Candidate
+		w |= cursor(m.Candidate) << (4 * i)
+	}
+	then := ExhaustedChoices
+	if len(marks) > n {
+		if int(marks[n].Rank) == n {
+			return 0, false // the last rank read is an overvote
+		}
+		prev := uint16(n)
+		for _, m := range marks[n:] {
+			if m.Rank < prev || m.Rank > maxRank || m.Candidate >= nc {
+				return 0, false
+			}
+			prev = m.Rank
+		}
+		then = Active
+	}
+	return w | cursor(n)<<24 | cursor(then)<<27, true
+}
+
+// plain reports whether ballot i, whose marks are start..end, is the usual
+// ballot: a nonzero count, and marks in rank order from 1, none past the
+// last rank counted, each of a candidate of the contest.
+func (k *ballotCheck) plain(i int, start, end uint32) bool {
+	b := k.b
+	if end < start || int(end) > len(b.Marks) || end-start > 0xFFFF || (b.Counts != nil && b.Counts[i] == 0) {
+		return false
+	}
+	prev, nc := uint16(1), uint16(len(k.c.Candidates))
+	for _, mk := range b.Marks[start:end] {
+		if mk.Rank < prev || mk.Rank > k.maxRank || mk.Candidate >= nc {
+			return false
+		}
+		prev = mk.Rank
+	}
+	return true
 }
 
 // ballot checks ballot i closely.
