@@ -24,6 +24,9 @@ func (s *Service) StartAudit(ctx context.Context, actor, election string, setup 
 		if err != nil {
 			return decision{}, err
 		}
+		if err := checkShown(ctx, tx, election, e); err != nil {
+			return decision{}, err
+		}
 		if err := auditable(e); err != nil {
 			return decision{}, err
 		}
@@ -123,6 +126,9 @@ func (s *Service) NextAuditRound(ctx context.Context, actor, election, audit str
 		if err != nil {
 			return decision{}, err
 		}
+		if err := checkShown(ctx, tx, election, e); err != nil {
+			return decision{}, err
+		}
 		st, err := auditState(tx, e, u, audit)
 		if err != nil {
 			return decision{}, err
@@ -159,7 +165,7 @@ func (s *Service) RecordAuditReading(ctx context.Context, actor, election, audit
 	rankings = slices.Clone(rankings)
 	slices.SortStableFunc(rankings, func(a, b Ranking) int { return a.Rank - b.Rank })
 	_, err := s.run(ctx, "record an audit reading in "+election, actor, func(tx Tx) (decision, error) {
-		e, err := mustElection(tx, election)
+		e, err := electionFor(ctx, tx, election)
 		if err != nil {
 			return decision{}, err
 		}

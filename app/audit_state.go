@@ -91,7 +91,7 @@ type AuditDraw struct {
 func (s *Service) Audits(ctx context.Context, actor, election string) ([]Audit, error) {
 	var out []Audit
 	err := s.view(ctx, "list audits of "+election, actor, PermViewApplication, func(tx Tx, u User) error {
-		e, err := mustElection(tx, election)
+		e, err := electionFor(ctx, tx, election)
 		if err != nil {
 			return err
 		}
@@ -149,7 +149,7 @@ func resolveAudit(tx Tx, election, id string) (string, error) {
 func (s *Service) AuditState(ctx context.Context, actor, election, audit string) (AuditState, error) {
 	var st AuditState
 	err := s.view(ctx, "load the audit of "+election, actor, PermViewApplication, func(tx Tx, u User) error {
-		e, err := mustElection(tx, election)
+		e, err := electionFor(ctx, tx, election)
 		if err != nil {
 			return err
 		}
@@ -361,7 +361,7 @@ func auditReads(tx Tx, au Audit) (map[int]readings, error) {
 func (s *Service) AuditManifest(ctx context.Context, actor, election string) (rla.Manifest, error) {
 	var m rla.Manifest
 	err := s.view(ctx, "list the batches of "+election, actor, PermViewApplication, func(tx Tx, u User) error {
-		e, err := mustElection(tx, election)
+		e, err := electionFor(ctx, tx, election)
 		if err != nil {
 			return err
 		}

@@ -42,7 +42,7 @@ func (s *Service) CastBallot(ctx context.Context, actor string, c Cast) (Receipt
 	}
 	r := Receipt{Election: c.Election, Voter: c.Voter}
 	ev, err := s.run(ctx, "cast ballot in "+c.Election, actor, func(tx Tx) (decision, error) {
-		e, err := mustElection(tx, c.Election)
+		e, err := electionFor(ctx, tx, c.Election)
 		if err != nil {
 			return decision{}, err
 		}
@@ -117,6 +117,9 @@ func (s *Service) ImportBallots(ctx context.Context, actor, election, source str
 		gate := &applier{tx: tx, ev: &Event{Actor: actor, Type: EvBallotsImported}}
 		e, _, err := gate.manager(election, "")
 		if err != nil {
+			return err
+		}
+		if err := checkShown(ctx, tx, election, e); err != nil {
 			return err
 		}
 		cands, err := candidatesOf(tx, election)

@@ -32,7 +32,7 @@ func (s *Service) CreateElection(ctx context.Context, actor, name, description s
 // the election up so the event names it by id, and builds the event's data.
 func (s *Service) electionCommand(ctx context.Context, op, actor, name string, typ EventType, data func(e Election) (any, error)) error {
 	_, err := s.run(ctx, op, actor, func(tx Tx) (decision, error) {
-		e, err := mustElection(tx, name)
+		e, err := electionFor(ctx, tx, name)
 		if err != nil {
 			return decision{}, err
 		}
@@ -185,7 +185,7 @@ func (s *Service) addVoters(ctx context.Context, actor, election string, voters 
 		return Errorf(CodeInvalid, "no voters given")
 	}
 	err := s.store.Update(ctx, func(tx Tx) error {
-		e, err := mustElection(tx, election)
+		e, err := electionFor(ctx, tx, election)
 		if err != nil {
 			return err
 		}
@@ -226,7 +226,7 @@ func (s *Service) LinkVoter(ctx context.Context, actor, election, voter, user st
 		return err
 	}
 	_, err = s.run(ctx, "link voter "+voter, actor, func(tx Tx) (decision, error) {
-		e, err := mustElection(tx, election)
+		e, err := electionFor(ctx, tx, election)
 		if err != nil {
 			return decision{}, err
 		}
@@ -274,7 +274,7 @@ func (s *Service) DecideConflict(ctx context.Context, actor string, c Conflict, 
 	}
 	_, err := s.run(ctx, op, actor, func(tx Tx) (decision, error) {
 		if c.Election != "" {
-			e, err := mustElection(tx, c.Election)
+			e, err := electionFor(ctx, tx, c.Election)
 			if err != nil {
 				return decision{}, err
 			}

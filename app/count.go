@@ -57,7 +57,7 @@ func (s *Service) readCountInput(ctx context.Context, actor, election string, id
 	var kept []byte
 	var stamp countStamp
 	err = s.view(ctx, "load ballots of "+election, actor, PermViewApplication, func(tx Tx, u User) error {
-		e, err := mustElection(tx, election)
+		e, err := electionFor(ctx, tx, election)
 		if err != nil {
 			return err
 		}

@@ -53,7 +53,7 @@ func (s *Service) CheckInVoter(ctx context.Context, actor, election, voter strin
 		return out, Errorf(CodeInvalid, "That name cannot be in the poll book: %s.", ErrorMessage(err))
 	}
 	err = s.view(ctx, "check in voter", actor, PermUseApplication, func(tx Tx, _ User) error {
-		e, err := mustElection(tx, election)
+		e, err := electionFor(ctx, tx, election)
 		if err != nil {
 			return err
 		}

@@ -89,7 +89,7 @@ func (s *Service) listElections(ctx context.Context, actor string, archived bool
 func (s *Service) Election(ctx context.Context, actor, name string) (Election, error) {
 	var out Election
 	err := s.view(ctx, "show election", actor, PermViewApplication, func(tx Tx, _ User) (err error) {
-		out, err = mustElection(tx, name)
+		out, err = electionFor(ctx, tx, name)
 		return err
 	})
 	return out, err
@@ -99,7 +99,7 @@ func (s *Service) Election(ctx context.Context, actor, name string) (Election, e
 func (s *Service) Candidates(ctx context.Context, actor, election string) ([]Candidate, error) {
 	var out []Candidate
 	err := s.view(ctx, "list candidates", actor, PermViewApplication, func(tx Tx, _ User) error {
-		if _, err := mustElection(tx, election); err != nil {
+		if _, err := electionFor(ctx, tx, election); err != nil {
 			return err
 		}
 		var err error
@@ -113,7 +113,7 @@ func (s *Service) Candidates(ctx context.Context, actor, election string) ([]Can
 func (s *Service) Voters(ctx context.Context, actor, election string) ([]Voter, error) {
 	var out []Voter
 	err := s.view(ctx, "list voters", actor, PermViewApplication, func(tx Tx, _ User) error {
-		if _, err := mustElection(tx, election); err != nil {
+		if _, err := electionFor(ctx, tx, election); err != nil {
 			return err
 		}
 		err := tx.Query(electionPK(election), prefixVoter, func(it Item) (bool, error) {
@@ -150,7 +150,7 @@ type Eligibility struct {
 func (s *Service) CheckVoter(ctx context.Context, actor, election, voter string) (Eligibility, error) {
 	var out Eligibility
 	err := s.view(ctx, "check voter", actor, PermVote, func(tx Tx, _ User) error {
-		if _, err := mustElection(tx, election); err != nil {
+		if _, err := electionFor(ctx, tx, election); err != nil {
 			return err
 		}
 		var err error
@@ -172,7 +172,7 @@ func (s *Service) CheckVoter(ctx context.Context, actor, election, voter string)
 func (s *Service) Ballots(ctx context.Context, actor, election string) ([]Ballot, error) {
 	var out []Ballot
 	err := s.view(ctx, "list ballots", actor, PermViewApplication, func(tx Tx, u User) error {
-		e, err := mustElection(tx, election)
+		e, err := electionFor(ctx, tx, election)
 		if err != nil {
 			return err
 		}

@@ -46,7 +46,7 @@ func (s *Service) Conflicts(ctx context.Context, actor, election string) ([]Conf
 	err := s.view(ctx, "list conflicts", actor, PermViewApplication, func(tx Tx, u User) error {
 		var elections []Election
 		if election != "" {
-			e, err := mustElection(tx, election)
+			e, err := electionFor(ctx, tx, election)
 			if err != nil {
 				return err
 			}

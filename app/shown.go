@@ -1,0 +1,67 @@
+package app
+
+import "context"
+
+// An election is named in commands and queries by its name, which a sync or
+// another official can give to another election while a screen shows it:
+// the rules give an election made offline under a name another device used
+// a provisional name of its own, a rename frees a name that a second rename
+// takes, a merge ends an election. A caller that shows an election says so
+// with ForElection, and then a command naming it acts only while the name
+// is still that election's; otherwise nothing changes and the error says
+// what became of the election shown.
+
+type shownKey struct{}
+
+type shown struct{ name, id string }
+
+// ForElection returns a context under which the Service acts on the
+// election called name only while that name is the election with id id
+// (Election.ID): what the caller shows under that name. An empty id pins
+// nothing.
+func ForElection(ctx context.Context, name, id string) context.Context {
+	if id == "" {
+		return ctx
+	}
+	return context.WithValue(ctx, shownKey{}, shown{name, id})
+}
+
+// electionFor is mustElection for a command or query run under ctx.
+func electionFor(ctx context.Context, tx Tx, name string) (Election, error) {
+	e, err := mustElection(tx, name)
+	if want, ok := ctx.Value(shownKey{}).(shown); ok && want.name == name && (err != nil || e.ID != want.id) {
+		return Election{}, whatBecameOf(tx, want)
+	}
+	return e, err
+}
+
+// checkShown checks that e, which the name called resolved to, is the
+// election ctx says the caller showed under that name.
+func checkShown(ctx context.Context, tx Tx, name string, e Election) error {
+	if want, ok := ctx.Value(shownKey{}).(shown); ok && want.name == name && e.ID != want.id {
+		return whatBecameOf(tx, want)
+	}
+	return nil
+}
+
+// whatBecameOf says why the election shown is no longer the one its name
+// calls.
+func whatBecameOf(tx Tx, s shown) error {
+	r, ok, err := getElectionRecord(tx, s.id)
+	switch {
+	case err != nil:
+		return err
+	case !ok || r.DeletedSeq != 0:
+		return Errorf(CodeNotFound, "election %q was deleted after it was shown here (by a sync or another official); nothing was changed", s.name)
+	case r.MergedInto != "":
+		into, ok, err := electionByID(tx, s.id)
+		if err != nil {
+			return err
+		}
+		if ok {
+			return Errorf(CodeConflict, "election %q was merged into %q after it was shown here (by a sync or another official); nothing was changed: open %q", s.name, into.Name, into.Name)
+		}
+		return Errorf(CodeNotFound, "election %q was merged into another election that no longer exists; nothing was changed", s.name)
+	}
+	return Errorf(CodeConflict, "election %q is now called %q: it was renamed after it was shown here (by a sync or another official), and the name %q is now another election's or nobody's; nothing was changed: look at %q again", s.name, r.Name, s.name, r.Name)
+}
