@@ -95,6 +95,33 @@ func (s *Service) Election(ctx context.Context, actor, name string) (Election, e
 	return out, err
 }
 
+// ElectionByID returns the election with id id under the name it has now:
+// what a screen that shows it reloads, so that it follows a rename (by a
+// sync or another official) instead of showing whichever election has
+// taken its old name. An error says when it was deleted or merged.
+func (s *Service) ElectionByID(ctx context.Context, actor, id string) (Election, error) {
+	var out Election
+	err := s.view(ctx, "show election", actor, PermViewApplication, func(tx Tx, _ User) error {
+		r, ok, err := getElectionRecord(tx, id)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return Errorf(CodeNotFound, "no election has id %s", id)
+		}
+		e, ok, err := getElection(tx, r.Name)
+		if err != nil {
+			return err
+		}
+		if !ok || e.ID != id || r.DeletedSeq != 0 || r.MergedInto != "" {
+			return whatBecameOf(tx, shown{r.Name, id})
+		}
+		out = e
+		return nil
+	})
+	return out, err
+}
+
 // Candidates lists an election's candidates in ballot order.
 func (s *Service) Candidates(ctx context.Context, actor, election string) ([]Candidate, error) {
 	var out []Candidate

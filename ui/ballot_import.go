@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -158,7 +157,7 @@ func (bi *BallotImport) ReadContest(path, contest string) {
 	bi.showProgress(dataio.Progress{Stage: dataio.StageRead, File: path})
 	actor := bi.s.actor()
 	offui.Run(bi.s.tasks, func() (*dataio.CVRImport, error) {
-		ctx := context.Background()
+		ctx := bi.s.ctx()
 		cands, err := bi.s.svc.Candidates(ctx, actor, bi.election)
 		if err != nil {
 			return nil, err
@@ -216,7 +215,7 @@ func (bi *BallotImport) Record() {
 	bi.showProgress(dataio.Progress{Stage: dataio.StageRecord})
 	actor := bi.s.actor()
 	offui.Run(bi.s.tasks, func() (struct{}, error) {
-		return struct{}{}, im.Record(context.Background(), bi.s.svc, actor, bi.election, bi.progress)
+		return struct{}{}, im.Record(bi.s.ctx(), bi.s.svc, actor, bi.election, bi.progress)
 	}, func(_ struct{}, err error) {
 		bi.Progress.hide()
 		bi.Preview = nil

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"votedesk/tally"
 	"votedesk/ui/kiosk"
 	"votedesk/ui/modal"
+	"votedesk/ui/offui"
 )
 
 // The tabs of an open election, as remembered in preferences.
@@ -58,6 +58,16 @@ type ElectionScreen struct {
 	back        func()
 	onTab       func(tab string)
 	content     fyne.CanvasObject
+
+	// id is the election's, once known: the screen reloads it by id, so
+	// that it follows a rename instead of showing whichever election has
+	// taken its name. renamed is called with the new name when it was
+	// renamed, gone when it was deleted or merged; closed is set once the
+	// shell shows something else.
+	id      string
+	renamed func(newName string)
+	gone    func(err error)
+	closed  bool
 }
 
 func newElectionScreen(s *session, name string, back func(), onTab func(string)) *ElectionScreen {
@@ -136,9 +146,26 @@ func (sc *ElectionScreen) tabSelected() {
 
 // refresh reloads the election, then what the selected tab shows.
 func (sc *ElectionScreen) refresh() {
-	load(sc.s, "Cannot show "+sc.name, func(ctx context.Context) (app.Election, error) {
-		return sc.s.svc.Election(ctx, sc.s.actor(), sc.name)
-	}, func(e app.Election) {
+	name, id, actor := sc.name, sc.id, sc.s.actor()
+	offui.Run(sc.s.tasks, func() (app.Election, error) {
+		if id != "" {
+			return sc.s.svc.ElectionByID(sc.s.ctx(), actor, id)
+		}
+		return sc.s.svc.Election(sc.s.ctx(), actor, name)
+	}, func(e app.Election, err error) {
+		switch {
+		case sc.closed:
+			return
+		case err != nil && id != "" && sc.gone != nil && (app.IsCode(err, app.CodeNotFound) || app.IsCode(err, app.CodeConflict)):
+			sc.gone(err)
+			return
+		case err != nil:
+			sc.s.fail("Cannot show "+name, err)
+			return
+		case e.Name != sc.name && sc.renamed != nil:
+			sc.renamed(e.Name)
+			return
+		}
 		sc.show(e)
 		switch sc.tab() {
 		case tabCandidates:
@@ -155,7 +182,8 @@ func (sc *ElectionScreen) refresh() {
 
 // show fills the overview with e.
 func (sc *ElectionScreen) show(e app.Election) {
-	sc.election = e
+	sc.election, sc.id = e, e.ID
+	sc.s.showing(e.Name, e.ID)
 	sc.Candidates.setElection(e)
 	sc.PollBook.setElection(e)
 	sc.Results.setElection(e)

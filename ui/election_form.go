@@ -229,9 +229,10 @@ func (f *ElectionForm) save() {
 		f.dialog.Hide()
 		return
 	}
-	name, base := f.base.Name, f.base.Version
+	name, id, base := f.base.Name, f.base.ID, f.base.Version
 	var now app.Election
 	f.s.doHint("Cannot save the election", lifecycleHint, func(ctx context.Context) error {
+		ctx = app.ForElection(ctx, name, id)
 		err := f.s.svc.UpdateElection(ctx, f.s.actor(), name, base, ch)
 		if app.IsCode(err, app.CodeConflict) {
 			if e, gerr := f.s.svc.Election(ctx, f.s.actor(), name); gerr == nil && e.Version != base {
@@ -273,7 +274,7 @@ func launchElection(s *session, e app.Election, done func()) {
 			return
 		}
 		s.doHint("Cannot launch "+e.Name, lifecycleHint, func(ctx context.Context) error {
-			return s.svc.LaunchElection(ctx, s.actor(), e.Name)
+			return s.svc.LaunchElection(app.ForElection(ctx, e.Name, e.ID), s.actor(), e.Name)
 		}, done)
 	}, s.win)
 }
@@ -287,7 +288,7 @@ func closeElection(s *session, e app.Election, done func()) {
 			return
 		}
 		s.doHint("Cannot close "+e.Name, lifecycleHint, func(ctx context.Context) error {
-			return s.svc.CloseElection(ctx, s.actor(), e.Name)
+			return s.svc.CloseElection(app.ForElection(ctx, e.Name, e.ID), s.actor(), e.Name)
 		}, done)
 	}, s.win)
 }
@@ -301,7 +302,7 @@ func archiveElection(s *session, e app.Election, done func()) {
 			return
 		}
 		s.do("Cannot archive "+e.Name, func(ctx context.Context) error {
-			return s.svc.ArchiveElection(ctx, s.actor(), e.Name)
+			return s.svc.ArchiveElection(app.ForElection(ctx, e.Name, e.ID), s.actor(), e.Name)
 		}, done)
 	}, s.win)
 }
@@ -314,7 +315,7 @@ func finalizeElection(s *session, e app.Election, done func()) {
 			return
 		}
 		s.doHint("Cannot finalize "+e.Name, lifecycleHint, func(ctx context.Context) error {
-			return s.svc.FinalizeElection(ctx, s.actor(), e.Name)
+			return s.svc.FinalizeElection(app.ForElection(ctx, e.Name, e.ID), s.actor(), e.Name)
 		}, done)
 	}, s.win)
 }
@@ -345,7 +346,7 @@ func deleteElection(s *session, e app.Election, done func()) {
 					return err
 				}
 			}
-			return s.svc.DeleteElection(ctx, s.actor(), e.Name)
+			return s.svc.DeleteElection(app.ForElection(ctx, e.Name, e.ID), s.actor(), e.Name)
 		}, func() {
 			if kept != "" {
 				modal.ShowInformation("Deleted", fmt.Sprintf("%q was deleted. The database as it was is kept in %s.", e.Name, kept), s.win)

@@ -227,7 +227,7 @@ func (sc *PollBookScreen) ImportFrom(r io.ReadCloser) {
 		if err != nil {
 			return nil, err
 		}
-		return dataio.ImportPollBook(context.Background(), sc.s.svc, actor, election, f, dataio.PollBookOptions{SkipInvalid: true})
+		return dataio.ImportPollBook(sc.s.ctx(), sc.s.svc, actor, election, f, dataio.PollBookOptions{SkipInvalid: true})
 	}, func(im *dataio.PollBookImport, err error) {
 		sc.importInProgress = false
 		sc.Progress.Stop()

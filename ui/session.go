@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -37,10 +38,32 @@ type session struct {
 	saving *SavePath
 	// opening is the open dialog last opened (askOpenPath).
 	opening *OpenPath
+
+	// shownName and shownID are the election the shell shows, if any,
+	// as last loaded; set on the UI goroutine, read by ctx on any.
+	shownMu   sync.Mutex
+	shownName string
+	shownID   string
 }
 
-// ctx is the context of the session's commands and queries.
-func (s *session) ctx() context.Context { return context.Background() }
+// ctx is the context of the session's commands and queries. While an
+// election is shown, a command or query that names it acts on it only
+// while the name is still its (app.ForElection): a sync or another
+// official may have given the name to another election since.
+func (s *session) ctx() context.Context {
+	s.shownMu.Lock()
+	name, id := s.shownName, s.shownID
+	s.shownMu.Unlock()
+	return app.ForElection(context.Background(), name, id)
+}
+
+// showing records the election the shell shows (name and id; empty for
+// none).
+func (s *session) showing(name, id string) {
+	s.shownMu.Lock()
+	s.shownName, s.shownID = name, id
+	s.shownMu.Unlock()
+}
 
 // actor is the signed-in user's name, as commands take it.
 func (s *session) actor() string { return s.user.Name }

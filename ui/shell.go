@@ -211,8 +211,20 @@ func (sh *Shell) ShowScreen(id string) {
 		content = sh.Elections.content
 		sh.Elections.refresh()
 	}
-	sh.Election = nil
+	sh.leaveElection()
 	sh.setScreen(id, content)
+}
+
+// leaveElection closes the election screen, if one is open: its late
+// answers are dropped, and commands are no longer held to it.
+func (sh *Shell) leaveElection() {
+	if sh.Election != nil {
+		sh.Election.closed = true
+	}
+	sh.Election = nil
+	if sh.sess != nil {
+		sh.sess.showing("", "")
+	}
 }
 
 func (sh *Shell) setScreen(id string, content fyne.CanvasObject) {
@@ -242,16 +254,28 @@ func (sh *Shell) remember() {
 }
 
 // OpenElection shows one election on the given tab ("" for the overview).
-func (sh *Shell) OpenElection(name, tab string) {
+func (sh *Shell) OpenElection(name, tab string) { sh.openElection(name, "", tab) }
+
+// openElection is OpenElection for an election whose id may be known.
+func (sh *Shell) openElection(name, id, tab string) {
 	if name == "" {
 		return
 	}
-	sh.Election = nil
+	sh.leaveElection()
 	e := newElectionScreen(sh.sess, name, func() { sh.ShowScreen(screenElections) }, func(string) {
 		if sh.Election != nil {
 			sh.remember()
 		}
 	})
+	e.id = id
+	e.renamed = func(newName string) {
+		sh.openElection(newName, e.id, e.tab())
+		modal.ShowInformation("Election renamed", fmt.Sprintf("%q is now called %q: a sync or another official renamed it while it was open here, and it is shown under its new name.", name, newName), sh.win)
+	}
+	e.gone = func(err error) {
+		sh.ShowScreen(screenElections)
+		modal.ShowInformation(fmt.Sprintf("%q is no longer here", name), app.ErrorMessage(err), sh.win)
+	}
 	sh.setScreen("election:"+name, e.content)
 	sh.Election = e
 	e.ShowTab(tab)
@@ -345,7 +369,8 @@ func (sh *Shell) SignOut() {
 	if sh.Sync != nil {
 		sh.Sync.stop()
 	}
-	sh.sess, sh.Election = nil, nil
+	sh.leaveElection()
+	sh.sess = nil
 	sh.Show()
 }
 

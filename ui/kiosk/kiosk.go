@@ -175,6 +175,9 @@ func (k *Kiosk) Start() {
 				return
 			}
 			k.election, k.candidates, k.joinCode = e, cands, app.JoinCode(e)
+			// Ballots go to this election, by id: if a sync gives its
+			// name to another election, they are refused, not cast there.
+			k.ctx = app.ForElection(k.ctx, e.Name, e.ID)
 			k.bar.update()
 			k.nextVoter()
 			k.schedulePending()
