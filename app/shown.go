@@ -65,3 +65,17 @@ func whatBecameOf(tx Tx, s shown) error {
 	}
 	return Errorf(CodeConflict, "election %q is now called %q: it was renamed after it was shown here (by a sync or another official), and the name %q is now another election's or nobody's; nothing was changed: look at %q again", s.name, r.Name, s.name, r.Name)
 }
+
+// HoldElection looks up the election called name and returns ctx held to
+// it (ForElection), for a task that names it in several calls (read the
+// candidates, then import; read the ballots, then the candidates; check,
+// back up, then delete): a sync that gives the name to another election
+// between them makes the later calls refuse, instead of acting on the
+// other election.
+func (s *Service) HoldElection(ctx context.Context, actor, name string) (context.Context, Election, error) {
+	e, err := s.Election(ctx, actor, name)
+	if err != nil {
+		return ctx, Election{}, err
+	}
+	return ForElection(ctx, name, e.ID), e, nil
+}

@@ -101,6 +101,12 @@ type span struct {
 // ImportCVRs reads cast vote record files and imports their ballots into an
 // election, all or nothing (see ReadCVRs and CVRImport.Record).
 func ImportCVRs(ctx context.Context, svc *app.Service, actor, election string, sources []cvr.Source, opts CVROptions) (*CVRImport, error) {
+	// The ballots are recorded into the election whose candidates they
+	// were read against, or not at all.
+	ctx, _, err := svc.HoldElection(ctx, actor, election)
+	if err != nil {
+		return nil, err
+	}
 	cands, err := svc.Candidates(ctx, actor, election)
 	if err != nil {
 		return nil, err

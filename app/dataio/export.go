@@ -145,6 +145,10 @@ func unwrapPath(err error) error {
 // is in it, whatever the actor's role; app.Service.Ballots checks that the
 // actor may see ballots.
 func ElectionBallots(ctx context.Context, svc *app.Service, actor, election string) ([]string, *tally.BallotSet, error) {
+	ctx, _, err := svc.HoldElection(ctx, actor, election) // candidates and ballots of one election
+	if err != nil {
+		return nil, nil, err
+	}
 	cands, err := svc.Candidates(ctx, actor, election)
 	if err != nil {
 		return nil, nil, err

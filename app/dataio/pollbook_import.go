@@ -33,6 +33,10 @@ type PollBookOptions struct {
 // one, are skipped. A file with invalid rows is refused, naming them, unless
 // opts.SkipInvalid; a dry run reports them instead.
 func ImportPollBook(ctx context.Context, svc *app.Service, actor, election string, f *PollBookFile, opts PollBookOptions) (*PollBookImport, error) {
+	ctx, _, err := svc.HoldElection(ctx, actor, election) // checked and added to one election
+	if err != nil {
+		return nil, err
+	}
 	voters, err := svc.Voters(ctx, actor, election)
 	if err != nil {
 		return nil, err

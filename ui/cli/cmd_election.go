@@ -72,7 +72,9 @@ func electionDelete(c *call) error {
 		return err
 	}
 	name := c.args.pos[0]
-	e, err := c.backend.Service.Election(c.ctx, c.actor, name)
+	// Checked, backed up and deleted: one election, even if a sync gives
+	// its name to another in between.
+	ctx, e, err := c.backend.Service.HoldElection(c.ctx, c.actor, name)
 	if err != nil {
 		return err
 	}
@@ -90,7 +92,7 @@ func electionDelete(c *call) error {
 			return err
 		}
 	}
-	if err := c.backend.Service.DeleteElection(c.ctx, c.actor, name); err != nil {
+	if err := c.backend.Service.DeleteElection(ctx, c.actor, name); err != nil {
 		return err
 	}
 	if kept != "" {
