@@ -138,6 +138,11 @@ func userRef(tx Tx, name string) (string, error) {
 func (s *Service) userCommand(ctx context.Context, op, actor, name string, typ EventType, data func(id string) any) error {
 	_, err := s.run(ctx, op, actor, func(tx Tx) (decision, error) {
 		id, err := userRef(tx, name)
+		if err == nil || IsCode(err, CodeNotFound) {
+			if serr := checkShownUser(ctx, tx, name, id); serr != nil {
+				err = serr
+			}
+		}
 		if err != nil {
 			return decision{}, err
 		}

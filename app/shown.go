@@ -79,3 +79,36 @@ func (s *Service) HoldElection(ctx context.Context, actor, name string) (context
 	}
 	return ForElection(ctx, name, e.ID), e, nil
 }
+
+// Users are named by name too, and a sync can rename a user and give the
+// name to another: a role granted from a list shown before would go to the
+// other person. ForUser holds commands about a user the same way.
+
+type shownUserKey struct{}
+
+// ForUser returns a context under which a command about the user called
+// name acts only while that name is the account with id id (User.ID): the
+// user the caller listed. An empty id holds nothing.
+func ForUser(ctx context.Context, name, id string) context.Context {
+	if id == "" {
+		return ctx
+	}
+	return context.WithValue(ctx, shownUserKey{}, shown{name, id})
+}
+
+// checkShownUser checks that id, the account the name called resolved to,
+// is the one ctx says the caller listed under that name.
+func checkShownUser(ctx context.Context, tx Tx, name, id string) error {
+	want, ok := ctx.Value(shownUserKey{}).(shown)
+	if !ok || want.name != name || want.id == id {
+		return nil
+	}
+	acc, ok, err := getAccount(tx, want.id)
+	switch {
+	case err != nil:
+		return err
+	case !ok || acc.Removed:
+		return Errorf(CodeNotFound, "user %q was removed after it was listed here (by a sync or another official); nothing was changed", name)
+	}
+	return Errorf(CodeConflict, "user %q is now called %q: renamed after it was listed here (by a sync or another official), and the name %q is now another account's or nobody's; nothing was changed: look at %q again", name, acc.Name, name, acc.Name)
+}

@@ -76,3 +76,42 @@ func TestShownElection(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestShownUser: a role granted from the users list goes to the person
+// listed or to nobody. A sync renames "bob" and another "bob" registers;
+// making "bob" an ADMIN from the list shown before is refused, naming the
+// new name, and changes nobody's role. The command line goes by the name.
+func TestShownUser(t *testing.T) {
+	e := newEnv(t)
+	e.must(e.svc.RegisterUser(e.ctx, "owner", "bob", "bob@example.org", "password-bob-1"))
+	bob, err := e.svc.User(e.ctx, "owner", "bob")
+	e.must(err)
+	listed := app.ForUser(e.ctx, "bob", bob.ID)
+
+	e.must(e.svc.RenameUser(e.ctx, "owner", "bob", "robert"))
+	e.must(e.svc.RegisterUser(e.ctx, "owner", "bob", "another-bob@example.org", "password-bob-2"))
+	before := e.snapshot()
+	for what, call := range map[string]func() error{
+		"set role": func() error { return e.svc.SetRole(listed, "owner", "bob", app.RoleAdmin) },
+		"remove":   func() error { return e.svc.RemoveUser(listed, "owner", "bob") },
+		"transfer": func() error { return e.svc.TransferOwnership(listed, "owner", "bob") },
+	} {
+		if err := call(); !app.IsCode(err, app.CodeConflict) || !strings.Contains(app.ErrorMessage(err), `now called "robert"`) {
+			t.Errorf("%s, the name now another account's: %v", what, err)
+		}
+	}
+	if e.snapshot() != before {
+		t.Error("a refused command changed the database")
+	}
+	for _, name := range []string{"bob", "robert"} {
+		if u, err := e.svc.User(e.ctx, "owner", name); err != nil || u.Role == app.RoleAdmin {
+			t.Errorf("%s: role %v (%v)", name, u.Role, err)
+		}
+	}
+	e.must(e.svc.SetRole(e.ctx, "owner", "bob", app.RoleAdmin)) // the command line: by name
+
+	e.must(e.svc.RemoveUser(e.ctx, "owner", "robert"))
+	if err := e.svc.SetRole(app.ForUser(e.ctx, "robert", bob.ID), "owner", "robert", app.RoleObserver); !app.IsCode(err, app.CodeNotFound) || !strings.Contains(app.ErrorMessage(err), "was removed") {
+		t.Errorf("the user listed was removed: %v", err)
+	}
+}

@@ -179,7 +179,7 @@ func (sc *UsersScreen) setRole(choice string) {
 		return
 	}
 	sc.s.do("Cannot change the role of "+u.Name, func(ctx context.Context) error {
-		return sc.s.svc.SetRole(ctx, sc.s.actor(), u.Name, r)
+		return sc.s.svc.SetRole(app.ForUser(ctx, u.Name, u.ID), sc.s.actor(), u.Name, r)
 	}, sc.refresh)
 }
 
@@ -195,7 +195,7 @@ func (sc *UsersScreen) transfer() {
 			return
 		}
 		sc.s.do("Cannot transfer ownership", func(ctx context.Context) error {
-			return sc.s.svc.TransferOwnership(ctx, sc.s.actor(), u.Name)
+			return sc.s.svc.TransferOwnership(app.ForUser(ctx, u.Name, u.ID), sc.s.actor(), u.Name)
 		}, sc.s.changed)
 	}, sc.s.win)
 	d.SetConfirmText("Transfer")
@@ -213,7 +213,7 @@ func (sc *UsersScreen) remove() {
 			return
 		}
 		sc.s.do("Cannot remove "+u.Name, func(ctx context.Context) error {
-			return sc.s.svc.RemoveUser(ctx, sc.s.actor(), u.Name)
+			return sc.s.svc.RemoveUser(app.ForUser(ctx, u.Name, u.ID), sc.s.actor(), u.Name)
 		}, sc.refresh)
 	}, sc.s.win)
 }
