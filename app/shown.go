@@ -1,6 +1,14 @@
 package app
 
-import "context"
+import (
+	"context"
+	"errors"
+)
+
+// ErrElectionRenamed marks a refusal because the election held was renamed
+// (errors.Is): a caller that holds it by id, as a kiosk does, may look it up
+// by id (ElectionByID) and go on under its new name.
+var ErrElectionRenamed = errors.New("the election was renamed")
 
 // An election is named in commands and queries by its name, which a sync or
 // another official can give to another election while a screen shows it:
@@ -63,7 +71,9 @@ func whatBecameOf(tx Tx, s shown) error {
 		}
 		return Errorf(CodeNotFound, "election %q was merged into another election that no longer exists; nothing was changed", s.name)
 	}
-	return Errorf(CodeConflict, "election %q is now called %q: it was renamed after it was shown here (by a sync or another official), and the name %q is now another election's or nobody's; nothing was changed: look at %q again", s.name, r.Name, s.name, r.Name)
+	moved := Errorf(CodeConflict, "election %q is now called %q: it was renamed after it was shown here (by a sync or another official), and the name %q is now another election's or nobody's; nothing was changed: look at %q again", s.name, r.Name, s.name, r.Name)
+	moved.Err = ErrElectionRenamed
+	return moved
 }
 
 // HoldElection looks up the election called name and returns ctx held to

@@ -2,6 +2,7 @@ package kiosk
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -175,14 +176,40 @@ func (k *Kiosk) Start() {
 				return
 			}
 			k.election, k.candidates, k.joinCode = e, cands, app.JoinCode(e)
-			// Ballots go to this election, by id: if a sync gives its
-			// name to another election, they are refused, not cast there.
-			k.ctx = app.ForElection(k.ctx, e.Name, e.ID)
 			k.bar.update()
 			k.nextVoter()
 			k.schedulePending()
 		}
 	})
+}
+
+// forElection runs call, a check-in or a cast naming election e (the
+// kiosk's, as the UI goroutine had it), off the UI goroutine, held to e by
+// its id: if a sync has given e's name to another election, call is
+// refused rather than carried out there. If e was renamed (the rules give
+// an election made offline under a taken name a provisional one), the
+// kiosk finds it by id under its new name and runs call once more, so its
+// voters go on voting in the election it was started for. It returns the
+// election as call last named it.
+func (k *Kiosk) forElection(e app.Election, call func(ctx context.Context, election string) error) (app.Election, error) {
+	err := call(app.ForElection(k.ctx, e.Name, e.ID), e.Name)
+	if !errors.Is(err, app.ErrElectionRenamed) {
+		return e, err
+	}
+	now, lerr := k.cfg.Service.ElectionByID(k.ctx, k.cfg.Official, e.ID)
+	if lerr != nil {
+		return e, err
+	}
+	return now, call(app.ForElection(k.ctx, now.Name, now.ID), now.Name)
+}
+
+// renamed takes the kiosk's election as a call found it (forElection), on
+// the UI goroutine.
+func (k *Kiosk) renamed(e app.Election) {
+	if e.ID == k.election.ID && e.Name != k.election.Name {
+		k.election.Name = e.Name
+		k.bar.update()
+	}
 }
 
 // JoinCode is the election's join code, once the kiosk has loaded it.

@@ -1,6 +1,7 @@
 package kiosk
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -233,19 +234,24 @@ func (p *paperScreen) cast(ballots []keyed, done func(codes []string, err error)
 	for i, b := range ballots {
 		rankings[i] = b.rankings(p.candidates)
 	}
+	e := k.election
 	k.run.Go(func() func() {
 		var codes []string
 		var err error
 		for _, r := range rankings {
 			var rc app.Receipt
-			rc, err = k.cfg.Service.CastBallot(k.ctx, k.cfg.Official, app.Cast{Election: k.election.Name, Rankings: r,
-				Source: app.SourcePaper, Transcribed: true})
+			e, err = k.forElection(e, func(ctx context.Context, election string) (err error) {
+				rc, err = k.cfg.Service.CastBallot(ctx, k.cfg.Official, app.Cast{Election: election, Rankings: r,
+					Source: app.SourcePaper, Transcribed: true})
+				return err
+			})
 			if err != nil {
 				break
 			}
 			codes = append(codes, rc.Confirmation)
 		}
 		return func() {
+			k.renamed(e)
 			k.casts += len(codes)
 			k.refreshPending()
 			done(codes, err)

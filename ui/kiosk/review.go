@@ -1,6 +1,7 @@
 package kiosk
 
 import (
+	"context"
 	"time"
 
 	"fmt"
@@ -90,10 +91,16 @@ func (r *reviewScreen) castBallot() {
 	r.cast.Disable()
 	r.status.Importance = widget.MediumImportance
 	r.status.SetText("Recording your ballot…")
-	c := app.Cast{Election: k.election.Name, Voter: r.s.voter, Rankings: r.s.rankings(k.candidates), Source: app.SourceKiosk}
+	e, c := k.election, app.Cast{Voter: r.s.voter, Rankings: r.s.rankings(k.candidates), Source: app.SourceKiosk}
 	k.run.Go(func() func() {
-		rc, err := k.cfg.Service.CastBallot(k.ctx, k.cfg.Official, c)
+		var rc app.Receipt
+		e, err := k.forElection(e, func(ctx context.Context, election string) (err error) {
+			c.Election = election
+			rc, err = k.cfg.Service.CastBallot(ctx, k.cfg.Official, c)
+			return err
+		})
 		return func() {
+			k.renamed(e)
 			k.busy = false
 			if err != nil {
 				r.status.Importance = widget.DangerImportance

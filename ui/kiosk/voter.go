@@ -1,6 +1,7 @@
 package kiosk
 
 import (
+	"context"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -54,9 +55,15 @@ func (s *checkInScreen) submit() {
 	s.next.Disable()
 	s.msg.Importance = widget.MediumImportance
 	s.msg.SetText("Checking the poll book…")
+	e := k.election
 	k.run.Go(func() func() {
-		ci, err := k.cfg.Service.CheckInVoter(k.ctx, k.cfg.Official, k.election.Name, name)
+		var ci app.CheckIn
+		e, err := k.forElection(e, func(ctx context.Context, election string) (err error) {
+			ci, err = k.cfg.Service.CheckInVoter(ctx, k.cfg.Official, election, name)
+			return err
+		})
 		return func() {
+			k.renamed(e)
 			if k.checkIn != s {
 				return
 			}
