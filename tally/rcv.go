@@ -36,6 +36,7 @@ type counter struct {
 	// decide every rank group without looking at who continues.
 	compiles bool
 	val      []Decimal // value of each ballot when surpluses move; nil means 1
+	warmed   uint32    // what elect's reads ahead summed (see warmValues)
 	// buckets[c] lists the ballots counting for candidate c.
 	buckets []bucket
 	// released are the candidates whose ballots move in the current round.
@@ -267,7 +268,10 @@ func (k *counter) elect(rd *Round, winners []int) {
 			fraction = extra.Div(votes, k.decimal, RoundDown)
 		}
 		for _, seg := range k.buckets[w] {
-			for _, b := range seg {
+			for i, b := range seg {
+				if i%warmBlock == 0 {
+					k.warmed += k.warmValues(seg[i:min(i+warmBlock, len(seg))])
+				}
 				v := k.val[b]
 				moving := v.Mul(fraction).SetScale(k.decimal, RoundDown)
 				keep := v.Sub(moving).MulInt(int64(k.count(int(b))))

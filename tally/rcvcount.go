@@ -270,7 +270,7 @@ const warmBlock = 64
 // processor overlaps them. Compiled ballots need only their cursor; others
 // their marks too. It returns a sum only so the loads are not dropped.
 func (k *counter) warm(seg []int32) uint32 {
-	sum := uint32(0)
+	sum := k.warmValues(seg) // a surplus count's ballots carry their value too
 	if k.compiles {
 		for _, b := range seg {
 			sum += uint32(k.cur[b])
@@ -281,6 +281,18 @@ func (k *counter) warm(seg []int32) uint32 {
 	for _, b := range seg {
 		end := bs.Ends[b]
 		sum += uint32(bs.Marks[end-1].Rank) + uint32(k.cur[b])
+	}
+	return sum
+}
+
+// warmValues is warm for the value of each ballot in seg, when surpluses
+// move (nothing otherwise): what elect reads and writes.
+func (k *counter) warmValues(seg []int32) uint32 {
+	sum := uint32(0)
+	if k.val != nil {
+		for _, b := range seg {
+			sum += uint32(k.val[b].u)
+		}
 	}
 	return sum
 }
