@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"testing"
 )
 
@@ -180,5 +181,35 @@ func TestCheckedCompileAgrees(t *testing.T) {
 				t.Fatalf("trial %d, ballot %v: taken, but the check refuses it: %v", trial, marks, chk.one(i))
 			}
 		}
+	}
+}
+
+// TestSurplusOnBothCoresSameAsOne: a big winner's surplus is cut on both
+// cores (cut, splitSegs). Its exact sums must give the count one core
+// gives, round by round, with fractional transfers and with counts, and
+// with groups (which keep it on one core) too.
+func TestSurplusOnBothCoresSameAsOne(t *testing.T) {
+	if testing.Short() {
+		t.Skip("300,000 ballots")
+	}
+	b := benchBallots(300_000, 10)
+	c := benchContest(10)
+	r := DefaultRules()
+	r.WinnerElectionMode = MultiWinnerAllowMultipleWinnersPerRound
+	r.NumberOfWinners = 3
+	count := func(procs int) Result {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		res, err := Tabulate(c, b, STV, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	both, one := count(2), count(1)
+	if !reflect.DeepEqual(both, one) {
+		t.Error("the count on both cores differs from the count on one")
+	}
+	if len(both.Passes[0].Rounds) < 2 || len(both.Winners) != 3 {
+		t.Errorf("the count elected %v in %d rounds: no surplus moved", both.Winners, len(both.Passes[0].Rounds))
 	}
 }

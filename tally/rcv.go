@@ -2,7 +2,9 @@ package tally
 
 import (
 	"errors"
+	"runtime"
 	"sort"
+	"sync"
 )
 
 // candidate states during a ranked-choice count.
@@ -36,7 +38,7 @@ type counter struct {
 	// decide every rank group without looking at who continues.
 	compiles bool
 	val      []Decimal // value of each ballot when surpluses move; nil means 1
-	warmed   uint32    // what elect's reads ahead summed (see warmValues)
+	warmed   uint32    // what cut's reads ahead summed (see warmValues)
 	// buckets[c] lists the ballots counting for candidate c.
 	buckets []bucket
 	// released are the candidates whose ballots move in the current round.
@@ -267,22 +269,71 @@ func (k *counter) elect(rd *Round, winners []int) {
 		if extra.Sign() > 0 {
 			fraction = extra.Div(votes, k.decimal, RoundDown)
 		}
-		for _, seg := range k.buckets[w] {
-			for i, b := range seg {
-				if i%warmBlock == 0 {
-					k.warmed += k.warmValues(seg[i:min(i+warmBlock, len(seg))])
-				}
-				v := k.val[b]
-				moving := v.Mul(fraction).SetScale(k.decimal, RoundDown)
-				keep := v.Sub(moving).MulInt(int64(k.count(int(b))))
-				k.main.locked[w].addDecimal(keep)
-				for gi := range k.groups {
-					k.groupLedger(gi, int(b)).locked[w].addDecimal(keep)
-				}
-				k.val[b] = moving
-			}
+		segs := k.buckets[w]
+		total := 0
+		for _, seg := range segs {
+			total += len(seg)
+		}
+		parts := 2
+		if total < parallelFrom || len(k.groups) > 0 || runtime.GOMAXPROCS(0) < 2 {
+			parts = 1
+		}
+		// A big surplus on both cores: each half of the ballots is cut
+		// and summed apart, and the exact sums added.
+		kept := make([]acc, parts)
+		warmed := make([]uint32, parts)
+		var wg sync.WaitGroup
+		for p := range parts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				kept[p], warmed[p] = k.cut(w, splitSegs(segs, total, p, parts), fraction)
+			}()
+		}
+		wg.Wait()
+		for p := range parts {
+			k.main.locked[w].merge(kept[p])
+			k.warmed += warmed[p]
 		}
 	}
+}
+
+// cut cuts the value of each ballot in segs, winner w's, to the surplus
+// fraction, and returns the sum of what the ballots leave with w (their
+// groups' ledgers get theirs at once) and what its reads ahead summed.
+func (k *counter) cut(w int, segs [][]int32, fraction Decimal) (kept acc, warmed uint32) {
+	for _, seg := range segs {
+		for i, b := range seg {
+			if i%warmBlock == 0 {
+				warmed += k.warmValues(seg[i:min(i+warmBlock, len(seg))])
+			}
+			v := k.val[b]
+			moving := v.Mul(fraction).SetScale(k.decimal, RoundDown)
+			keep := v.Sub(moving).MulInt(int64(k.count(int(b))))
+			kept.addDecimal(keep)
+			for gi := range k.groups {
+				k.groupLedger(gi, int(b)).locked[w].addDecimal(keep)
+			}
+			k.val[b] = moving
+		}
+	}
+	return kept, warmed
+}
+
+// splitSegs returns part p of parts of segs (total ballots in all), cut by
+// ballot count.
+func splitSegs(segs [][]int32, total, p, parts int) [][]int32 {
+	from, to := total*p/parts, total*(p+1)/parts
+	var out [][]int32
+	at := 0
+	for _, seg := range segs {
+		lo, hi := max(from-at, 0), min(to-at, len(seg))
+		if lo < hi {
+			out = append(out, seg[lo:hi])
+		}
+		at += len(seg)
+	}
+	return out
 }
 
 // count returns the multiplicity of ballot record b.
