@@ -1,6 +1,10 @@
 package app_test
 
 import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -113,5 +117,88 @@ func TestShownUser(t *testing.T) {
 	e.must(e.svc.RemoveUser(e.ctx, "owner", "robert"))
 	if err := e.svc.SetRole(app.ForUser(e.ctx, "robert", bob.ID), "owner", "robert", app.RoleObserver); !app.IsCode(err, app.CodeNotFound) || !strings.Contains(app.ErrorMessage(err), "was removed") {
 		t.Errorf("the user listed was removed: %v", err)
+	}
+}
+
+// TestHeldCommandsLandOnlyWhereShown: a random run of renames, new
+// elections under freed names and deletions (what syncs and other
+// officials do), with commands held to elections as they were seen at
+// random earlier moments. A held command lands on the election it was held
+// to or nowhere, and is refused only when that election's name has moved.
+func TestHeldCommandsLandOnlyWhereShown(t *testing.T) {
+	e := newEnv(t)
+	rng := rand.New(rand.NewPCG(43, 7))
+	pool := []string{"North", "South", "East", "West", "Centre"}
+	for _, n := range pool[:2] {
+		e.must(e.svc.CreateElection(e.ctx, "user", n, "", false))
+	}
+	ours := func() map[string]app.Election { // by name, the elections this test made
+		all, err := e.svc.Elections(e.ctx, "user")
+		e.must(err)
+		m := map[string]app.Election{}
+		for _, el := range all {
+			if slices.Contains(pool, el.Name) {
+				m[el.Name] = el
+			}
+		}
+		return m
+	}
+	type seen struct{ name, id string }
+	var shown []seen
+	landed, refused := 0, 0
+	for step := range 400 {
+		now := ours()
+		var free []string
+		for _, n := range pool {
+			if _, ok := now[n]; !ok {
+				free = append(free, n)
+			}
+		}
+		names := slices.Sorted(maps.Keys(now))
+		switch x := rng.IntN(10); {
+		case x < 3 && len(names) > 0: // a screen shows an election
+			el := now[names[rng.IntN(len(names))]]
+			shown = append(shown, seen{el.Name, el.ID})
+		case x < 5 && len(names) > 0 && len(free) > 0: // renamed
+			e.must(e.svc.RenameElection(e.ctx, "user", names[rng.IntN(len(names))], free[rng.IntN(len(free))]))
+		case x < 6 && len(free) > 0: // made under a free name
+			e.must(e.svc.CreateElection(e.ctx, "user", free[rng.IntN(len(free))], "", false))
+		case x < 7 && len(names) > 1: // deleted
+			e.must(e.svc.DeleteElection(e.ctx, "user", names[rng.IntN(len(names))]))
+		case len(shown) > 0: // a command from a screen shown earlier
+			s := shown[rng.IntN(len(shown))]
+			if rng.IntN(2) == 0 { // just shown, more often than not still right
+				s = shown[len(shown)-1]
+			}
+			cand := fmt.Sprintf("K%d", step)
+			err := e.svc.AddCandidates(app.ForElection(e.ctx, s.name, s.id), "user", s.name, cand)
+			var holders []string
+			for _, el := range ours() {
+				cs, cerr := e.svc.Candidates(e.ctx, "user", el.Name)
+				e.must(cerr)
+				if slices.ContainsFunc(cs, func(c app.Candidate) bool { return c.Name == cand }) {
+					holders = append(holders, el.ID)
+				}
+			}
+			still := now[s.name].ID == s.id
+			switch {
+			case err == nil && (len(holders) != 1 || holders[0] != s.id):
+				t.Fatalf("step %d: a command held to %s (%q) landed on %v", step, s.id, s.name, holders)
+			case err != nil && len(holders) != 0:
+				t.Fatalf("step %d: a refused command left %s on %v", step, cand, holders)
+			case err != nil && still:
+				t.Fatalf("step %d: refused though %q is still the election shown: %v", step, s.name, err)
+			case err == nil && !still:
+				t.Fatalf("step %d: carried out though %q is no longer the election shown", step, s.name)
+			case err == nil:
+				landed++
+			default:
+				refused++
+			}
+		}
+	}
+	t.Logf("%d carried out, %d refused", landed, refused)
+	if landed < 10 || refused < 10 {
+		t.Errorf("the run tried too little: %d commands carried out, %d refused", landed, refused)
 	}
 }
