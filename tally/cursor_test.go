@@ -158,7 +158,7 @@ func TestCheckedCompileAgrees(t *testing.T) {
 			b.Ends[rng.IntN(len(b.Ends))] = uint32(rng.IntN(len(b.Marks) + 5))
 		}
 		c := benchContest(nc)
-		chk := ballotCheck{c: c, b: b, maxRank: uint16(3 + rng.IntN(10))}
+		chk := ballotCheck{c: c, b: b, maxRank: uint16(3 + rng.IntN(10)), nc: uint16(nc)}
 		for i := range b.Len() {
 			start := uint32(0)
 			if i > 0 {

@@ -222,7 +222,7 @@ func checkBallots(c Contest, b *BallotSet, r Rules, rcv, deferred bool) (ballotC
 			maxRank = c.DeclaredCount()
 		}
 	}
-	chk := ballotCheck{c: c, b: b, r: r, rcv: rcv, maxRank: uint16(min(maxRank, 0xFFFF))}
+	chk := ballotCheck{c: c, b: b, r: r, rcv: rcv, maxRank: uint16(min(maxRank, 0xFFFF)), nc: uint16(len(c.Candidates))}
 	if deferred {
 		return chk, nil
 	}
@@ -251,6 +251,7 @@ type ballotCheck struct {
 	r       Rules
 	rcv     bool
 	maxRank uint16
+	nc      uint16 // how many candidates the contest has
 }
 
 // run checks ballots lo..hi-1. The usual ballot passes one compound test
@@ -302,7 +303,7 @@ func (k *ballotCheck) compilePlain(i int) (w cursor, ok bool) {
 		return 0, false
 	}
 	marks := b.Marks[start:end]
-	nc, maxRank := uint16(len(k.c.Candidates)), k.maxRank
+	nc, maxRank := k.nc, k.maxRank
 	n := min(len(marks), cursorChoices)
 	seen := uint16(0)
 	for i, m := range marks[:n] {
@@ -337,9 +338,9 @@ func (k *ballotCheck) plain(i int, start, end uint32) bool {
 	if end < start || int(end) > len(b.Marks) || end-start > 0xFFFF || (b.Counts != nil && b.Counts[i] == 0) {
 		return false
 	}
-	prev, nc := uint16(1), uint16(len(k.c.Candidates))
+	prev := uint16(1)
 	for _, mk := range b.Marks[start:end] {
-		if mk.Rank < prev || mk.Rank > k.maxRank || mk.Candidate >= nc {
+		if mk.Rank < prev || mk.Rank > k.maxRank || mk.Candidate >= k.nc {
 			return false
 		}
 		prev = mk.Rank
