@@ -14,7 +14,8 @@ import (
 // rules leave to a person is put to d; with no d the count stops and says so.
 // It also returns the rules used, by name.
 func (s *Service) CountStored(ctx context.Context, actor, election, method string, rules map[string]string, d tally.Decider) (Count, map[string]string, error) {
-	e, err := s.Election(ctx, actor, election)
+	// The rules are the election's, and so are the ballots counted.
+	ctx, e, err := s.HoldElection(ctx, actor, election)
 	if err != nil {
 		return Count{}, nil, err
 	}

@@ -145,6 +145,11 @@ func importContest(ctx context.Context, svc *app.Service, actor, path string, pr
 		r.Err = withNote(err, fmt.Sprintf("the draft election %q was made but holds no ballots: delete it, or import into it again", name))
 		return r
 	}
+	// Its candidates, rules and ballots go to the election just made.
+	ctx, _, err = svc.HoldElection(ctx, actor, name)
+	if err != nil {
+		return left(err)
+	}
 	if err := svc.AddCandidates(ctx, actor, name, reading.Names...); err != nil {
 		return left(err)
 	}
