@@ -68,6 +68,8 @@ type ElectionScreen struct {
 	renamed func(newName string)
 	gone    func(err error)
 	closed  bool
+	// loaded is called each time the election is shown anew.
+	loaded func()
 }
 
 func newElectionScreen(s *session, name string, back func(), onTab func(string)) *ElectionScreen {
@@ -184,6 +186,9 @@ func (sc *ElectionScreen) refresh() {
 func (sc *ElectionScreen) show(e app.Election) {
 	sc.election, sc.id = e, e.ID
 	sc.s.showing(e.Name, e.ID)
+	if sc.loaded != nil {
+		sc.loaded()
+	}
 	sc.Candidates.setElection(e)
 	sc.PollBook.setElection(e)
 	sc.Results.setElection(e)

@@ -137,9 +137,10 @@ func (sh *Shell) signedIn(u app.User) {
 	sh.build()
 	last := sh.app.Preferences().StringWithFallback(prefScreen, screenElections)
 	if name, ok := strings.CutPrefix(last, "election:"); ok {
-		name, tab, _ := strings.Cut(name, "\x1f")
+		name, rest, _ := strings.Cut(name, "\x1f")
+		tab, id, _ := strings.Cut(rest, "\x1f")
 		sh.ShowScreen(screenElections)
-		sh.OpenElection(name, tab)
+		sh.openElection(name, id, tab)
 		return
 	}
 	sh.ShowScreen(last)
@@ -248,7 +249,8 @@ func (sh *Shell) setScreen(id string, content fyne.CanvasObject) {
 func (sh *Shell) remember() {
 	v := sh.screen
 	if sh.Election != nil {
-		v += "\x1f" + sh.Election.tab()
+		// The id too, once known: the election is shown again by id.
+		v += "\x1f" + sh.Election.tab() + "\x1f" + sh.Election.id
 	}
 	sh.app.Preferences().SetString(prefScreen, v)
 }
@@ -268,6 +270,11 @@ func (sh *Shell) openElection(name, id, tab string) {
 		}
 	})
 	e.id = id
+	e.loaded = func() {
+		if sh.Election == e {
+			sh.remember()
+		}
+	}
 	e.renamed = func(newName string) {
 		sh.openElection(newName, e.id, e.tab())
 		modal.ShowInformation("Election renamed", fmt.Sprintf("%q is now called %q: a sync or another official renamed it while it was open here, and it is shown under its new name.", name, newName), sh.win)

@@ -52,8 +52,29 @@ func TestShellRemembers(t *testing.T) {
 		h.sh.SignOut()
 		h.must(h.svc.DeleteElection(h.ctx, "Olivia", "Sketch"))
 		h.signIn("Olivia")
-		h.assertDialog(`no election named "Sketch"`)
+		h.assertDialog(`election "Sketch" was deleted`)
 		h.closeDialogs()
+		if h.sh.Election != nil || h.sh.screen != screenElections {
+			t.Errorf("after sign-in the shell shows %q, want the list", h.sh.screen)
+		}
+	})
+	// The election last shown is shown again by id: renamed meanwhile (a
+	// sync from the command line), and its name given to another, it is
+	// the renamed one that opens.
+	t.Run("ElectionRenamedMeanwhile", func(t *testing.T) {
+		h.must(h.svc.CreateElection(h.ctx, "Olivia", "Sketch", "", false))
+		h.sh.OpenElection("Sketch", tabCandidates)
+		h.wait()
+		id := h.sh.Election.election.ID
+		h.sh.SignOut()
+		h.must(h.svc.RenameElection(h.ctx, "Olivia", "Sketch", "Sketch (first)"))
+		h.must(h.svc.CreateElection(h.ctx, "Olivia", "Sketch", "", false))
+		h.signIn("Olivia")
+		h.assertDialog(`"Sketch" is now called "Sketch (first)"`)
+		h.closeDialogs()
+		if h.sh.Election == nil || h.sh.Election.election.ID != id || h.sh.Election.tab() != tabCandidates {
+			t.Errorf("after sign-in the shell shows %q", h.sh.screen)
+		}
 	})
 }
 
