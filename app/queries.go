@@ -114,7 +114,7 @@ func (s *Service) ElectionByID(ctx context.Context, actor, id string) (Election,
 			return err
 		}
 		if !ok || e.ID != id || r.DeletedSeq != 0 || r.MergedInto != "" {
-			return whatBecameOf(tx, shown{r.Name, id})
+			return whatBecameOf(tx, shown{r.Name, id}, false)
 		}
 		out = e
 		return nil

@@ -38,7 +38,7 @@ func ForElection(ctx context.Context, name, id string) context.Context {
 func electionFor(ctx context.Context, tx Tx, name string) (Election, error) {
 	e, err := mustElection(tx, name)
 	if want, ok := ctx.Value(shownKey{}).(shown); ok && want.name == name && (err != nil || e.ID != want.id) {
-		return Election{}, whatBecameOf(tx, want)
+		return Election{}, whatBecameOf(tx, want, true)
 	}
 	return e, err
 }
@@ -47,31 +47,35 @@ func electionFor(ctx context.Context, tx Tx, name string) (Election, error) {
 // election ctx says the caller showed under that name.
 func checkShown(ctx context.Context, tx Tx, name string, e Election) error {
 	if want, ok := ctx.Value(shownKey{}).(shown); ok && want.name == name && e.ID != want.id {
-		return whatBecameOf(tx, want)
+		return whatBecameOf(tx, want, true)
 	}
 	return nil
 }
 
 // whatBecameOf says why the election shown is no longer the one its name
-// calls.
-func whatBecameOf(tx Tx, s shown) error {
+// calls: for a command refused (refused), or for a screen that reloads it.
+func whatBecameOf(tx Tx, s shown, refused bool) error {
+	after, nothing := "", ""
+	if refused {
+		after, nothing = " after it was shown here", "; nothing was changed"
+	}
 	r, ok, err := getElectionRecord(tx, s.id)
 	switch {
 	case err != nil:
 		return err
 	case !ok || r.DeletedSeq != 0:
-		return Errorf(CodeNotFound, "election %q was deleted after it was shown here (by a sync or another official); nothing was changed", s.name)
+		return Errorf(CodeNotFound, "election %q was deleted%s (by a sync or another official)%s", s.name, after, nothing)
 	case r.MergedInto != "":
 		into, ok, err := electionByID(tx, s.id)
 		if err != nil {
 			return err
 		}
 		if ok {
-			return Errorf(CodeConflict, "election %q was merged into %q after it was shown here (by a sync or another official); nothing was changed: open %q", s.name, into.Name, into.Name)
+			return Errorf(CodeConflict, "election %q was merged into %q%s (by a sync or another official)%s: open %q", s.name, into.Name, after, nothing, into.Name)
 		}
-		return Errorf(CodeNotFound, "election %q was merged into another election that no longer exists; nothing was changed", s.name)
+		return Errorf(CodeNotFound, "election %q was merged into another election that no longer exists%s", s.name, nothing)
 	}
-	moved := Errorf(CodeConflict, "election %q is now called %q: it was renamed after it was shown here (by a sync or another official), and the name %q is now another election's or nobody's; nothing was changed: look at %q again", s.name, r.Name, s.name, r.Name)
+	moved := Errorf(CodeConflict, "election %q is now called %q: it was renamed%s (by a sync or another official), and the name %q is now another election's or nobody's%s: look at %q again", s.name, r.Name, after, s.name, nothing, r.Name)
 	moved.Err = ErrElectionRenamed
 	return moved
 }
