@@ -36,9 +36,9 @@ func ForElection(ctx context.Context, name, id string) context.Context {
 
 // electionFor is mustElection for a command or query run under ctx.
 func electionFor(ctx context.Context, tx Tx, name string) (Election, error) {
-	e, err := mustElection(tx, name)
-	if want, ok := ctx.Value(shownKey{}).(shown); ok && want.name == name && (err != nil || e.ID != want.id) {
-		return Election{}, whatBecameOf(tx, want, true)
+	e, err := mustElection(tx, name) // not found: e.ID is ""
+	if serr := checkShown(ctx, tx, name, e); serr != nil {
+		return Election{}, serr
 	}
 	return e, err
 }
