@@ -274,24 +274,26 @@ func (k *counter) elect(rd *Round, winners []int) {
 		for _, seg := range segs {
 			total += len(seg)
 		}
-		parts := 2
 		if total < parallelFrom || len(k.groups) > 0 || runtime.GOMAXPROCS(0) < 2 {
-			parts = 1
+			kept, warmed := k.cut(w, segs, fraction)
+			k.main.locked[w].merge(kept)
+			k.warmed += warmed
+			continue
 		}
 		// A big surplus on both cores: each half of the ballots is cut
 		// and summed apart, and the exact sums added.
-		kept := make([]acc, parts)
-		warmed := make([]uint32, parts)
+		var kept [2]acc
+		var warmed [2]uint32
 		var wg sync.WaitGroup
-		for p := range parts {
+		for p := range 2 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				kept[p], warmed[p] = k.cut(w, splitSegs(segs, total, p, parts), fraction)
+				kept[p], warmed[p] = k.cut(w, splitSegs(segs, total, p, 2), fraction)
 			}()
 		}
 		wg.Wait()
-		for p := range parts {
+		for p := range 2 {
 			k.main.locked[w].merge(kept[p])
 			k.warmed += warmed[p]
 		}
