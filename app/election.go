@@ -337,7 +337,7 @@ func electionByID(tx Tx, id string) (Election, bool, error) {
 		return Election{}, false, err
 	}
 	e, ok, err := getElection(tx, r.Name)
-	if err != nil || !ok || e.ID != id {
+	if err != nil || !ok || e.ID != r.ID {
 		return Election{}, false, err
 	}
 	return e, true, nil

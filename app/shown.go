@@ -10,6 +10,11 @@ import (
 // by id (ElectionByID) and go on under its new name.
 var ErrElectionRenamed = errors.New("the election was renamed")
 
+// ErrElectionGone marks a refusal because the election held was deleted or
+// merged into another (errors.Is): there is nothing of it left to go on
+// with, and a caller that holds it, as a kiosk does, must stop.
+var ErrElectionGone = errors.New("the election was deleted or merged")
+
 // An election is named in commands and queries by its name, which a sync or
 // another official can give to another election while a screen shows it:
 // the rules give an election made offline under a name another device used
@@ -63,21 +68,28 @@ func whatBecameOf(tx Tx, s shown, refused bool) error {
 	switch {
 	case err != nil:
 		return err
-	case !ok || r.DeletedSeq != 0:
-		return Errorf(CodeNotFound, "election %q was deleted%s (by a sync or another official)%s", s.name, after, nothing)
-	case r.MergedInto != "":
+	case ok && r.MergedInto != "": // a merge marks the election deleted too
+
 		into, ok, err := electionByID(tx, s.id)
 		if err != nil {
 			return err
 		}
 		if ok {
-			return Errorf(CodeConflict, "election %q was merged into %q%s (by a sync or another official)%s: open %q", s.name, into.Name, after, nothing, into.Name)
+			return gone(Errorf(CodeConflict, "election %q was merged into %q%s (by a sync or another official)%s: open %q", s.name, into.Name, after, nothing, into.Name))
 		}
-		return Errorf(CodeNotFound, "election %q was merged into another election that no longer exists%s", s.name, nothing)
+		return gone(Errorf(CodeNotFound, "election %q was merged into another election that no longer exists%s", s.name, nothing))
+	case !ok || r.DeletedSeq != 0:
+		return gone(Errorf(CodeNotFound, "election %q was deleted%s (by a sync or another official)%s", s.name, after, nothing))
 	}
 	moved := Errorf(CodeConflict, "election %q is now called %q: it was renamed%s (by a sync or another official), and the name %q is now another election's or nobody's%s: look at %q again", s.name, r.Name, after, s.name, nothing, r.Name)
 	moved.Err = ErrElectionRenamed
 	return moved
+}
+
+// gone marks e as ErrElectionGone.
+func gone(e *Error) *Error {
+	e.Err = ErrElectionGone
+	return e
 }
 
 // HoldElection looks up the election called name and returns ctx held to

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -74,7 +75,7 @@ func TestShownElection(t *testing.T) {
 	// Deleted, and the name nobody's: said so.
 	e.must(e.svc.DeleteElection(e.ctx, "user", "Draft (county)"))
 	gone := app.ForElection(e.ctx, "Draft (county)", draft.ID)
-	if _, err := e.svc.Election(gone, "user", "Draft (county)"); !app.IsCode(err, app.CodeNotFound) || !strings.Contains(app.ErrorMessage(err), "was deleted") {
+	if _, err := e.svc.Election(gone, "user", "Draft (county)"); !app.IsCode(err, app.CodeNotFound) || !errors.Is(err, app.ErrElectionGone) || !strings.Contains(app.ErrorMessage(err), "was deleted") {
 		t.Errorf("the election shown was deleted: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -435,7 +436,28 @@ func TestSameElectionMadeTwiceMerges(t *testing.T) {
 		d.must(d.svc.LaunchElection(d.ctx, "ann", "Levy 2"))
 		receipts = append(receipts, castAs(d, "ann", "Levy 2", "p1", "Yes"), castAs(d, "ann", "Levy 2", "p"+d.name, "No"))
 	}
+	// What each device's kiosk holds: its own Levy 2, by id.
+	ids := map[*device]string{}
+	for _, d := range []*device{a, c} {
+		e, err := d.svc.Election(d.ctx, "ann", "Levy 2")
+		d.must(err)
+		ids[d] = e.ID
+	}
 	kept := mergeTwins(t, prefix, a, c, "Levy 2")
+	merged := 0
+	for d, id := range ids {
+		_, err := d.svc.Election(app.ForElection(d.ctx, "Levy 2", id), "ann", "Levy 2")
+		switch {
+		case err == nil:
+		case errors.Is(err, app.ErrElectionGone) && strings.Contains(app.ErrorMessage(err), `merged into "Levy 2"`):
+			merged++
+		default:
+			t.Errorf("%s: its Levy 2, held by id after the merge: %v", d.name, err)
+		}
+	}
+	if merged != 1 {
+		t.Errorf("%d of the two Levy 2 were found merged, want 1", merged)
+	}
 	for _, d := range []*device{a, c} {
 		e, err := d.svc.Election(d.ctx, "olga", "Levy 2")
 		d.must(err)
@@ -445,6 +467,57 @@ func TestSameElectionMadeTwiceMerges(t *testing.T) {
 		accounted(t, d, "Levy 2", receipts)
 		if _, err := d.svc.Election(d.ctx, "olga", kept); !app.IsCode(err, app.CodeNotFound) {
 			t.Errorf("%s: %s still exists after the merge: %v", d.name, kept, err)
+		}
+	}
+}
+
+// TestBallotForAMergedElectionJoinsIt: C's kiosk takes a ballot offline in
+// C's Levy 2 after A has merged that election into its own Levy 2 and
+// before C hears of it. The ballot names its election by id, and an id
+// follows its election into the one it joined: the ballot is counted
+// there, on every device, not refused as cast in an election that no
+// longer exists.
+func TestBallotForAMergedElectionJoinsIt(t *testing.T) {
+	prefix := newPrefix(t)
+	a := prepare(t, prefix)
+	c := copyDevice(t, a, "C", prefix)
+	var receipts []receipt
+	for _, d := range []*device{a, c} {
+		d.must(d.svc.CreateElection(d.ctx, "ann", "Levy 2", "", true))
+		d.must(d.svc.AddCandidates(d.ctx, "ann", "Levy 2", "Yes", "No"))
+		d.must(d.svc.AddVoters(d.ctx, "ann", "Levy 2", app.VoterEntry{Name: "p" + d.name}, app.VoterEntry{Name: "late"}))
+		d.must(d.svc.LaunchElection(d.ctx, "ann", "Levy 2"))
+		receipts = append(receipts, castAs(d, "ann", "Levy 2", "p"+d.name, "Yes"))
+	}
+	a.sync()
+	c.sync() // C's Levy 2 takes a provisional name: A's was in the log first
+	a.sync()
+	es, err := c.svc.Elections(c.ctx, "ann")
+	c.must(err)
+	var twin app.Election
+	for _, e := range es {
+		if strings.HasPrefix(e.Name, "Levy 2 (") {
+			twin = e
+		}
+	}
+	cs, err := a.svc.Conflicts(a.ctx, "ann", twin.Name)
+	a.must(err)
+	if len(cs) != 1 {
+		t.Fatalf("conflicts of %q: %+v", twin.Name, cs)
+	}
+	a.must(a.svc.ResolveConflict(a.ctx, "ann", twin.Name, cs[0].Seq, true, "the same levy, made on two laptops"))
+	a.sync()
+	// C has not synced since: its kiosk casts into its Levy 2, by id.
+	rc, err := c.svc.CastBallot(app.ForElection(c.ctx, twin.Name, twin.ID), "ann", app.Cast{Election: twin.Name, Voter: "late",
+		Rankings: []app.Ranking{{Candidate: "No", Rank: 1}}, Source: app.SourceKiosk})
+	c.must(err)
+	receipts = append(receipts, receipt{voter: "late", code: rc.Confirmation})
+	c.sync()
+	a.sync()
+	converged(t, connect(t, prefix, nil), a, c)
+	for _, d := range []*device{a, c} {
+		if n := accounted(t, d, "Levy 2", receipts); n != len(receipts) {
+			t.Errorf("%s: %d of the %d receipted ballots are counted in the merged Levy 2", d.name, n, len(receipts))
 		}
 	}
 }
