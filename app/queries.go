@@ -122,6 +122,32 @@ func (s *Service) ElectionByID(ctx context.Context, actor, id string) (Election,
 	return out, err
 }
 
+// JoinedElection returns the election that the id of an election now
+// stands for, as the rules read an event that names it by id: the election
+// itself under the name it has now, or, once it was merged, the election
+// it joined. A kiosk holds its election by id and goes on there, as the
+// ballots it cast offline do when they reach the log. An error says when
+// it was deleted.
+func (s *Service) JoinedElection(ctx context.Context, actor, id string) (Election, error) {
+	var out Election
+	err := s.view(ctx, "show election", actor, PermViewApplication, func(tx Tx, _ User) error {
+		e, ok, err := electionByID(tx, id)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			r, _, err := getElectionRecord(tx, id)
+			if err != nil {
+				return err
+			}
+			return whatBecameOf(tx, shown{r.Name, id}, false)
+		}
+		out = e
+		return nil
+	})
+	return out, err
+}
+
 // Candidates lists an election's candidates in ballot order.
 func (s *Service) Candidates(ctx context.Context, actor, election string) ([]Candidate, error) {
 	var out []Candidate

@@ -122,6 +122,10 @@ type Kiosk struct {
 	showing      bool
 	pendingCount int
 	pendingErr   error
+	// gone is why voting stopped here: the kiosk's election was deleted
+	// (app.ErrElectionGone, and no election it joined is left). Every
+	// voter then sees the stopped screen instead of check-in.
+	gone error
 }
 
 // New prepares a kiosk in win; Start shows it.
@@ -187,29 +191,39 @@ func (k *Kiosk) Start() {
 // kiosk's, as the UI goroutine had it), off the UI goroutine, held to e by
 // its id: if a sync has given e's name to another election, call is
 // refused rather than carried out there. If e was renamed (the rules give
-// an election made offline under a taken name a provisional one), the
-// kiosk finds it by id under its new name and runs call once more, so its
-// voters go on voting in the election it was started for. It returns the
-// election as call last named it.
+// an election made offline under a taken name a provisional one) or merged
+// into another (officials found the two the same election), the kiosk
+// finds where its id stands now (Service.JoinedElection, the rule its
+// offline ballots follow in the log) and runs call once more there, so its
+// voters go on voting. It returns the election as call last named it.
 func (k *Kiosk) forElection(e app.Election, call func(ctx context.Context, election string) error) (app.Election, error) {
 	err := call(app.ForElection(k.ctx, e.Name, e.ID), e.Name)
-	if !errors.Is(err, app.ErrElectionRenamed) {
+	if !errors.Is(err, app.ErrElectionRenamed) && !errors.Is(err, app.ErrElectionGone) {
 		return e, err
 	}
-	now, lerr := k.cfg.Service.ElectionByID(k.ctx, k.cfg.Official, e.ID)
+	now, lerr := k.cfg.Service.JoinedElection(k.ctx, k.cfg.Official, e.ID)
 	if lerr != nil {
 		return e, err
 	}
 	return now, call(app.ForElection(k.ctx, now.Name, now.ID), now.Name)
 }
 
-// renamed takes the kiosk's election as a call found it (forElection), on
-// the UI goroutine.
-func (k *Kiosk) renamed(e app.Election) {
-	if e.ID == k.election.ID && e.Name != k.election.Name {
-		k.election.Name = e.Name
+// followed takes, on the UI goroutine, what a call held to the kiosk's
+// election from (forElection) found, now: the election under its new name
+// if it was renamed, or the election it joined if it was merged. If it was deleted,
+// nothing more can be cast here: followed remembers why and returns true,
+// and from the next voter on (nextVoter) the kiosk shows that voting has
+// stopped.
+func (k *Kiosk) followed(from, now app.Election, err error) bool {
+	if (now.ID != from.ID || now.Name != from.Name) && from.ID == k.election.ID {
+		k.election, k.joinCode = now, app.JoinCode(now)
 		k.bar.update()
 	}
+	if !errors.Is(err, app.ErrElectionGone) {
+		return false
+	}
+	k.gone = err
+	return true
 }
 
 // JoinCode is the election's join code, once the kiosk has loaded it.
@@ -240,6 +254,10 @@ func (k *Kiosk) nextVoter() {
 	k.passcode, k.menu, k.paper = nil, nil, nil
 	if k.look != k.defaultLook() {
 		k.setLook(k.defaultLook())
+	}
+	if k.gone != nil {
+		k.show(newStoppedScreen(k, k.gone))
+		return
 	}
 	k.checkIn = newCheckInScreen(k)
 	k.show(k.checkIn)

@@ -238,9 +238,10 @@ func (p *paperScreen) cast(ballots []keyed, done func(codes []string, err error)
 	k.run.Go(func() func() {
 		var codes []string
 		var err error
+		now := e
 		for _, r := range rankings {
 			var rc app.Receipt
-			e, err = k.forElection(e, func(ctx context.Context, election string) (err error) {
+			now, err = k.forElection(now, func(ctx context.Context, election string) (err error) {
 				rc, err = k.cfg.Service.CastBallot(ctx, k.cfg.Official, app.Cast{Election: election, Rankings: r,
 					Source: app.SourcePaper, Transcribed: true})
 				return err
@@ -251,7 +252,9 @@ func (p *paperScreen) cast(ballots []keyed, done func(codes []string, err error)
 			codes = append(codes, rc.Confirmation)
 		}
 		return func() {
-			k.renamed(e)
+			// An election deleted or merged meanwhile stops voting here
+			// from the next voter on; the official sees why on this screen.
+			k.followed(e, now, err)
 			k.casts += len(codes)
 			k.refreshPending()
 			done(codes, err)

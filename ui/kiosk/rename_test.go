@@ -1,7 +1,15 @@
 package kiosk
 
 import (
+	"context"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
+
+	"votedesk/app"
+	"votedesk/app/apptest"
+	"votedesk/localstore"
 )
 
 // TestKioskFollowsItsElection: while a kiosk takes ballots for Mayor, a
@@ -37,5 +45,125 @@ func TestKioskFollowsItsElection(t *testing.T) {
 	}
 	if h.k.election.Name != "Mayor (laptop 2)" || h.k.bar.title.Text != "Mayor (laptop 2)" {
 		t.Errorf("the kiosk shows %q (%q)", h.k.bar.title.Text, h.k.election.Name)
+	}
+}
+
+// TestKioskStopsWhenItsElectionIsGone: an official (or a sync) deletes the
+// kiosk's election while a voter is ranking, and another election takes
+// its name. The voter's Cast is refused, nothing is recorded anywhere, and
+// the kiosk says that voting has stopped here, to that voter and every
+// voter after, with why for the officials; it offers no check-in. An
+// official can still reach the menu and close the kiosk.
+func TestKioskStopsWhenItsElectionIsGone(t *testing.T) {
+	h := newHarness(t, "Mayor")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.checkIn("Ann Lee")
+	h.typ("12")
+	h.press(h.k.ballot.review)
+
+	must(h.svc.DeleteElection(h.ctx, official, "Mayor"))
+	must(h.svc.CreateElection(h.ctx, official, "Mayor", "made after the first was deleted", false))
+	must(h.svc.AddCandidates(h.ctx, official, "Mayor", "Kiss", "Wright", "Montroll", "Smith"))
+	must(h.svc.AddVoters(h.ctx, official, "Mayor", pollBook(20)...))
+	must(h.svc.LaunchElection(h.ctx, official, "Mayor"))
+
+	h.press(h.k.review.cast)
+	if _, ok := h.k.screen.(*stoppedScreen); !ok {
+		t.Fatalf("after Cast in a deleted election: screen %T, want the stopped screen", h.k.screen)
+	}
+	if n := len(h.ballots("Mayor")); n != 0 {
+		t.Errorf("the election that took the name holds %d ballots", n)
+	}
+	if h.k.session != nil || h.k.review != nil {
+		t.Error("the voter's ballot is still held after voting stopped")
+	}
+	text := strings.Join(allTexts(h.win.Canvas()), "\n")
+	for _, want := range []string{"Voting has stopped at this station", "your ballot was not recorded", `"Mayor" was deleted`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the stopped screen does not say %q:\n%s", want, text)
+		}
+	}
+	// The next voter, after the receipt time and after an official's Back
+	// to voting, meets the same screen, never check-in.
+	h.advance(DefaultReturnAfter + time.Second)
+	if _, ok := h.k.screen.(*stoppedScreen); !ok || h.k.checkIn != nil {
+		t.Fatalf("later: screen %T, want the stopped screen", h.k.screen)
+	}
+	h.unlock()
+	h.press(h.k.menu.resume)
+	if _, ok := h.k.screen.(*stoppedScreen); !ok {
+		t.Fatalf("after Back to voting: screen %T, want the stopped screen", h.k.screen)
+	}
+	h.unlock()
+	h.press(h.k.menu.leave)
+	if !h.k.closed {
+		t.Error("the official could not close the stopped kiosk")
+	}
+}
+
+// TestKioskFollowsItsElectionIntoAMerge: two laptops made election Levy
+// offline; the kiosk was started on this device's. The other laptop's
+// reaches the log first, so this one's takes a provisional name, and an
+// official merges it into the other's (the same candidates, the same
+// election). The kiosk's voters go on voting, in the election its own
+// joined, as its offline ballots do in the log; the kiosk shows its name.
+func TestKioskFollowsItsElectionIntoAMerge(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	other, err := localstore.Open(filepath.Join(t.TempDir(), "other.db"))
+	must(err)
+	t.Cleanup(func() { other.Close() })
+	common, err := f.store.Pending(ctx, 0)
+	must(err)
+	must(f.store.ConfirmPushed(ctx, common))
+	_, err = other.Integrate(ctx, common)
+	must(err)
+	otherSvc := app.NewService(other, apptest.NewClock(testStart, time.Millisecond), nil)
+	for _, svc := range []*app.Service{otherSvc, f.svc} {
+		must(svc.CreateElection(ctx, official, "Levy", "", false))
+		must(svc.AddCandidates(ctx, official, "Levy", "Yes", "No"))
+		must(svc.AddVoters(ctx, official, "Levy", pollBook(0)...))
+		must(svc.LaunchElection(ctx, official, "Levy"))
+	}
+	h := startHarness(t, f, "Levy")
+	started := h.k.election
+
+	theirs, err := other.Pending(ctx, 0)
+	must(err)
+	must(other.ConfirmPushed(ctx, theirs))
+	_, err = f.store.Integrate(ctx, theirs)
+	must(err)
+	ours, err := f.svc.JoinedElection(ctx, official, started.ID)
+	must(err)
+	if ours.Name == "Levy" {
+		t.Fatalf("this device's Levy kept its name after the other's reached the log first")
+	}
+	cs, err := f.svc.Conflicts(ctx, official, ours.Name)
+	must(err)
+	if len(cs) != 1 {
+		t.Fatalf("conflicts of %q: %+v", ours.Name, cs)
+	}
+	must(f.svc.ResolveConflict(ctx, official, ours.Name, cs[0].Seq, true, "the same levy, made on two laptops"))
+	joined, err := f.svc.Election(ctx, official, "Levy")
+	must(err)
+
+	h.vote("Ann Lee", "1")
+	bs := h.ballots("Levy")
+	if len(bs) != 1 || bs[0].Voter != "Ann Lee" {
+		t.Errorf("the merged Levy holds %+v, want Ann Lee's ballot", bs)
+	}
+	if h.k.election.ID != joined.ID || h.k.bar.title.Text != "Levy" || h.k.JoinCode() != app.JoinCode(joined) {
+		t.Errorf("the kiosk shows %q (election %s, join code %s), want Levy (%s, %s)", h.k.bar.title.Text, h.k.election.ID, h.k.JoinCode(), joined.ID, app.JoinCode(joined))
 	}
 }

@@ -94,14 +94,17 @@ func (r *reviewScreen) castBallot() {
 	e, c := k.election, app.Cast{Voter: r.s.voter, Rankings: r.s.rankings(k.candidates), Source: app.SourceKiosk}
 	k.run.Go(func() func() {
 		var rc app.Receipt
-		e, err := k.forElection(e, func(ctx context.Context, election string) (err error) {
+		now, err := k.forElection(e, func(ctx context.Context, election string) (err error) {
 			c.Election = election
 			rc, err = k.cfg.Service.CastBallot(ctx, k.cfg.Official, c)
 			return err
 		})
 		return func() {
-			k.renamed(e)
 			k.busy = false
+			if k.followed(e, now, err) {
+				k.nextVoter()
+				return
+			}
 			if err != nil {
 				r.status.Importance = widget.DangerImportance
 				r.status.SetText(sentence(app.ErrorMessage(err)) + " Your ballot was not recorded. Please ask a poll worker.")

@@ -149,6 +149,26 @@ func newFailedScreen(k *Kiosk, err error) *failedScreen {
 func (s *failedScreen) view() fyne.CanvasObject { return s.obj }
 func (s *failedScreen) first() fyne.Focusable   { return s.close }
 
+// stoppedScreen is what every voter sees once the kiosk's election was
+// deleted or merged into another: nothing more can be cast here. The
+// officials' button stays, for an official to close the kiosk.
+type stoppedScreen struct {
+	noKeys
+	obj fyne.CanvasObject
+}
+
+func newStoppedScreen(k *Kiosk, why error) *stoppedScreen {
+	voter := message(widget.DangerImportance)
+	voter.SetText("Please ask a poll worker. If you were voting, your ballot was not recorded.")
+	official := label("For officials: " + sentence(app.ErrorMessage(why)) +
+		" Close this kiosk from the officials' menu, and start one for the election that holds these voters now.")
+	return &stoppedScreen{obj: page(heading("Voting has stopped at this station"), container.NewVBox(voter, widget.NewSeparator(), official))}
+}
+
+func (s *stoppedScreen) view() fyne.CanvasObject { return s.obj }
+func (s *stoppedScreen) first() fyne.Focusable   { return nil }
+func (s *stoppedScreen) voterFacing() bool       { return true }
+
 // sentence makes a message a sentence: a capital first letter and a full
 // stop.
 func sentence(msg string) string {

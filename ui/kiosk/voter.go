@@ -58,12 +58,15 @@ func (s *checkInScreen) submit() {
 	e := k.election
 	k.run.Go(func() func() {
 		var ci app.CheckIn
-		e, err := k.forElection(e, func(ctx context.Context, election string) (err error) {
+		now, err := k.forElection(e, func(ctx context.Context, election string) (err error) {
 			ci, err = k.cfg.Service.CheckInVoter(ctx, k.cfg.Official, election, name)
 			return err
 		})
 		return func() {
-			k.renamed(e)
+			if k.followed(e, now, err) {
+				k.nextVoter()
+				return
+			}
 			if k.checkIn != s {
 				return
 			}
