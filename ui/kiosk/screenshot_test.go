@@ -35,7 +35,8 @@ func (c *countingIDs) NewID() string {
 // (its software painter) to PNG files: kiosk-checkin, kiosk-ballot,
 // kiosk-review, kiosk-receipt, kiosk-passcode, kiosk-menu, kiosk-paper,
 // kiosk-paper-double, kiosk-large (text size 3, high contrast), kiosk-largest
-// (size 4, a long name wrapping) and kiosk-idle (the idle warning).
+// (size 4, a long name wrapping), kiosk-idle (the idle warning) and
+// kiosk-stopped (voting stopped: the election was deleted).
 func TestScreenshots(t *testing.T) {
 	dir := os.Getenv(screenshotsEnv)
 	if dir == "" {
@@ -132,4 +133,10 @@ func TestScreenshots(t *testing.T) {
 	shot("largest")
 	h.advance(DefaultIdleAfter)
 	shot("idle")
+
+	// What TestKioskStopsWhenItsElectionIsGone reaches by deleting the
+	// election (this one holds ballots, which the rules keep).
+	h.k.gone = app.Errorf(app.CodeNotFound, "election %q was deleted after it was shown here (by a sync or another official); nothing was changed", election)
+	h.k.nextVoter()
+	shot("stopped")
 }
