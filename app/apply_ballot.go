@@ -135,8 +135,11 @@ func applyBallotCast(a *applier) error {
 		if err != nil {
 			return err
 		}
-		return a.flagConflict(&e, "duplicate_ballot", a.duplicateDetail(d),
-			Item{{"confirmation", S(d.Confirmation)}, {"rankings", S(EncodeRankings(rankings))}, {"source", S(d.Source)}, {"voter_name", S(d.Voter)}})
+		extra := Item{{"confirmation", S(d.Confirmation)}, {"rankings", S(EncodeRankings(rankings))}, {"source", S(d.Source)}, {"voter_name", S(d.Voter)}}
+		if d.Transcribed {
+			extra = append(extra, Attr{"transcribed", Bool(true)})
+		}
+		return a.flagConflict(&e, "duplicate_ballot", a.duplicateDetail(d), extra)
 	}
 	if err := a.tx.Put(b.fill(nil, pk, sk, FormatTime(b.WhenCast))); err != nil {
 		return err

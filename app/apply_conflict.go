@@ -42,7 +42,7 @@ func applyConflictResolved(a *applier) error {
 	if d.Accept {
 		switch c.Str("kind") {
 		case "duplicate_ballot":
-			if err := a.replaceBallot(e, c); err != nil {
+			if err := a.replaceBallot(e, &c); err != nil {
 				return err
 			}
 		case "refused_ballot":
@@ -122,8 +122,12 @@ func (a *applier) resolveSystemConflict(d conflictResolved) error {
 	return a.tx.Put(c)
 }
 
-// replaceBallot makes a duplicate ballot the one that counts for its voter.
-func (a *applier) replaceBallot(e Election, c Item) error {
+// replaceBallot makes a duplicate ballot the one that counts for its voter,
+// and keeps the ballot it replaces on the conflict, set aside: a decided
+// duplicate holds the voter's ballot that does not count, as an undecided
+// one does, so every receipt handed out stays a counted ballot or a
+// conflict officials can look up.
+func (a *applier) replaceBallot(e Election, c *Item) error {
 	voter := c.Str("voter_name")
 	it, ok, err := a.tx.Get(electionPK(e.Name), ballotSK(voter))
 	if err != nil {
@@ -140,7 +144,15 @@ func (a *applier) replaceBallot(e Election, c Item) error {
 	if err != nil {
 		return err
 	}
-	b.Rankings, b.Confirmation, b.WhenCast, b.Source = r, c.Str("confirmation"), c.TimeAttr("when"), c.Str("source")
+	c.Set("set_aside_confirmation", S(b.Confirmation))
+	c.Set("set_aside_rankings", S(EncodeRankings(b.Rankings)))
+	c.Set("set_aside_source", S(b.Source))
+	c.Set("set_aside_when", Time(b.WhenCast))
+	if b.Transcribed {
+		c.Set("set_aside_transcribed", Bool(true))
+	}
+	c.Set("detail", S(fmt.Sprintf("%q cast two ballots; an official made the later one in the log count, and the one counted until then is kept here, set aside", voter)))
+	b.Rankings, b.Confirmation, b.WhenCast, b.Source, b.Transcribed = r, c.Str("confirmation"), c.TimeAttr("when"), c.Str("source"), c.Flag("transcribed")
 	return a.tx.Put(b.item())
 }
 

@@ -9,14 +9,19 @@ import (
 // Conflict is something sync found that officials must look at (see
 // apply_conflict.go for the kinds).
 type Conflict struct {
-	Election         string
-	Seq              uint64
-	Kind             string
-	EventID          string
-	Actor            string
-	Voter            string
-	Confirmation     string
-	Rankings         []Ranking
+	Election     string
+	Seq          uint64
+	Kind         string
+	EventID      string
+	Actor        string
+	Voter        string
+	Confirmation string
+	Rankings     []Ranking
+	// SetAside and SetAsideRankings are, once a duplicate ballot was
+	// accepted, the confirmation code and rankings of the ballot it
+	// replaced, which the conflict keeps.
+	SetAside         string
+	SetAsideRankings []Ranking
 	Detail           string
 	Resolved         bool
 	Resolution       string
@@ -88,9 +93,12 @@ func conflictFromItem(election string, it Item, links bool) Conflict {
 	if links {
 		c.Confirmation = it.Str("confirmation")
 		c.Rankings, _ = DecodeRankings(it.Str("rankings"))
-	} else if c.Kind == "duplicate_ballot" {
+		c.SetAside = it.Str("set_aside_confirmation")
+		c.SetAsideRankings, _ = DecodeRankings(it.Str("set_aside_rankings"))
+	} else if _, decided := it.Get("set_aside_confirmation"); c.Kind == "duplicate_ballot" && !decided {
 		// Conflicts recorded before codes were kept out of the detail
-		// named the code there.
+		// named the code there (an accepted one's says what was set
+		// aside, without codes).
 		c.Detail = fmt.Sprintf("%q cast a second ballot after one already in the log; the first counts until an official decides", c.Voter)
 	}
 	return c

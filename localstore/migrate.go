@@ -25,33 +25,33 @@ import (
 //
 // Version 2 (a copy is kept first too, "{file}.before-format-3-{time}")
 // kept each replay key in the SEEN partition under the key's hash alone
-// (app.SeenSK). Its items move to their keys now, each read
-// from the event its item names; with pending events, whose undo records
-// name the old keys, or when an item does not match its event, the
-// projection is rebuilt instead, as for version 1.
+// (app.SeenSK); the rebuild below puts them where they go now.
+//
+// Version 3 (a copy is kept first, "{file}.before-format-4-{time}") holds a
+// projection made by two rules corrected since: a signed event naming an
+// election merged into another by its id was refused instead of acting on
+// the election it joined (a kiosk's receipted ballot cast offline after the
+// merge was lost from the count), and accepting a duplicate ballot dropped
+// the ballot it replaced instead of keeping it on the conflict. The log is
+// unchanged; the projection is rebuilt from it by the rules as they are, as
+// for version 1, and marked for the cloud projection.
 func (s *Store) migrate(now time.Time) error {
 	var format string
 	_ = s.db.View(func(btx *bolt.Tx) error {
 		format = string(btx.Bucket(bucketDevice).Get(keyFormat))
 		return nil
 	})
-	if format != formatLegacy && format != formatSeenByHash {
+	if format != formatLegacy && format != formatSeenByHash && format != formatRules3 {
 		return nil
 	}
 	err := s.db.Update(func(btx *bolt.Tx) error {
 		if err := moveDirtyMarks(btx); err != nil {
 			return err
 		}
-		var err error
-		if format == formatSeenByHash && btx.Bucket(bucketUndo).Stats().KeyN == 0 {
-			err = rekeySeen(btx)
-		}
-		if format != formatSeenByHash || err != nil || btx.Bucket(bucketUndo).Stats().KeyN != 0 {
-			// Also when a replay key does not match the event it names:
-			// the log decides, not an item derived from it.
-			err = s.replayAll(btx, true)
-		}
-		if err != nil {
+		// Every older version's projection was made by rules corrected
+		// since (version 3 below): the log decides, replayed as the rules
+		// are now.
+		if err := s.replayAll(btx, true); err != nil {
 			return err
 		}
 		return btx.Bucket(bucketDevice).Put(keyFormat, []byte(formatVersion))
@@ -95,46 +95,10 @@ func moveDirtyMarks(btx *bolt.Tx) error {
 	return nil
 }
 
-// rekeySeen moves every item of the SEEN partition from its version 2 key
-// (the replay key alone) to app.SeenSK of the event it names (its seq
-// attribute), checking that the event has that replay key.
-func rekeySeen(btx *bolt.Tx) error {
-	t := newTx(btx)
-	var items []app.Item
-	err := t.Query(app.PKSeen, "", func(it app.Item) (bool, error) {
-		items = append(items, it)
-		return true, nil
-	})
-	if err != nil {
-		return err
-	}
-	for _, it := range items {
-		seq := uint64(it.Int("seq"))
-		raw := t.log.Get(seqBytes(seq))
-		if raw == nil {
-			return fmt.Errorf("replay key %s names event %d, which is not in the log", it.SK(), seq)
-		}
-		ev, err := app.DecodeEvent(raw)
-		if err != nil {
-			return fmt.Errorf("replay key %s names event %d: %w", it.SK(), seq, err)
-		}
-		if ev.ReplayKey() != it.SK() {
-			return fmt.Errorf("replay key %s names event %d, whose replay key is %s", it.SK(), seq, ev.ReplayKey())
-		}
-		if err := t.Delete(app.PKSeen, it.SK()); err != nil {
-			return err
-		}
-		it.Set(app.AttrSK, app.S(app.SeenSK(ev)))
-		if err := t.Put(it); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // keepIfLegacy keeps a copy of a file of an older layout, byte for byte as
 // it is, before anything writes to it (app.KeptName "format-2" for version
-// 1, "format-3" for version 2), and records where in s.kept.
+// 1, "format-3" for version 2, "format-4" for version 3), and records where
+// in s.kept.
 func (s *Store) keepIfLegacy(now time.Time) error {
 	var format string
 	err := s.db.View(func(btx *bolt.Tx) error {
@@ -143,13 +107,10 @@ func (s *Store) keepIfLegacy(now time.Time) error {
 		}
 		return nil
 	})
-	if err != nil || format != formatLegacy && format != formatSeenByHash {
+	if err != nil || format != formatLegacy && format != formatSeenByHash && format != formatRules3 {
 		return err
 	}
-	what := "format-2"
-	if format == formatSeenByHash {
-		what = "format-3"
-	}
+	what := map[string]string{formatLegacy: "format-2", formatSeenByHash: "format-3", formatRules3: "format-4"}[format]
 	kept := app.KeptName(s.path, what, now)
 	if err := copyFile(s.path, kept); err != nil {
 		return fmt.Errorf("localstore: keep %s before upgrading it: %w", filepath.Base(s.path), err)

@@ -86,6 +86,9 @@ func accounted(t *testing.T, d *device, election string, receipts []receipt) int
 	listed := map[string]bool{}
 	for _, c := range conflicts {
 		listed[c.Confirmation] = true
+		if c.SetAside != "" {
+			listed[c.SetAside] = true
+		}
 	}
 	n := 0
 	for _, r := range receipts {

@@ -27,6 +27,8 @@ type conflictJSON struct {
 	Voter        string        `json:"voter,omitempty"`
 	Confirmation string        `json:"confirmation,omitempty"`
 	Rankings     []rankingJSON `json:"rankings,omitempty"`
+	SetAside     string        `json:"set_aside_confirmation,omitempty"`
+	SetAsideRank []rankingJSON `json:"set_aside_rankings,omitempty"`
 	Detail       string        `json:"detail"`
 	Resolved     bool          `json:"resolved"`
 	Resolution   string        `json:"resolution,omitempty"`
@@ -61,6 +63,10 @@ func (c *call) conflictsAndRejections(election string) ([]conflictJSON, []reject
 			Confirmation: k.Confirmation, Detail: k.Detail, Resolved: k.Resolved, Resolution: k.Resolution, ResolvedBy: k.ResolvedBy, Reason: k.ResolutionReason}
 		for _, r := range k.Rankings {
 			conflicts[i].Rankings = append(conflicts[i].Rankings, rankingJSON{Candidate: r.Candidate, Rank: r.Rank})
+		}
+		conflicts[i].SetAside = k.SetAside
+		for _, r := range k.SetAsideRankings {
+			conflicts[i].SetAsideRank = append(conflicts[i].SetAsideRank, rankingJSON{Candidate: r.Candidate, Rank: r.Rank})
 		}
 	}
 	rejected := make([]rejectedJSON, len(rs))

@@ -1,0 +1,131 @@
+package localstore
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+
+	"votedesk/app"
+)
+
+// duplicateAccepted is two devices where voter v1 voted on both offline,
+// A's ballot (Kiss, at a kiosk) reached the log first, and an official on
+// B accepted B's (Wright, keyed in from paper) as the one that counts. It
+// returns B, its service, and the two receipts.
+func duplicateAccepted(t *testing.T) (b *Store, sb *app.Service, first, second string) {
+	t.Helper()
+	ctx := context.Background()
+	a, b, sa, sb := syncFixture(t)
+	ra, err := sa.CastBallot(ctx, "olga", app.Cast{Election: "Mayor", Voter: "v1", Rankings: []app.Ranking{{Candidate: "Kiss", Rank: 1}}, Source: app.SourceKiosk})
+	must(t, err)
+	rb, err := sb.CastBallot(ctx, "olga", app.Cast{Election: "Mayor", Voter: "v1", Rankings: []app.Ranking{{Candidate: "Wright", Rank: 1}},
+		Source: app.SourcePaper, Transcribed: true})
+	must(t, err)
+	evs := pending(t, a)
+	must(t, a.ConfirmPushed(ctx, evs))
+	_, err = b.Integrate(ctx, evs)
+	must(t, err)
+	ks, err := sb.Conflicts(ctx, "olga", "Mayor")
+	must(t, err)
+	if len(ks) != 1 || ks[0].Kind != "duplicate_ballot" || ks[0].Confirmation != rb.Confirmation {
+		t.Fatalf("conflicts = %+v, want B's ballot as the duplicate", ks)
+	}
+	must(t, sb.ResolveConflict(ctx, "olga", "Mayor", ks[0].Seq, true, "the paper ballot is the voter's"))
+	return b, sb, ra.Confirmation, rb.Confirmation
+}
+
+// TestAcceptedDuplicateKeepsTheBallotItReplaced: accepting a voter's
+// second ballot makes it count, as it was cast (its code, ranking, source,
+// transcription), and the conflict keeps the ballot it replaced, set
+// aside: both receipts can still be found, one counted and one on the
+// decided conflict. A rebuild from the log makes the same.
+func TestAcceptedDuplicateKeepsTheBallotItReplaced(t *testing.T) {
+	ctx := context.Background()
+	b, sb, first, second := duplicateAccepted(t)
+	bs, err := sb.Ballots(ctx, "olga", "Mayor")
+	must(t, err)
+	var counted app.Ballot
+	for _, x := range bs {
+		if x.Voter == "v1" {
+			counted = x
+		}
+	}
+	if counted.Confirmation != second || counted.Rankings[0].Candidate != "Wright" || counted.Source != app.SourcePaper || !counted.Transcribed {
+		t.Errorf("v1's counted ballot = %+v, want the accepted paper ballot %s", counted, second)
+	}
+	ks, err := sb.Conflicts(ctx, "olga", "Mayor")
+	must(t, err)
+	k := ks[0]
+	if !k.Resolved || k.SetAside != first || len(k.SetAsideRankings) != 1 || k.SetAsideRankings[0].Candidate != "Kiss" || !strings.Contains(k.Detail, "set aside") {
+		t.Errorf("the decided conflict = %+v, want the replaced ballot %s (Kiss) set aside on it", k, first)
+	}
+	live := hash(t, b)
+	if _, err := b.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if hash(t, b) != live {
+		t.Error("a rebuild from the log differs from the projection")
+	}
+}
+
+// TestOpensADatabaseOfLayoutVersion3: a database of layout version 3 holds
+// a projection made by the rules before two corrections (migrate). Here its
+// accepted duplicate lost the ballot it replaced, as those rules did.
+// Opening it keeps a copy, rebuilds the projection from the unchanged log,
+// and the replaced ballot is back on its conflict; the database verifies.
+func TestOpensADatabaseOfLayoutVersion3(t *testing.T) {
+	ctx := context.Background()
+	b, _, first, _ := duplicateAccepted(t)
+	path := b.Path()
+	must(t, b.Close())
+	db, err := bolt.Open(path, 0o600, nil)
+	must(t, err)
+	err = db.Update(func(btx *bolt.Tx) error {
+		data := btx.Bucket(bucketData)
+		prefix := []byte("ELECTION#Mayor\x00CONFLICT#")
+		c := data.Cursor()
+		k, v := c.Seek(prefix)
+		if !bytes.HasPrefix(k, prefix) {
+			t.Fatalf("no conflict item")
+		}
+		it, err := decodeItem(k, v)
+		if err != nil {
+			return err
+		}
+		var old app.Item
+		for _, a := range it {
+			if !strings.HasPrefix(a.Name, "set_aside_") {
+				old = append(old, a)
+			}
+		}
+		if err := data.Put(bytes.Clone(k), encodeItem(nil, old)); err != nil {
+			return err
+		}
+		return btx.Bucket(bucketDevice).Put(keyFormat, []byte(formatRules3))
+	})
+	must(t, err)
+	must(t, db.Close())
+	before, err := os.ReadFile(path)
+	must(t, err)
+
+	st, err := Open(path)
+	must(t, err)
+	defer st.Close()
+	kept := st.Upgraded()
+	if raw, err := os.ReadFile(kept); !strings.HasPrefix(kept, path+".before-format-4-") || err != nil || !bytes.Equal(raw, before) {
+		t.Fatalf("the upgrade kept the old file as %q, not byte for byte (%v)", kept, err)
+	}
+	sb := app.NewService(st, &stepClock{}, nil)
+	ks, err := sb.Conflicts(ctx, "olga", "Mayor")
+	must(t, err)
+	if len(ks) != 1 || ks[0].SetAside != first {
+		t.Errorf("after the upgrade the conflict = %+v, want %s set aside on it", ks, first)
+	}
+	if r, err := st.Verify(ctx); err != nil || !r.OK() {
+		t.Errorf("the upgraded database does not verify: %+v %v", r, err)
+	}
+}
