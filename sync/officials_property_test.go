@@ -1,0 +1,243 @@
+package cloudsync_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"votedesk/app"
+)
+
+// TestRandomOfficialsKeepEveryReceipt plays random histories of officials
+// and kiosks on three devices that sync in any order: elections made
+// offline under names another device also used (the rules give the later
+// one a provisional name), renamed, merged into their twin or kept apart,
+// closed, conflicts decided either way, while kiosks hold their election
+// by id and take ballots in it. After healing, every device and the cloud
+// agree, every receipt a voter was handed is a counted ballot of that voter
+// in some election or a conflict officials can decide, and no confirmation
+// code is counted twice. Deleting elections is left out: a ballot cast
+// offline in an election deleted before it reached the log is refused
+// where it lands, and has no election left to be listed in.
+//
+// VOTEDESK_PROPERTY_SEED replays one history; VOTEDESK_PROPERTY_RUNS sets how
+// many random ones run (default 3).
+func TestRandomOfficialsKeepEveryReceipt(t *testing.T) {
+	runs := 3
+	if s := os.Getenv("VOTEDESK_PROPERTY_RUNS"); s != "" {
+		runs, _ = strconv.Atoi(s)
+	}
+	seeds := make([]uint64, runs)
+	for i := range seeds {
+		seeds[i] = uint64(time.Now().UnixNano()) + uint64(i)
+	}
+	if s := os.Getenv("VOTEDESK_PROPERTY_SEED"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("VOTEDESK_PROPERTY_SEED: %v", err)
+		}
+		seeds = []uint64{v}
+	}
+	for _, seed := range seeds {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			t.Logf("replay with VOTEDESK_PROPERTY_SEED=%d", seed)
+			playOfficials(t, rand.New(rand.NewPCG(seed, 27)), 80)
+		})
+	}
+}
+
+// pollNames are the names officials give the elections they make and
+// rename: few, so that devices collide on them.
+var pollNames = []string{"Poll", "Poll B", "Poll C"}
+
+func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
+	prefix := newPrefix(t)
+	laptop := newDevice(t, "laptop", prefix, 0, nil)
+	seed(laptop, 40)
+	laptop.sync()
+	devs := []*device{laptop, copyDevice(t, laptop, "B", prefix), copyDevice(t, laptop, "C", prefix)}
+	for _, d := range devs[1:] {
+		d.sync()
+	}
+	var receipts []receipt
+	var story []string
+	say := func(format string, args ...any) { story = append(story, fmt.Sprintf(format, args...)) }
+	defer func() {
+		if t.Failed() {
+			for _, s := range story {
+				t.Log(s)
+			}
+		}
+	}()
+	// refused is a command the device refused: fine, unless it is a bug.
+	refused := func(d *device, what string, err error) bool {
+		t.Helper()
+		if err == nil {
+			return false
+		}
+		if app.ErrorCode(err) == app.CodeInternal {
+			t.Fatalf("%s: %s: %v", d.name, what, err)
+		}
+		say("%s: %s refused: %s", d.name, what, app.ErrorMessage(err))
+		return true
+	}
+	pick := func(d *device, launched bool) (app.Election, bool) {
+		es, err := d.svc.Elections(d.ctx, "olga")
+		d.must(err)
+		var ok []app.Election
+		for _, e := range es {
+			if (!launched || e.Status == app.StatusLaunched) && e.Name != "Council" {
+				ok = append(ok, e)
+			}
+		}
+		if len(ok) == 0 {
+			return app.Election{}, false
+		}
+		return ok[rng.IntN(len(ok))], true
+	}
+	for step := 0; step < steps; step++ {
+		d := devs[rng.IntN(len(devs))]
+		switch op := rng.IntN(100); {
+		case op < 40: // a voter at a kiosk, which holds its election by id
+			e, ok := pick(d, true)
+			if !ok {
+				continue
+			}
+			held := app.ForElection(d.ctx, e.Name, e.ID)
+			voters, err := d.svc.Voters(held, "olga", e.Name)
+			d.must(err)
+			cands, err := d.svc.Candidates(held, "olga", e.Name)
+			d.must(err)
+			if len(voters) == 0 || len(cands) == 0 {
+				continue
+			}
+			voter := voters[rng.IntN(len(voters))].Name
+			var r []app.Ranking
+			for i, c := range rng.Perm(len(cands))[:1+rng.IntN(len(cands))] {
+				r = append(r, app.Ranking{Candidate: cands[c].Name, Rank: i + 1})
+			}
+			rc, err := d.svc.CastBallot(held, "olga", app.Cast{Election: e.Name, Voter: voter, Rankings: r, Source: app.SourceKiosk})
+			if refused(d, fmt.Sprintf("%s votes in %s", voter, e.Name), err) {
+				continue
+			}
+			receipts = append(receipts, receipt{voter: voter, code: rc.Confirmation})
+			say("%s: %s votes in %s (%s), receipt %s", d.name, voter, e.Name, e.ID, rc.Confirmation)
+		case op < 62:
+			d.sync()
+			say("%s: synced", d.name)
+		case op < 72: // an official makes an election, maybe under a name another device used
+			name := pollNames[rng.IntN(len(pollNames))]
+			err := d.svc.CreateElection(d.ctx, "olga", name, "", false)
+			if refused(d, "create "+name, err) {
+				continue
+			}
+			d.must(d.svc.AddCandidates(d.ctx, "olga", name, "Yes", "No"))
+			var vs []app.VoterEntry
+			for i := 1; i <= 12; i++ {
+				vs = append(vs, app.VoterEntry{Name: fmt.Sprintf("p%02d", i)})
+			}
+			d.must(d.svc.AddVoters(d.ctx, "olga", name, vs...))
+			d.must(d.svc.LaunchElection(d.ctx, "olga", name))
+			say("%s: made and launched %s", d.name, name)
+		case op < 80: // an official renames an election
+			e, ok := pick(d, false)
+			if !ok || e.Name == "Mayor" || e.Name == "Levy" {
+				continue
+			}
+			to := pollNames[rng.IntN(len(pollNames))] + " " + strconv.Itoa(rng.IntN(3))
+			err := d.svc.RenameElection(app.ForElection(d.ctx, e.Name, e.ID), "olga", e.Name, to)
+			if !refused(d, "rename "+e.Name+" to "+to, err) {
+				say("%s: renamed %s (%s) to %s", d.name, e.Name, e.ID, to)
+			}
+		case op < 93: // an official decides a conflict, either way
+			cs, err := d.svc.Conflicts(d.ctx, "olga", "")
+			d.must(err)
+			var open []app.Conflict
+			for _, c := range cs {
+				if !c.Resolved && c.Election != "" {
+					open = append(open, c)
+				}
+			}
+			if len(open) == 0 {
+				continue
+			}
+			c := open[rng.IntN(len(open))]
+			accept := rng.IntN(3) > 0
+			err = d.svc.ResolveConflict(d.ctx, "olga", c.Election, c.Seq, accept, "decided in a random history")
+			if !refused(d, fmt.Sprintf("decide %s %d of %s", c.Kind, c.Seq, c.Election), err) {
+				say("%s: decided %s %d of %s (accept %v)", d.name, c.Kind, c.Seq, c.Election, accept)
+			}
+		default: // an official closes the polls of an election
+			e, ok := pick(d, true)
+			if !ok || e.Name == "Mayor" {
+				continue
+			}
+			err := d.svc.CloseElection(app.ForElection(d.ctx, e.Name, e.ID), "olga", e.Name)
+			if !refused(d, "close "+e.Name, err) {
+				say("%s: closed %s (%s)", d.name, e.Name, e.ID)
+			}
+		}
+	}
+	for round := 0; round < 3; round++ {
+		for _, d := range devs {
+			d.sync()
+		}
+	}
+	converged(t, connect(t, prefix, nil), devs...)
+	for _, d := range devs {
+		everyReceiptSomewhere(t, d, receipts)
+	}
+	t.Logf("%d receipts on %d devices, all accounted for", len(receipts), len(devs))
+}
+
+// everyReceiptSomewhere checks on a device that every receipt is a counted
+// ballot of its voter in some election or a conflict officials can decide,
+// and that no confirmation code is counted twice.
+func everyReceiptSomewhere(t *testing.T, d *device, receipts []receipt) {
+	t.Helper()
+	es, err := d.svc.Elections(d.ctx, "olga")
+	d.must(err)
+	counted := map[string]string{}
+	where := map[string]string{}
+	for _, e := range es {
+		bs, err := d.svc.Ballots(d.ctx, "olga", e.Name)
+		d.must(err)
+		for _, b := range bs {
+			if b.Confirmation == "" {
+				continue
+			}
+			if other, twice := where[b.Confirmation]; twice {
+				t.Errorf("%s: confirmation %s counted in %s and in %s", d.name, b.Confirmation, other, e.Name)
+			}
+			counted[b.Confirmation], where[b.Confirmation] = b.Voter, e.Name
+		}
+	}
+	cs, err := d.svc.Conflicts(d.ctx, "olga", "")
+	d.must(err)
+	listed := map[string]bool{}
+	for _, c := range cs {
+		listed[c.Confirmation] = true
+		if c.SetAside != "" {
+			listed[c.SetAside] = true
+		}
+	}
+	for _, r := range receipts {
+		voter, ok := counted[r.code]
+		switch {
+		case ok && voter == r.voter:
+		case listed[r.code]:
+		case ok:
+			t.Errorf("%s: the receipt %s of %s counts as %s's ballot", d.name, r.code, r.voter, voter)
+		default:
+			var names []string
+			for _, e := range es {
+				names = append(names, e.Name)
+			}
+			t.Errorf("%s: the receipt %s of %s is neither counted nor listed for officials (elections: %s)", d.name, r.code, r.voter, strings.Join(names, ", "))
+		}
+	}
+}
