@@ -228,7 +228,7 @@ func (a *applier) election(name, id string) (Election, error) {
 		return Election{}, err
 	}
 	if !ok {
-		return Election{}, Errorf(CodeNotFound, "election %q (id %s) no longer exists", name, id)
+		return Election{}, gone(Errorf(CodeNotFound, "election %q (id %s) no longer exists", name, id))
 	}
 	return e, nil
 }

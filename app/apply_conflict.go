@@ -179,25 +179,21 @@ func (a *applier) acceptRefused(e *Election, c Item) error {
 }
 
 // keepRefusedBallot records, for officials, a receipted ballot the rules
-// refused where it landed in the log (refusal marks it adjudicable): its
-// voter, confirmation code and rankings, which only AUDITOR and up see in a
-// secret election.
+// refused where it landed in the log (refusal marks it adjudicable, or says
+// its election is gone): its voter, confirmation code and rankings, which
+// only AUDITOR and up see in a secret election. A ballot whose election was
+// deleted before it reached the log (an official deleted an election that
+// showed no ballots while a kiosk held some offline) is kept outside any
+// election, where ADMIN and up acknowledge it: it can no longer be counted,
+// but its receipt is still accounted for.
 func keepRefusedBallot(tx Tx, ev *Event, refusal *Error) error {
-	if ev.Type != EvBallotCast || !ev.Signed() || !errors.Is(refusal, errAdjudicable) {
+	if ev.Type != EvBallotCast || !ev.Signed() || !errors.Is(refusal, errAdjudicable) && !errors.Is(refusal, ErrElectionGone) {
 		return nil
 	}
 	a := &applier{tx: tx, ev: ev}
 	var d ballotCast
 	if err := a.decode(&d); err != nil {
 		return nil
-	}
-	e, err := a.election(d.electionRef())
-	if err != nil {
-		return nil
-	}
-	detail := fmt.Sprintf("a ballot cast with a receipt was refused where it reached the log: %s", refusal.Message)
-	if d.Voter != "" {
-		detail = fmt.Sprintf("the ballot of %q, cast with a receipt, was refused where it reached the log: %s", d.Voter, refusal.Message)
 	}
 	extra := Item{{"confirmation", S(d.Confirmation)}, {"rankings", S(EncodeRankings(d.Rankings))}, {"source", S(d.Source)}}
 	if d.Voter != "" {
@@ -206,7 +202,26 @@ func keepRefusedBallot(tx Tx, ev *Event, refusal *Error) error {
 	if d.Transcribed {
 		extra = append(extra, Attr{"transcribed", Bool(true)})
 	}
-	return a.flagConflict(&e, "refused_ballot", detail, extra)
+	whose := "a ballot cast with a receipt"
+	if d.Voter != "" {
+		whose = fmt.Sprintf("the ballot of %q, cast with a receipt", d.Voter)
+	}
+	e, err := a.election(d.electionRef())
+	if err == nil {
+		return a.flagConflict(&e, "refused_ballot", fmt.Sprintf("%s, was refused where it reached the log: %s", whose, refusal.Message), extra)
+	}
+	if !errors.Is(err, ErrElectionGone) {
+		return nil
+	}
+	name, id := d.electionRef()
+	secret := true // an election this device holds no record of: withheld
+	if r, ok, err := getElectionRecord(tx, id); err != nil {
+		return err
+	} else if ok {
+		secret = r.Secret || r.SealedBallots
+	}
+	extra = append(extra, Attr{"election_name", S(name)}, Attr{"election_id", S(id)}, Attr{"secret", Bool(secret)})
+	return a.flagSystemConflict("refused_ballot", fmt.Sprintf("%s in election %q, was refused where it reached the log: %s; it is kept here, outside any election", whose, name, refusal.Message), ev.When, extra...)
 }
 
 // rejectionDetail adds to a REJECTED item the election an event named, so

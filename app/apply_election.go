@@ -338,12 +338,30 @@ func applyElectionDeleted(a *applier) error {
 
 // mayDelete says whether the actor may delete an election's records now
 // (Election.DeleteRefusal).
+//
+// A launched or closed election that counts no ballots may still hold
+// receipts: ballots refused where they reached the log, or set aside by a
+// decision on a duplicate, kept on its conflicts. Those are election
+// records too, so it is kept as if it held ballots.
 func (a *applier) mayDelete(e Election) error {
 	u, err := a.actingUser()
 	if err != nil {
 		return err
 	}
-	return e.DeleteRefusal(u.Role, a.ev.When)
+	if err := e.DeleteRefusal(u.Role, a.ev.When); err != nil || e.Status == StatusDraft || e.Status == StatusFinalized {
+		return err
+	}
+	receipts := 0
+	err = a.tx.Query(electionPK(e.Name), prefixConflict, func(c Item) (bool, error) {
+		if c.Str("confirmation") != "" || c.Str("set_aside_confirmation") != "" {
+			receipts++
+		}
+		return true, nil
+	})
+	if err != nil || receipts == 0 {
+		return err
+	}
+	return Errorf(CodeConflict, "election %q holds %d receipted ballot(s) refused where they reached the log or set aside (see its conflicts); election records are kept (finalize it, then archive it)", e.Name, receipts)
 }
 
 // DeleteRefusal says why someone of role, who manages the election, may not

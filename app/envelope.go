@@ -223,10 +223,14 @@ func deviceDetail(d deviceJoined) string {
 }
 
 // flagSystemConflict records something officials must look at that belongs
-// to no election (a device found a copy of itself) in the METADATA
-// partition's CONFLICT items.
-func (a *applier) flagSystemConflict(kind, detail string, when time.Time) error {
+// to no election (a device found a copy of itself, a receipted ballot whose
+// election was deleted) in the METADATA partition's CONFLICT items, with
+// extra attributes.
+func (a *applier) flagSystemConflict(kind, detail string, when time.Time, extra ...Attr) error {
 	it := newItem(pkMetadata, conflictSK(a.ev.Seq), "CONFLICT")
+	for _, x := range extra {
+		it.Set(x.Name, x.Value)
+	}
 	it.Set("kind", S(kind))
 	it.Set("seq", N(int64(a.ev.Seq)))
 	it.Set("event_id", S(a.ev.ID))

@@ -65,7 +65,10 @@ func (s *Service) Conflicts(ctx context.Context, actor, election string) ([]Conf
 				return err
 			}
 			if err := tx.Query(pkMetadata, prefixConflict, func(it Item) (bool, error) {
-				out = append(out, conflictFromItem("", it, true))
+				// A receipted ballot whose election was deleted is shown
+				// as that election's ballots would be (its secrecy kept
+				// on the conflict): links below AUDITOR only if open.
+				out = append(out, conflictFromItem("", it, !it.Flag("secret") || u.Role.Has(PermViewSecrets)))
 				return true, nil
 			}); err != nil {
 				return err

@@ -28,11 +28,14 @@ import (
 // (app.SeenSK); the rebuild below puts them where they go now.
 //
 // Version 3 (a copy is kept first, "{file}.before-format-4-{time}") holds a
-// projection made by two rules corrected since: a signed event naming an
+// projection made by rules corrected since: a signed event naming an
 // election merged into another by its id was refused instead of acting on
 // the election it joined (a kiosk's receipted ballot cast offline after the
-// merge was lost from the count), and accepting a duplicate ballot dropped
-// the ballot it replaced instead of keeping it on the conflict. The log is
+// merge was lost from the count); accepting a duplicate ballot dropped the
+// ballot it replaced instead of keeping it on the conflict; a receipted
+// ballot whose election was deleted before it reached the log was kept
+// nowhere (now on a conflict outside any election); and an election whose
+// only records were such receipts could be deleted with them. The log is
 // unchanged; the projection is rebuilt from it by the rules as they are, as
 // for version 1, and marked for the cloud projection.
 func (s *Store) migrate(now time.Time) error {

@@ -525,6 +525,64 @@ func TestBallotForAMergedElectionJoinsIt(t *testing.T) {
 	}
 }
 
+// TestReceiptForADeletedElectionIsKept: a kiosk takes a ballot offline in
+// Levy (secret) while a laptop, which sees no ballots in it, deletes the
+// election and syncs first. The ballot cannot be counted where it lands,
+// but its receipt is not lost: every device lists it for officials,
+// outside any election, with its code and ranking for those who may see a
+// secret election's links and without them for a USER, and an ADMIN
+// acknowledges it.
+func TestReceiptForADeletedElectionIsKept(t *testing.T) {
+	prefix := newPrefix(t)
+	laptop := prepare(t, prefix)
+	kiosk := copyDevice(t, laptop, "kiosk", prefix)
+	kiosk.sync()
+	rc := castAs(kiosk, "ann", "Levy", "l001", "Yes")
+	laptop.must(laptop.svc.DeleteElection(laptop.ctx, "olga", "Levy"))
+	laptop.sync()
+	kiosk.sync()
+	laptop.sync()
+	converged(t, connect(t, prefix, nil), laptop, kiosk)
+	var seq uint64
+	for _, d := range []*device{laptop, kiosk} {
+		cs, err := d.svc.Conflicts(d.ctx, "olga", "")
+		d.must(err)
+		var kept *app.Conflict
+		for i, c := range cs {
+			if c.Confirmation == rc.code {
+				kept = &cs[i]
+			}
+		}
+		switch {
+		case kept == nil:
+			t.Errorf("%s: the receipt %s of a ballot whose election was deleted is not listed: %+v", d.name, rc.code, cs)
+		case kept.Election != "" || kept.Kind != "refused_ballot" || kept.Voter != "l001" || len(kept.Rankings) != 1 ||
+			kept.Rankings[0].Candidate != "Yes" || !strings.Contains(kept.Detail, `election "Levy"`):
+			t.Errorf("%s: the receipt is listed as %+v", d.name, *kept)
+		default:
+			seq = kept.Seq
+		}
+		low, err := d.svc.Conflicts(d.ctx, "ann", "")
+		d.must(err)
+		for _, c := range low {
+			if c.Kind == "refused_ballot" && (c.Confirmation != "" || len(c.Rankings) != 0) {
+				t.Errorf("%s: a USER reads the code or ranking of a secret election's ballot: %+v", d.name, c)
+			}
+		}
+	}
+	laptop.must(laptop.svc.ResolveConflict(laptop.ctx, "olga", "", seq, false, "Levy was deleted: a test election"))
+	laptop.sync()
+	kiosk.sync()
+	converged(t, connect(t, prefix, nil), laptop, kiosk)
+	cs, err := kiosk.svc.Conflicts(kiosk.ctx, "olga", "")
+	kiosk.must(err)
+	for _, c := range cs {
+		if c.Confirmation == rc.code && !c.Resolved {
+			t.Errorf("the acknowledgement did not reach the kiosk: %+v", c)
+		}
+	}
+}
+
 // TestReceiptedBallotAfterFinalize: a kiosk takes a ballot offline while a
 // laptop finalizes the election and syncs first. The ballot is refused
 // where it lands, kept for officials with its receipt, and counted once an

@@ -16,13 +16,12 @@ import (
 // and kiosks on three devices that sync in any order: elections made
 // offline under names another device also used (the rules give the later
 // one a provisional name), renamed, merged into their twin or kept apart,
-// closed, conflicts decided either way, while kiosks hold their election
-// by id and take ballots in it. After healing, every device and the cloud
-// agree, every receipt a voter was handed is a counted ballot of that voter
-// in some election or a conflict officials can decide, and no confirmation
-// code is counted twice. Deleting elections is left out: a ballot cast
-// offline in an election deleted before it reached the log is refused
-// where it lands, and has no election left to be listed in.
+// closed, deleted where they show no ballots, conflicts decided either way,
+// while kiosks hold their election by id and take ballots in it. After
+// healing, every device and the cloud agree, every receipt a voter was
+// handed is a counted ballot of that voter in some election or a conflict
+// officials can decide (outside any election, once its election was
+// deleted), and no confirmation code is counted twice.
 //
 // VOTEDESK_PROPERTY_SEED replays one history; VOTEDESK_PROPERTY_RUNS sets how
 // many random ones run (default 3).
@@ -66,6 +65,7 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 	var receipts []receipt
 	var story []string
 	say := func(format string, args ...any) { story = append(story, fmt.Sprintf(format, args...)) }
+	done := map[string]int{} // what the history did, for the log
 	defer func() {
 		if t.Failed() {
 			for _, s := range story {
@@ -143,6 +143,7 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 			d.must(d.svc.AddVoters(d.ctx, "olga", name, vs...))
 			d.must(d.svc.LaunchElection(d.ctx, "olga", name))
 			say("%s: made and launched %s", d.name, name)
+			done["make"]++
 		case op < 80: // an official renames an election
 			e, ok := pick(d, false)
 			if !ok || e.Name == "Mayor" || e.Name == "Levy" {
@@ -152,8 +153,9 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 			err := d.svc.RenameElection(app.ForElection(d.ctx, e.Name, e.ID), "olga", e.Name, to)
 			if !refused(d, "rename "+e.Name+" to "+to, err) {
 				say("%s: renamed %s (%s) to %s", d.name, e.Name, e.ID, to)
+				done["rename"]++
 			}
-		case op < 93: // an official decides a conflict, either way
+		case op < 90: // an official decides a conflict, either way
 			cs, err := d.svc.Conflicts(d.ctx, "olga", "")
 			d.must(err)
 			var open []app.Conflict
@@ -170,6 +172,17 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 			err = d.svc.ResolveConflict(d.ctx, "olga", c.Election, c.Seq, accept, "decided in a random history")
 			if !refused(d, fmt.Sprintf("decide %s %d of %s", c.Kind, c.Seq, c.Election), err) {
 				say("%s: decided %s %d of %s (accept %v)", d.name, c.Kind, c.Seq, c.Election, accept)
+				done["decide"]++
+			}
+		case op < 97: // an official deletes an election that shows no ballots here
+			e, ok := pick(d, false)
+			if !ok || e.Name == "Mayor" || e.Ballots > 0 {
+				continue
+			}
+			err := d.svc.DeleteElection(app.ForElection(d.ctx, e.Name, e.ID), "olga", e.Name)
+			if !refused(d, "delete "+e.Name, err) {
+				say("%s: deleted %s (%s)", d.name, e.Name, e.ID)
+				done["delete"]++
 			}
 		default: // an official closes the polls of an election
 			e, ok := pick(d, true)
@@ -179,6 +192,7 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 			err := d.svc.CloseElection(app.ForElection(d.ctx, e.Name, e.ID), "olga", e.Name)
 			if !refused(d, "close "+e.Name, err) {
 				say("%s: closed %s (%s)", d.name, e.Name, e.ID)
+				done["close"]++
 			}
 		}
 	}
@@ -191,7 +205,7 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 	for _, d := range devs {
 		everyReceiptSomewhere(t, d, receipts)
 	}
-	t.Logf("%d receipts on %d devices, all accounted for", len(receipts), len(devs))
+	t.Logf("%d receipts on %d devices, all accounted for (%v)", len(receipts), len(devs), done)
 }
 
 // everyReceiptSomewhere checks on a device that every receipt is a counted

@@ -129,3 +129,35 @@ func TestOpensADatabaseOfLayoutVersion3(t *testing.T) {
 		t.Errorf("the upgraded database does not verify: %+v %v", r, err)
 	}
 }
+
+// TestRefusedReceiptKeepsItsElection: v1 votes on A while B closes the
+// polls, and B's close reaches the log first, so A's ballot is refused
+// where it lands and kept on a conflict. The election now counts no
+// ballots, but it holds a receipt: deleting it is refused, and nothing
+// changes.
+func TestRefusedReceiptKeepsItsElection(t *testing.T) {
+	ctx := context.Background()
+	a, b, sa, sb := syncFixture(t)
+	rc, err := sa.CastBallot(ctx, "olga", app.Cast{Election: "Mayor", Voter: "v1", Rankings: []app.Ranking{{Candidate: "Kiss", Rank: 1}}})
+	must(t, err)
+	must(t, sb.CloseElection(ctx, "olga", "Mayor"))
+	evs := pending(t, b)
+	must(t, b.ConfirmPushed(ctx, evs))
+	_, err = a.Integrate(ctx, evs)
+	must(t, err)
+	e, err := sa.Election(ctx, "olga", "Mayor")
+	must(t, err)
+	ks, err := sa.Conflicts(ctx, "olga", "Mayor")
+	must(t, err)
+	if e.Ballots != 0 || len(ks) != 1 || ks[0].Kind != "refused_ballot" || ks[0].Confirmation != rc.Confirmation {
+		t.Fatalf("Mayor: %d ballots, conflicts %+v; want none counted and the refused receipt", e.Ballots, ks)
+	}
+	before := hash(t, a)
+	err = sa.DeleteElection(ctx, "olga", "Mayor")
+	if !app.IsCode(err, app.CodeConflict) || !strings.Contains(app.ErrorMessage(err), "1 receipted ballot") {
+		t.Errorf("deleting an election that holds a refused receipt: %v", err)
+	}
+	if hash(t, a) != before {
+		t.Error("the refused delete changed the database")
+	}
+}
