@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 )
 
@@ -163,11 +164,15 @@ func (a *applier) actor(p Permission) (User, error) {
 		return User{}, err
 	}
 	if !u.Role.Has(p) {
-		return User{}, Errorf(CodeForbidden, "%s needs %s (role %s or higher); %s has role %s",
-			describe(a.ev.Type), p, p.MinimumRole(), u.Name, u.Role)
+		return User{}, &Error{Code: CodeForbidden, Err: errRole, Message: fmt.Sprintf("%s needs %s (role %s or higher); %s has role %s",
+			describe(a.ev.Type), p, p.MinimumRole(), u.Name, u.Role)}
 	}
 	return u, nil
 }
+
+// errRole marks a refusal because the actor's role (not their identity)
+// does not allow what the event does.
+var errRole = errors.New("the actor's role does not allow it")
 
 // manager loads the election and checks that the actor may manage it: the
 // election's owner, or an ADMIN or higher, with USE_APPLICATION.

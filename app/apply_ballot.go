@@ -45,14 +45,22 @@ func votingOpen(e Election, t time.Time) error {
 // to their account (format-1 events: of the entry with their name). An empty
 // voter is a ballot of no poll-book voter (a transcribed paper ballot), which
 // only officials (USE_APPLICATION) may enter.
+//
+// A signed ballot refused for its actor's role is adjudicable: the role may
+// have changed (a kiosk official's taken away, a voter's account lowered)
+// on another device while this one took the ballot offline and handed its
+// voter a receipt, so officials decide, not the rules.
 func (a *applier) voterFor(e Election, voter string) error {
 	u, err := a.actor(PermVote)
+	if errors.Is(err, errRole) {
+		return a.roleRefusal("%s", ErrorMessage(err))
+	}
 	if err != nil {
 		return err
 	}
 	if voter == "" {
 		if !u.Role.Has(PermUseApplication) {
-			return Errorf(CodeForbidden, "entering a ballot without a voter needs %s; %s has role %s", PermUseApplication, u.Name, u.Role)
+			return a.roleRefusal("entering a ballot without a voter needs %s; %s has role %s", PermUseApplication, u.Name, u.Role)
 		}
 		return nil
 	}
@@ -64,12 +72,21 @@ func (a *applier) voterFor(e Election, voter string) error {
 		return err
 	}
 	if a.ev.Signed() && !u.Role.Has(PermUseApplication) && (!ok || it.Str("account_id") != u.ID) {
-		return Errorf(CodeForbidden, "%s (%s) may only cast the ballot of the poll-book entry linked to their account", u.Name, u.Role)
+		return a.roleRefusal("%s (%s) may only cast the ballot of the poll-book entry linked to their account", u.Name, u.Role)
 	}
 	if !ok {
 		return adjudicable(CodeForbidden, "%q is not in the poll book of %q", voter, e.Name)
 	}
 	return nil
+}
+
+// roleRefusal refuses a ballot for its actor's role: adjudicable when the
+// event is signed (voterFor).
+func (a *applier) roleRefusal(format string, args ...any) error {
+	if a.ev.Signed() {
+		return adjudicable(CodeForbidden, format+" where the ballot reached the log", args...)
+	}
+	return Errorf(CodeForbidden, format, args...)
 }
 
 // secretMatches checks that a signed ballot event says what the election's

@@ -583,6 +583,41 @@ func TestReceiptForADeletedElectionIsKept(t *testing.T) {
 	}
 }
 
+// TestReceiptAfterItsOfficialLostTheRole: a kiosk takes a ballot offline
+// in ann's name while the OWNER, on a laptop, takes ann's role away and
+// syncs first. The ballot is refused where it lands (ann may no longer
+// cast), on every device alike, but its voter holds a receipt: it is kept
+// for officials, and counted once one accepts it.
+func TestReceiptAfterItsOfficialLostTheRole(t *testing.T) {
+	prefix := newPrefix(t)
+	laptop := prepare(t, prefix)
+	kiosk := copyDevice(t, laptop, "kiosk", prefix)
+	kiosk.sync()
+	rc := castAs(kiosk, "ann", "Mayor", "v0001", "Kiss")
+	laptop.must(laptop.svc.SetRole(laptop.ctx, "olga", "ann", app.RoleObserver))
+	laptop.sync()
+	kiosk.sync()
+	laptop.sync()
+	converged(t, connect(t, prefix, nil), laptop, kiosk)
+	cs, err := laptop.svc.Conflicts(laptop.ctx, "olga", "Mayor")
+	laptop.must(err)
+	if len(cs) != 1 || cs[0].Kind != "refused_ballot" || cs[0].Confirmation != rc.code || !strings.Contains(cs[0].Detail, "role") {
+		t.Fatalf("conflicts = %+v, want ann's refused ballot with its receipt", cs)
+	}
+	if n := accounted(t, laptop, "Mayor", []receipt{rc}); n != 0 {
+		t.Errorf("a ballot cast by an official whose role was taken earlier in the log is counted")
+	}
+	laptop.must(laptop.svc.ResolveConflict(laptop.ctx, "olga", "Mayor", cs[0].Seq, true, "the kiosk was offline; the voter is in the poll book"))
+	laptop.sync()
+	kiosk.sync()
+	converged(t, connect(t, prefix, nil), laptop, kiosk)
+	for _, d := range []*device{laptop, kiosk} {
+		if n := accounted(t, d, "Mayor", []receipt{rc}); n != 1 {
+			t.Errorf("%s: the accepted ballot is not counted", d.name)
+		}
+	}
+}
+
 // TestReceiptedBallotAfterFinalize: a kiosk takes a ballot offline while a
 // laptop finalizes the election and syncs first. The ballot is refused
 // where it lands, kept for officials with its receipt, and counted once an

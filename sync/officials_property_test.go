@@ -120,15 +120,22 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 			for i, c := range rng.Perm(len(cands))[:1+rng.IntN(len(cands))] {
 				r = append(r, app.Ranking{Candidate: cands[c].Name, Rank: i + 1})
 			}
-			rc, err := d.svc.CastBallot(held, "olga", app.Cast{Election: e.Name, Voter: voter, Rankings: r, Source: app.SourceKiosk})
+			rc, err := d.svc.CastBallot(held, "ann", app.Cast{Election: e.Name, Voter: voter, Rankings: r, Source: app.SourceKiosk})
 			if refused(d, fmt.Sprintf("%s votes in %s", voter, e.Name), err) {
 				continue
 			}
 			receipts = append(receipts, receipt{voter: voter, code: rc.Confirmation})
 			say("%s: %s votes in %s (%s), receipt %s", d.name, voter, e.Name, e.ID, rc.Confirmation)
-		case op < 62:
+		case op < 59:
 			d.sync()
 			say("%s: synced", d.name)
+		case op < 62: // the OWNER takes the kiosk official's role away, or gives it back
+			role := []app.Role{app.RoleObserver, app.RoleUser}[rng.IntN(2)]
+			err := d.svc.SetRole(d.ctx, "olga", "ann", role)
+			if !refused(d, "ann becomes "+role.String(), err) {
+				say("%s: ann is %s now", d.name, role)
+				done["role"]++
+			}
 		case op < 72: // an official makes an election, maybe under a name another device used
 			name := pollNames[rng.IntN(len(pollNames))]
 			err := d.svc.CreateElection(d.ctx, "olga", name, "", false)
