@@ -15,9 +15,12 @@ import (
 // TestRandomOfficialsKeepEveryReceipt plays random histories of officials
 // and kiosks on three devices that sync in any order: elections made
 // offline under names another device also used (the rules give the later
-// one a provisional name), renamed, merged into their twin or kept apart,
-// closed, deleted where they show no ballots, conflicts decided either way,
-// while kiosks hold their election by id and take ballots in it. After
+// one a provisional name), some letting voters re-cast, renamed, merged
+// into their twin or kept apart, closed, finalized, deleted where they show
+// no ballots, voters struck from poll books, the kiosk official's role
+// taken away and given back, conflicts decided either way, while kiosks
+// hold their election by id and take ballots in it and officials key in
+// paper ballots of no poll-book voter. After
 // healing, every device and the cloud agree, every receipt a voter was
 // handed is a counted ballot of that voter in some election or a conflict
 // officials can decide (outside any election, once its election was
@@ -101,7 +104,7 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 	}
 	for step := 0; step < steps; step++ {
 		d := devs[rng.IntN(len(devs))]
-		switch op := rng.IntN(100); {
+		switch op := rng.IntN(112); {
 		case op < 40: // a voter at a kiosk, which holds its election by id
 			e, ok := pick(d, true)
 			if !ok {
@@ -148,6 +151,11 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 				vs = append(vs, app.VoterEntry{Name: fmt.Sprintf("p%02d", i)})
 			}
 			d.must(d.svc.AddVoters(d.ctx, "olga", name, vs...))
+			if rng.IntN(2) == 0 {
+				yes := true
+				d.must(d.svc.UpdateElection(d.ctx, "olga", name, 0, app.ElectionChanges{AllowRecast: &yes}))
+				done["recast"]++
+			}
 			d.must(d.svc.LaunchElection(d.ctx, "olga", name))
 			say("%s: made and launched %s", d.name, name)
 			done["make"]++
@@ -191,7 +199,7 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 				say("%s: deleted %s (%s)", d.name, e.Name, e.ID)
 				done["delete"]++
 			}
-		default: // an official closes the polls of an election
+		case op < 100: // an official closes the polls of an election
 			e, ok := pick(d, true)
 			if !ok || e.Name == "Mayor" {
 				continue
@@ -201,6 +209,55 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 				say("%s: closed %s (%s)", d.name, e.Name, e.ID)
 				done["close"]++
 			}
+		case op < 103: // an official finalizes an election whose polls are closed
+			e, ok := pick(d, false)
+			if !ok || e.Status != app.StatusClosed {
+				continue
+			}
+			err := d.svc.FinalizeElection(app.ForElection(d.ctx, e.Name, e.ID), "olga", e.Name)
+			if !refused(d, "finalize "+e.Name, err) {
+				say("%s: finalized %s (%s)", d.name, e.Name, e.ID)
+				done["finalize"]++
+			}
+		case op < 109: // an official strikes a voter from a poll book
+			e, ok := pick(d, false)
+			if !ok {
+				continue
+			}
+			held := app.ForElection(d.ctx, e.Name, e.ID)
+			voters, err := d.svc.Voters(held, "olga", e.Name)
+			d.must(err)
+			if len(voters) == 0 {
+				continue
+			}
+			v := voters[rng.IntN(len(voters))]
+			if v.Voted {
+				continue // a voter with a ballot stays in the poll book
+			}
+			yes := true
+			if refused(d, "allow edits in "+e.Name, d.svc.UpdateElection(held, "olga", e.Name, 0, app.ElectionChanges{AllowEdit: &yes})) {
+				continue
+			}
+			if !refused(d, "strike "+v.Name+" from "+e.Name, d.svc.RemoveVoters(held, "olga", e.Name, v.Name)) {
+				say("%s: struck %s from %s (%s)", d.name, v.Name, e.Name, e.ID)
+				done["strike"]++
+			}
+		default: // an official keys in a paper ballot of no poll-book voter
+			e, ok := pick(d, true)
+			if !ok {
+				continue
+			}
+			held := app.ForElection(d.ctx, e.Name, e.ID)
+			cands, err := d.svc.Candidates(held, "olga", e.Name)
+			d.must(err)
+			r := []app.Ranking{{Candidate: cands[rng.IntN(len(cands))].Name, Rank: 1}}
+			rc, err := d.svc.CastBallot(held, "ann", app.Cast{Election: e.Name, Rankings: r, Source: app.SourcePaper, Transcribed: true})
+			if refused(d, "paper ballot in "+e.Name, err) {
+				continue
+			}
+			receipts = append(receipts, receipt{code: rc.Confirmation})
+			say("%s: paper ballot in %s (%s), code %s", d.name, e.Name, e.ID, rc.Confirmation)
+			done["paper"]++
 		}
 	}
 	for round := 0; round < 3; round++ {
