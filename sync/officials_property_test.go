@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,8 +20,9 @@ import (
 // into their twin or kept apart, closed, finalized, deleted where they show
 // no ballots, voters struck from poll books, the kiosk official's role
 // taken away and given back, conflicts decided either way, while kiosks
-// hold their election by id and take ballots in it and officials key in
-// paper ballots of no poll-book voter. After
+// hold their election by id and take ballots in it, officials key in paper
+// ballots of no poll-book voter, database files are copied to new kiosks
+// and syncs are killed halfway. After
 // healing, every device and the cloud agree, every receipt a voter was
 // handed is a counted ballot of that voter in some election or a conflict
 // officials can decide (outside any election, once its election was
@@ -104,7 +106,7 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 	}
 	for step := 0; step < steps; step++ {
 		d := devs[rng.IntN(len(devs))]
-		switch op := rng.IntN(112); {
+		switch op := rng.IntN(118); {
 		case op < 40: // a voter at a kiosk, which holds its election by id
 			e, ok := pick(d, true)
 			if !ok {
@@ -242,7 +244,7 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 				say("%s: struck %s from %s (%s)", d.name, v.Name, e.Name, e.ID)
 				done["strike"]++
 			}
-		default: // an official keys in a paper ballot of no poll-book voter
+		case op < 112: // an official keys in a paper ballot of no poll-book voter
 			e, ok := pick(d, true)
 			if !ok {
 				continue
@@ -258,6 +260,22 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 			receipts = append(receipts, receipt{code: rc.Confirmation})
 			say("%s: paper ballot in %s (%s), code %s", d.name, e.Name, e.ID, rc.Confirmation)
 			done["paper"]++
+		case op < 115 && len(devs) < 5: // the file is copied to a new kiosk, as officials do
+			d.close()
+			path := filepath.Join(t.TempDir(), fmt.Sprintf("kiosk%d.db", len(devs)))
+			copyFile(t, d.path, path)
+			d.reopen(prefix)
+			k := openDevice(t, fmt.Sprintf("kiosk%d", len(devs)), path, prefix)
+			devs = append(devs, k)
+			say("%s: copied to %s", d.name, k.name)
+			done["copy"]++
+		case op >= 115: // killed in the middle of a sync
+			step := crashSteps[rng.IntN(len(crashSteps))]
+			d.close()
+			crashed := crashSync(t, d.path, prefix, step, 1)
+			d.reopen(prefix)
+			say("%s: killed at %s (reached: %v)", d.name, step, crashed)
+			done["crash"]++
 		}
 	}
 	for round := 0; round < 3; round++ {
