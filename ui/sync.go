@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -86,6 +87,8 @@ type SyncScreen struct {
 	Conflicts                 *grid
 	Rejections                *grid
 	Accept, Dismiss           *modal.Button
+	// Reason is kept with the decision on a conflict, in the log.
+	Reason *modal.Entry
 
 	// stopAuto stops the automatic-sync timer, while one is armed.
 	stopAuto func()
@@ -128,8 +131,10 @@ func newSyncScreen(s *session) *SyncScreen {
 		r := sc.rejections[row]
 		return [...]string{strconv.FormatUint(r.Seq, 10), string(r.Type), r.Actor, string(r.Code), r.Reason}[col]
 	}, nil)
-	sc.Accept = modal.NewButtonWithIcon("Count this ballot instead", theme.ConfirmIcon(), func() { sc.resolve(true) })
-	sc.Dismiss = modal.NewButtonWithIcon("Keep the first ballot", theme.CancelIcon(), func() { sc.resolve(false) })
+	sc.Accept = modal.NewButtonWithIcon(acceptLabel, theme.ConfirmIcon(), func() { sc.resolve(true) })
+	sc.Dismiss = modal.NewButtonWithIcon(dismissLabel, theme.CancelIcon(), func() { sc.resolve(false) })
+	sc.Reason = modal.NewEntry()
+	sc.Reason.SetPlaceHolder("Why (kept with the decision, in the log)")
 
 	if s.sync != nil {
 		set := s.sync.Settings()
@@ -148,7 +153,7 @@ func newSyncScreen(s *session) *SyncScreen {
 	top := container.NewGridWithColumns(2,
 		widget.NewCard("Cloud connection", "", container.NewVBox(conn, container.NewHBox(sc.Save))),
 		widget.NewCard("Sync", "", container.NewVBox(status, container.NewBorder(nil, nil, sc.SyncNow, nil, sc.Progress), sc.Report)))
-	conflicts := container.NewBorder(container.NewHBox(sc.Dismiss, sc.Accept), nil, nil, nil, sc.Conflicts)
+	conflicts := container.NewBorder(container.NewBorder(nil, nil, container.NewHBox(sc.Dismiss, sc.Accept), nil, sc.Reason), nil, nil, nil, sc.Conflicts)
 	sc.Tabs = container.NewAppTabs(
 		container.NewTabItem("Conflicts to review", conflicts),
 		container.NewTabItem("Rejected events", sc.Rejections))
@@ -231,8 +236,36 @@ func (sc *SyncScreen) updateButtons() {
 	enable(sc.SyncNow, has && !sc.syncing && sc.s.can(app.PermUseApplication))
 	c, ok := sc.currentConflict()
 	m := ok && !c.Resolved && sc.s.manages(sc.elections[c.Election])
+	accept, dismiss := acceptLabel, dismissLabel
+	if ok {
+		accept, dismiss = conflictDecisions(c)
+	}
+	for b, text := range map[*modal.Button]string{sc.Accept: orText(accept, acceptLabel), sc.Dismiss: dismiss} {
+		if b.Text != text {
+			b.SetText(text)
+		}
+	}
 	enable(sc.Dismiss, m)
-	enable(sc.Accept, m && c.Kind == "duplicate_ballot")
+	enable(sc.Reason, m)
+	enable(sc.Accept, m && accept != "")
+}
+
+// The decision buttons' words while no conflict is selected.
+const acceptLabel, dismissLabel = "Accept", "Dismiss"
+
+// conflictDecisions says what accepting and dismissing conflict c do, in the
+// buttons' words; accept is "" where accepting changes nothing, and then
+// the one decision is to mark it reviewed.
+func conflictDecisions(c app.Conflict) (accept, dismiss string) {
+	switch {
+	case c.Kind == "duplicate_ballot":
+		return "Count this ballot instead", "Keep the first ballot"
+	case c.Kind == "refused_ballot" && c.Election != "":
+		return "Count this ballot", "Do not count it"
+	case c.Kind == "name_collision":
+		return "Merge it into the election of that name", "Keep them apart"
+	}
+	return "", "Mark as reviewed"
 }
 
 func (sc *SyncScreen) currentConflict() (app.Conflict, bool) {
@@ -349,15 +382,19 @@ func showSyncProgress(bar *widget.ProgressBar, note *widget.Label, p SyncProgres
 	note.SetText(orText(p.Waiting, syncing))
 }
 
-// resolve settles the selected conflict: accept counts the duplicate ballot
-// instead of the first; otherwise the first stays.
+// resolve settles the selected conflict as its buttons say (conflictDecisions),
+// with the reason typed beside them.
 func (sc *SyncScreen) resolve(accept bool) {
 	c, ok := sc.currentConflict()
 	if !ok {
 		return
 	}
+	reason := strings.TrimSpace(sc.Reason.Text)
 	sc.s.do("Cannot resolve the conflict", func(ctx context.Context) error {
-		_, err := sc.s.svc.DecideConflict(ctx, sc.s.actor(), c, accept, "")
+		_, err := sc.s.svc.DecideConflict(ctx, sc.s.actor(), c, accept, reason)
 		return err
-	}, sc.refresh)
+	}, func() {
+		sc.Reason.SetText("")
+		sc.refresh()
+	})
 }

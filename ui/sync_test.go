@@ -195,3 +195,60 @@ func TestSyncPanelWithoutSync(t *testing.T) {
 		t.Errorf("conflict %+v", cs[0])
 	}
 }
+
+// TestSyncPanelDecidesEachKind: the decision buttons say what each kind of
+// conflict's decisions do, and a receipted ballot refused where it reached
+// the log (here: after the polls closed) can be counted from the panel,
+// with the reason typed beside the buttons kept with the decision.
+func TestSyncPanelDecidesEachKind(t *testing.T) {
+	h := newHarness(t, newFakeSyncer(testStart))
+	syncFixture(h)
+	yes := true
+	h.must(h.svc.UpdateElection(h.ctx, "Olivia", "Mayor", 0, app.ElectionChanges{AllowEdit: &yes}))
+	h.must(h.svc.AddVoters(h.ctx, "Olivia", "Mayor", app.VoterEntry{Name: "Walt"}))
+	h.must(h.svc.CloseElection(h.ctx, "Olivia", "Mayor"))
+	e, err := h.svc.Election(h.ctx, "Olivia", "Mayor")
+	h.must(err)
+	h.replay("Olivia", app.EvBallotCast, map[string]any{"election": "Mayor", "election_id": e.ID, "voter": "Walt", "confirmation": "kiosk-3",
+		"rankings": [][]string{{"Bob"}}, "source": "kiosk"})
+	h.signIn("Olivia")
+	h.sh.ShowScreen(screenSync)
+	h.wait()
+	s := h.sh.Sync
+	if s.Accept.Text != "Accept" || !s.Accept.Disabled() || !s.Dismiss.Disabled() || !s.Reason.Disabled() {
+		t.Errorf("nothing selected: %q (disabled %v), %q (disabled %v)", s.Accept.Text, s.Accept.Disabled(), s.Dismiss.Text, s.Dismiss.Disabled())
+	}
+	row := map[string]int{}
+	for i, c := range s.conflicts {
+		row[c.Kind] = i
+	}
+	s.Conflicts.Select(widgetCell(row["duplicate_ballot"]))
+	if s.Accept.Text != "Count this ballot instead" || s.Dismiss.Text != "Keep the first ballot" {
+		t.Errorf("a duplicate: %q / %q", s.Accept.Text, s.Dismiss.Text)
+	}
+	s.Conflicts.Select(widgetCell(row["refused_ballot"]))
+	if s.Accept.Text != "Count this ballot" || s.Dismiss.Text != "Do not count it" || s.Accept.Disabled() {
+		t.Fatalf("a refused ballot: %q (disabled %v) / %q", s.Accept.Text, s.Accept.Disabled(), s.Dismiss.Text)
+	}
+	test.Type(s.Reason, "the kiosk lost power before the close")
+	test.Tap(s.Accept)
+	h.wait()
+	bs, _ := h.svc.Ballots(h.ctx, "Olivia", "Mayor")
+	counted := false
+	for _, b := range bs {
+		counted = counted || b.Voter == "Walt" && b.Confirmation == "kiosk-3"
+	}
+	cs, _ := h.svc.Conflicts(h.ctx, "Olivia", "Mayor")
+	var decided app.Conflict
+	for _, c := range cs {
+		if c.Kind == "refused_ballot" {
+			decided = c
+		}
+	}
+	if !counted || !decided.Resolved || decided.ResolutionReason != "the kiosk lost power before the close" || s.Reason.Text != "" {
+		t.Errorf("after counting the refused ballot: counted %v, conflict %+v, reason field %q", counted, decided, s.Reason.Text)
+	}
+	if accept, dismiss := conflictDecisions(app.Conflict{Kind: "device_collision"}); accept != "" || dismiss != "Mark as reviewed" {
+		t.Errorf("a copied device: %q / %q", accept, dismiss)
+	}
+}
