@@ -286,6 +286,11 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 	converged(t, connect(t, prefix, nil), devs...)
 	for _, d := range devs {
 		everyReceiptSomewhere(t, d, receipts)
+		// What the rules made as the events came is what they make of
+		// the whole log at once.
+		if r, err := d.store.Verify(d.ctx); err != nil || !r.OK() {
+			t.Errorf("%s: verify: %+v %v", d.name, r, err)
+		}
 	}
 	t.Logf("%d receipts on %d devices, all accounted for (%v)", len(receipts), len(devs), done)
 }
