@@ -10,12 +10,15 @@ import (
 // Conflicts are what the rules found for officials to decide: a voter's
 // second ballot (duplicate_ballot), an edit against settings that had
 // changed (stale_edit), a receipted ballot the log refused where it landed
-// (refused_ballot), an election made under a name another device had used
+// (refused_ballot) or a voter's change of their ballot it refused
+// (refused_recast), an election made under a name another device had used
 // (name_collision), and, outside any election, a device that found a copy
 // of itself (device_collision, device_rewound). ConflictResolved decides
 // one, accepting or dismissing it with a reason; accepting a duplicate makes
 // it the voter's ballot, accepting a refused ballot records it, accepting a
-// name collision merges the election into the one of that name.
+// refused change makes it, accepting a name collision merges the election
+// into the one of that name. What a decision replaces stays on the
+// conflict, set aside, so every receipt can still be found.
 
 func applyConflictResolved(a *applier) error {
 	var d conflictResolved
@@ -47,6 +50,10 @@ func applyConflictResolved(a *applier) error {
 			}
 		case "refused_ballot":
 			if err := a.acceptRefused(&e, c); err != nil {
+				return err
+			}
+		case "refused_recast":
+			if err := a.acceptRecast(e, &c); err != nil {
 				return err
 			}
 		case "name_collision":
@@ -187,6 +194,9 @@ func (a *applier) acceptRefused(e *Election, c Item) error {
 // election, where ADMIN and up acknowledge it: it can no longer be counted,
 // but its receipt is still accounted for.
 func keepRefusedBallot(tx Tx, ev *Event, refusal *Error) error {
+	if ev.Type == EvBallotRankingsChanged && ev.Signed() && errors.Is(refusal, errAdjudicable) {
+		return keepRefusedRecast(tx, ev, refusal)
+	}
 	if ev.Type != EvBallotCast || !ev.Signed() || !errors.Is(refusal, errAdjudicable) && !errors.Is(refusal, ErrElectionGone) {
 		return nil
 	}
@@ -222,6 +232,64 @@ func keepRefusedBallot(tx Tx, ev *Event, refusal *Error) error {
 	}
 	extra = append(extra, Attr{"election_name", S(name)}, Attr{"election_id", S(id)}, Attr{"secret", Bool(secret)})
 	return a.flagSystemConflict("refused_ballot", fmt.Sprintf("%s in election %q, was refused where it reached the log: %s; it is kept here, outside any election", whose, name, refusal.Message), ev.When, extra...)
+}
+
+// keepRefusedRecast records, for officials, a voter's change of their
+// ballot, made with a receipt (the same code as the ballot it changes),
+// that the rules refused where it landed in the log (refused_recast): the
+// voter's new rankings and the code of the ballot that still counts.
+// Accepting it makes the change (acceptRecast).
+func keepRefusedRecast(tx Tx, ev *Event, refusal *Error) error {
+	a := &applier{tx: tx, ev: ev}
+	var d ballotRankingsChanged
+	if err := a.decode(&d); err != nil || d.Voter == "" {
+		return nil
+	}
+	e, err := a.election(d.electionRef())
+	if err != nil {
+		return nil
+	}
+	it, _, err := tx.Get(electionPK(e.Name), ballotSK(d.Voter))
+	if err != nil {
+		return err
+	}
+	extra := Item{{"confirmation", S(it.Str("confirmation"))}, {"rankings", S(EncodeRankings(d.Rankings))}, {"voter_name", S(d.Voter)}}
+	return a.flagConflict(&e, "refused_recast", fmt.Sprintf("%q changed their ballot, with a receipt, and the change was refused where it reached the log: %s; the ballot before the change counts until an official decides", d.Voter, refusal.Message), extra)
+}
+
+// acceptRecast makes a refused change of a voter's ballot: the ballot takes
+// the changed rankings, keeping its code, and the conflict keeps the
+// rankings it had, set aside.
+func (a *applier) acceptRecast(e Election, c *Item) error {
+	voter := c.Str("voter_name")
+	it, ok, err := a.tx.Get(electionPK(e.Name), ballotSK(voter))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return Errorf(CodeNotFound, "%q has no ballot in %q to change; decide the refused ballot first", voter, e.Name)
+	}
+	b, err := ballotFromItem(it)
+	if err != nil {
+		return err
+	}
+	r, err := DecodeRankings(c.Str("rankings"))
+	if err != nil {
+		return err
+	}
+	cands, err := candidatesOf(a.tx, e.Name)
+	if err != nil {
+		return err
+	}
+	if r, err = normalizeRankings(r, orderOf(cands)); err != nil {
+		return err
+	}
+	c.Set("set_aside_confirmation", S(b.Confirmation))
+	c.Set("set_aside_rankings", S(EncodeRankings(b.Rankings)))
+	c.Set("set_aside_when", Time(b.WhenCast))
+	c.Set("detail", S(fmt.Sprintf("%q changed their ballot, and an official made the change count; the rankings before it are kept here, set aside", voter)))
+	b.Rankings, b.WhenCast = r, c.TimeAttr("when")
+	return a.tx.Put(b.item())
 }
 
 // rejectionDetail adds to a REJECTED item the election an event named, so

@@ -36,7 +36,8 @@ import (
 // ballot whose election was deleted before it reached the log was kept
 // nowhere (now on a conflict outside any election); a receipted ballot cast
 // in the name of an official whose role was taken away earlier in the log
-// was dropped (now kept for officials to decide); and an election whose
+// was dropped (now kept for officials to decide), and so was a voter's
+// refused change of their ballot; and an election whose
 // only records were such receipts could be deleted with them. The log is
 // unchanged; the projection is rebuilt from it by the rules as they are, as
 // for version 1, and marked for the cloud projection.

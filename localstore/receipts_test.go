@@ -161,3 +161,61 @@ func TestRefusedReceiptKeepsItsElection(t *testing.T) {
 		t.Error("the refused delete changed the database")
 	}
 }
+
+// TestRefusedRecastIsKept: in an election that lets voters re-cast, v1
+// changes their ballot on B (the receipt keeps its code) while A closes
+// the polls, and A's close reaches the log first. The change is refused
+// where it lands, but kept for officials with the voter's new ranking;
+// accepting it makes the change and keeps the ranking before it, set
+// aside.
+func TestRefusedRecastIsKept(t *testing.T) {
+	ctx := context.Background()
+	a, b, sa, sb := syncFixture(t)
+	yes := true
+	must(t, sa.CreateElection(ctx, "olga", "Poll", "", false))
+	must(t, sa.AddCandidates(ctx, "olga", "Poll", "Yes", "No"))
+	must(t, sa.AddVoters(ctx, "olga", "Poll", app.VoterEntry{Name: "v1"}))
+	must(t, sa.UpdateElection(ctx, "olga", "Poll", 0, app.ElectionChanges{AllowRecast: &yes}))
+	must(t, sa.LaunchElection(ctx, "olga", "Poll"))
+	first, err := sa.CastBallot(ctx, "olga", app.Cast{Election: "Poll", Voter: "v1", Rankings: []app.Ranking{{Candidate: "Yes", Rank: 1}}})
+	must(t, err)
+	shared := pending(t, a)
+	must(t, a.ConfirmPushed(ctx, shared))
+	_, err = b.Integrate(ctx, shared)
+	must(t, err)
+
+	again, err := sb.CastBallot(ctx, "olga", app.Cast{Election: "Poll", Voter: "v1", Rankings: []app.Ranking{{Candidate: "No", Rank: 1}}})
+	must(t, err)
+	if !again.Recast || again.Confirmation != first.Confirmation {
+		t.Fatalf("the change: %+v, want a re-cast under %s", again, first.Confirmation)
+	}
+	must(t, sa.CloseElection(ctx, "olga", "Poll"))
+	closed := pending(t, a)
+	must(t, a.ConfirmPushed(ctx, closed))
+	_, err = b.Integrate(ctx, closed)
+	must(t, err)
+
+	ks, err := sb.Conflicts(ctx, "olga", "Poll")
+	must(t, err)
+	if len(ks) != 1 || ks[0].Kind != "refused_recast" || ks[0].Confirmation != first.Confirmation || len(ks[0].Rankings) != 1 || ks[0].Rankings[0].Candidate != "No" {
+		t.Fatalf("conflicts = %+v, want v1's refused change to No under %s", ks, first.Confirmation)
+	}
+	must(t, sb.ResolveConflict(ctx, "olga", "Poll", ks[0].Seq, true, "the change was made before the close"))
+	bs, err := sb.Ballots(ctx, "olga", "Poll")
+	must(t, err)
+	if len(bs) != 1 || bs[0].Rankings[0].Candidate != "No" || bs[0].Confirmation != first.Confirmation {
+		t.Errorf("v1's ballot after accepting the change: %+v", bs)
+	}
+	ks, err = sb.Conflicts(ctx, "olga", "Poll")
+	must(t, err)
+	if ks[0].SetAside != first.Confirmation || len(ks[0].SetAsideRankings) != 1 || ks[0].SetAsideRankings[0].Candidate != "Yes" {
+		t.Errorf("the decided change keeps %q %+v, want the ranking before it (Yes)", ks[0].SetAside, ks[0].SetAsideRankings)
+	}
+	live := hash(t, b)
+	if _, err := b.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if hash(t, b) != live {
+		t.Error("a rebuild from the log differs from the projection")
+	}
+}

@@ -262,6 +262,8 @@ func conflictDecisions(c app.Conflict) (accept, dismiss string) {
 		return "Count this ballot instead", "Keep the first ballot"
 	case c.Kind == "refused_ballot" && c.Election != "":
 		return "Count this ballot", "Do not count it"
+	case c.Kind == "refused_recast":
+		return "Count the changed ballot", "Keep the ballot before the change"
 	case c.Kind == "name_collision":
 		return "Merge it into the election of that name", "Keep them apart"
 	}
