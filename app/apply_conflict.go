@@ -135,21 +135,35 @@ func (a *applier) resolveSystemConflict(d conflictResolved) error {
 // one does, so every receipt handed out stays a counted ballot or a
 // conflict officials can look up.
 func (a *applier) replaceBallot(e Election, c *Item) error {
+	b, r, err := a.setAside(e, c, "%q no longer has a ballot in %q",
+		"%q cast two ballots; an official made the later one in the log count, and the one counted until then is kept here, set aside")
+	if err != nil {
+		return err
+	}
+	b.Rankings, b.Confirmation, b.WhenCast, b.Source, b.Transcribed = r, c.Str("confirmation"), c.TimeAttr("when"), c.Str("source"), c.Flag("transcribed")
+	return a.tx.Put(b.item())
+}
+
+// setAside keeps the ballot that counts for conflict c's voter on c, set
+// aside, for a decision that replaces it, and returns it with the rankings
+// c holds. missing (voter, election) says that the voter has no ballot;
+// detail (voter) becomes the conflict's detail.
+func (a *applier) setAside(e Election, c *Item, missing, detail string) (Ballot, []Ranking, error) {
 	voter := c.Str("voter_name")
 	it, ok, err := a.tx.Get(electionPK(e.Name), ballotSK(voter))
 	if err != nil {
-		return err
+		return Ballot{}, nil, err
 	}
 	if !ok {
-		return Errorf(CodeNotFound, "%q no longer has a ballot in %q", voter, e.Name)
+		return Ballot{}, nil, Errorf(CodeNotFound, missing, voter, e.Name)
 	}
 	b, err := ballotFromItem(it)
 	if err != nil {
-		return err
+		return Ballot{}, nil, err
 	}
 	r, err := DecodeRankings(c.Str("rankings"))
 	if err != nil {
-		return err
+		return Ballot{}, nil, err
 	}
 	c.Set("set_aside_confirmation", S(b.Confirmation))
 	c.Set("set_aside_rankings", S(EncodeRankings(b.Rankings)))
@@ -158,9 +172,8 @@ func (a *applier) replaceBallot(e Election, c *Item) error {
 	if b.Transcribed {
 		c.Set("set_aside_transcribed", Bool(true))
 	}
-	c.Set("detail", S(fmt.Sprintf("%q cast two ballots; an official made the later one in the log count, and the one counted until then is kept here, set aside", voter)))
-	b.Rankings, b.Confirmation, b.WhenCast, b.Source, b.Transcribed = r, c.Str("confirmation"), c.TimeAttr("when"), c.Str("source"), c.Flag("transcribed")
-	return a.tx.Put(b.item())
+	c.Set("detail", S(fmt.Sprintf(detail, voter)))
+	return b, r, nil
 }
 
 // acceptRefused records a receipted ballot officials decided to count.
@@ -261,19 +274,8 @@ func keepRefusedRecast(tx Tx, ev *Event, refusal *Error) error {
 // the changed rankings, keeping its code, and the conflict keeps the
 // rankings it had, set aside.
 func (a *applier) acceptRecast(e Election, c *Item) error {
-	voter := c.Str("voter_name")
-	it, ok, err := a.tx.Get(electionPK(e.Name), ballotSK(voter))
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return Errorf(CodeNotFound, "%q has no ballot in %q to change; decide the refused ballot first", voter, e.Name)
-	}
-	b, err := ballotFromItem(it)
-	if err != nil {
-		return err
-	}
-	r, err := DecodeRankings(c.Str("rankings"))
+	b, r, err := a.setAside(e, c, "%q has no ballot in %q to change; decide the refused ballot first",
+		"%q changed their ballot, and an official made the change count; the rankings before it are kept here, set aside")
 	if err != nil {
 		return err
 	}
@@ -281,14 +283,10 @@ func (a *applier) acceptRecast(e Election, c *Item) error {
 	if err != nil {
 		return err
 	}
-	if r, err = normalizeRankings(r, orderOf(cands)); err != nil {
+	if b.Rankings, err = normalizeRankings(r, orderOf(cands)); err != nil {
 		return err
 	}
-	c.Set("set_aside_confirmation", S(b.Confirmation))
-	c.Set("set_aside_rankings", S(EncodeRankings(b.Rankings)))
-	c.Set("set_aside_when", Time(b.WhenCast))
-	c.Set("detail", S(fmt.Sprintf("%q changed their ballot, and an official made the change count; the rankings before it are kept here, set aside", voter)))
-	b.Rankings, b.WhenCast = r, c.TimeAttr("when")
+	b.WhenCast = c.TimeAttr("when")
 	return a.tx.Put(b.item())
 }
 

@@ -25,10 +25,7 @@ func duplicateAccepted(t *testing.T) (b *Store, sb *app.Service, first, second s
 	rb, err := sb.CastBallot(ctx, "olga", app.Cast{Election: "Mayor", Voter: "v1", Rankings: []app.Ranking{{Candidate: "Wright", Rank: 1}},
 		Source: app.SourcePaper, Transcribed: true})
 	must(t, err)
-	evs := pending(t, a)
-	must(t, a.ConfirmPushed(ctx, evs))
-	_, err = b.Integrate(ctx, evs)
-	must(t, err)
+	deliver(t, a, b)
 	ks, err := sb.Conflicts(ctx, "olga", "Mayor")
 	must(t, err)
 	if len(ks) != 1 || ks[0].Kind != "duplicate_ballot" || ks[0].Confirmation != rb.Confirmation {
@@ -63,13 +60,7 @@ func TestAcceptedDuplicateKeepsTheBallotItReplaced(t *testing.T) {
 	if !k.Resolved || k.SetAside != first || len(k.SetAsideRankings) != 1 || k.SetAsideRankings[0].Candidate != "Kiss" || !strings.Contains(k.Detail, "set aside") {
 		t.Errorf("the decided conflict = %+v, want the replaced ballot %s (Kiss) set aside on it", k, first)
 	}
-	live := hash(t, b)
-	if _, err := b.Rebuild(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if hash(t, b) != live {
-		t.Error("a rebuild from the log differs from the projection")
-	}
+	rebuildsAlike(t, b)
 }
 
 // TestOpensADatabaseOfLayoutVersion3: a database of layout version 3 holds
@@ -141,10 +132,7 @@ func TestRefusedReceiptKeepsItsElection(t *testing.T) {
 	rc, err := sa.CastBallot(ctx, "olga", app.Cast{Election: "Mayor", Voter: "v1", Rankings: []app.Ranking{{Candidate: "Kiss", Rank: 1}}})
 	must(t, err)
 	must(t, sb.CloseElection(ctx, "olga", "Mayor"))
-	evs := pending(t, b)
-	must(t, b.ConfirmPushed(ctx, evs))
-	_, err = a.Integrate(ctx, evs)
-	must(t, err)
+	deliver(t, b, a)
 	e, err := sa.Election(ctx, "olga", "Mayor")
 	must(t, err)
 	ks, err := sa.Conflicts(ctx, "olga", "Mayor")
@@ -179,10 +167,7 @@ func TestRefusedRecastIsKept(t *testing.T) {
 	must(t, sa.LaunchElection(ctx, "olga", "Poll"))
 	first, err := sa.CastBallot(ctx, "olga", app.Cast{Election: "Poll", Voter: "v1", Rankings: []app.Ranking{{Candidate: "Yes", Rank: 1}}})
 	must(t, err)
-	shared := pending(t, a)
-	must(t, a.ConfirmPushed(ctx, shared))
-	_, err = b.Integrate(ctx, shared)
-	must(t, err)
+	deliver(t, a, b)
 
 	again, err := sb.CastBallot(ctx, "olga", app.Cast{Election: "Poll", Voter: "v1", Rankings: []app.Ranking{{Candidate: "No", Rank: 1}}})
 	must(t, err)
@@ -190,10 +175,7 @@ func TestRefusedRecastIsKept(t *testing.T) {
 		t.Fatalf("the change: %+v, want a re-cast under %s", again, first.Confirmation)
 	}
 	must(t, sa.CloseElection(ctx, "olga", "Poll"))
-	closed := pending(t, a)
-	must(t, a.ConfirmPushed(ctx, closed))
-	_, err = b.Integrate(ctx, closed)
-	must(t, err)
+	deliver(t, a, b)
 
 	ks, err := sb.Conflicts(ctx, "olga", "Poll")
 	must(t, err)
@@ -211,11 +193,28 @@ func TestRefusedRecastIsKept(t *testing.T) {
 	if ks[0].SetAside != first.Confirmation || len(ks[0].SetAsideRankings) != 1 || ks[0].SetAsideRankings[0].Candidate != "Yes" {
 		t.Errorf("the decided change keeps %q %+v, want the ranking before it (Yes)", ks[0].SetAside, ks[0].SetAsideRankings)
 	}
-	live := hash(t, b)
-	if _, err := b.Rebuild(ctx); err != nil {
+	rebuildsAlike(t, b)
+}
+
+// rebuildsAlike checks that a rebuild of s's projection from its log makes
+// the projection it holds.
+func rebuildsAlike(t *testing.T, s *Store) {
+	t.Helper()
+	live := hash(t, s)
+	if _, err := s.Rebuild(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if hash(t, b) != live {
+	if hash(t, s) != live {
 		t.Error("a rebuild from the log differs from the projection")
 	}
+}
+
+// deliver puts from's pending events in the log first, as a push would,
+// and to pulls them: to's own pending events move after them.
+func deliver(t *testing.T, from, to *Store) {
+	t.Helper()
+	evs := pending(t, from)
+	must(t, from.ConfirmPushed(context.Background(), evs))
+	_, err := to.Integrate(context.Background(), evs)
+	must(t, err)
 }

@@ -113,6 +113,17 @@ func prepare(t *testing.T, prefix string) *device {
 	return l
 }
 
+// laptopAndKiosk is a prepared laptop (prepare) and a kiosk made by
+// copying its database file, both synced, under a new prefix.
+func laptopAndKiosk(t *testing.T) (prefix string, laptop, kiosk *device) {
+	t.Helper()
+	prefix = newPrefix(t)
+	laptop = prepare(t, prefix)
+	kiosk = copyDevice(t, laptop, "kiosk", prefix)
+	kiosk.sync()
+	return prefix, laptop, kiosk
+}
+
 func TestClonedKiosksKeepEveryBallot(t *testing.T) {
 	prefix := newPrefix(t)
 	laptop := prepare(t, prefix)
@@ -160,10 +171,7 @@ func TestClonedKiosksKeepEveryBallot(t *testing.T) {
 // rewound), then casts and syncs: the cloud log holds this device's later
 // events, so it takes a new identity before pushing, and no ballot is lost.
 func TestRestoredBackupRewinds(t *testing.T) {
-	prefix := newPrefix(t)
-	laptop := prepare(t, prefix)
-	kiosk := copyDevice(t, laptop, "kiosk", prefix)
-	kiosk.sync()
+	prefix, laptop, kiosk := laptopAndKiosk(t)
 	backup := filepath.Join(t.TempDir(), "kiosk-backup.db")
 	if _, err := kiosk.store.Backup(kiosk.ctx, backup); err != nil {
 		t.Fatal(err)
@@ -228,10 +236,7 @@ func forge(d *device, ev *app.Event) {
 // next ids. They are refused everywhere (the ids are not its own), and the
 // other device's ballots are counted as cast.
 func TestHostileDeviceTakesIds(t *testing.T) {
-	prefix := newPrefix(t)
-	laptop := prepare(t, prefix)
-	kiosk := copyDevice(t, laptop, "kiosk", prefix)
-	kiosk.sync()
+	prefix, laptop, kiosk := laptopAndKiosk(t)
 	hostile := copyDevice(t, laptop, "hostile", prefix)
 	hostile.sync()
 
@@ -424,19 +429,34 @@ func mergeTwins(t *testing.T, prefix string, a, c *device, name string) string {
 	return kept
 }
 
+// twinLevies is a prepared laptop a and a copy c of it, on each of which
+// an official made and launched the same secret election, Levy 2, offline:
+// candidates Yes and No, voters p{device name} and voters.
+func twinLevies(t *testing.T, voters ...string) (prefix string, a, c *device) {
+	t.Helper()
+	prefix = newPrefix(t)
+	a = prepare(t, prefix)
+	c = copyDevice(t, a, "C", prefix)
+	for _, d := range []*device{a, c} {
+		entries := []app.VoterEntry{{Name: "p" + d.name}}
+		for _, v := range voters {
+			entries = append(entries, app.VoterEntry{Name: v})
+		}
+		d.must(d.svc.CreateElection(d.ctx, "ann", "Levy 2", "", true))
+		d.must(d.svc.AddCandidates(d.ctx, "ann", "Levy 2", "Yes", "No"))
+		d.must(d.svc.AddVoters(d.ctx, "ann", "Levy 2", entries...))
+		d.must(d.svc.LaunchElection(d.ctx, "ann", "Levy 2"))
+	}
+	return prefix, a, c
+}
+
 // TestSameElectionMadeTwiceMerges: two officials make the same election
 // (same candidates, same secrecy) offline; accepting the name collision
 // merges them, and a voter who voted in both becomes a duplicate to decide.
 func TestSameElectionMadeTwiceMerges(t *testing.T) {
-	prefix := newPrefix(t)
-	a := prepare(t, prefix)
-	c := copyDevice(t, a, "C", prefix)
+	prefix, a, c := twinLevies(t, "p1", "p2")
 	var receipts []receipt
 	for _, d := range []*device{a, c} {
-		d.must(d.svc.CreateElection(d.ctx, "ann", "Levy 2", "", true))
-		d.must(d.svc.AddCandidates(d.ctx, "ann", "Levy 2", "Yes", "No"))
-		d.must(d.svc.AddVoters(d.ctx, "ann", "Levy 2", app.VoterEntry{Name: "p1"}, app.VoterEntry{Name: "p2"}, app.VoterEntry{Name: "p" + d.name}))
-		d.must(d.svc.LaunchElection(d.ctx, "ann", "Levy 2"))
 		receipts = append(receipts, castAs(d, "ann", "Levy 2", "p1", "Yes"), castAs(d, "ann", "Levy 2", "p"+d.name, "No"))
 	}
 	// What each device's kiosk holds: its own Levy 2, by id.
@@ -481,15 +501,9 @@ func TestSameElectionMadeTwiceMerges(t *testing.T) {
 // there, on every device, not refused as cast in an election that no
 // longer exists.
 func TestBallotForAMergedElectionJoinsIt(t *testing.T) {
-	prefix := newPrefix(t)
-	a := prepare(t, prefix)
-	c := copyDevice(t, a, "C", prefix)
+	prefix, a, c := twinLevies(t, "late")
 	var receipts []receipt
 	for _, d := range []*device{a, c} {
-		d.must(d.svc.CreateElection(d.ctx, "ann", "Levy 2", "", true))
-		d.must(d.svc.AddCandidates(d.ctx, "ann", "Levy 2", "Yes", "No"))
-		d.must(d.svc.AddVoters(d.ctx, "ann", "Levy 2", app.VoterEntry{Name: "p" + d.name}, app.VoterEntry{Name: "late"}))
-		d.must(d.svc.LaunchElection(d.ctx, "ann", "Levy 2"))
 		receipts = append(receipts, castAs(d, "ann", "Levy 2", "p"+d.name, "Yes"))
 	}
 	a.sync()
@@ -533,10 +547,7 @@ func TestBallotForAMergedElectionJoinsIt(t *testing.T) {
 // secret election's links and without them for a USER, and an ADMIN
 // acknowledges it.
 func TestReceiptForADeletedElectionIsKept(t *testing.T) {
-	prefix := newPrefix(t)
-	laptop := prepare(t, prefix)
-	kiosk := copyDevice(t, laptop, "kiosk", prefix)
-	kiosk.sync()
+	prefix, laptop, kiosk := laptopAndKiosk(t)
 	rc := castAs(kiosk, "ann", "Levy", "l001", "Yes")
 	laptop.must(laptop.svc.DeleteElection(laptop.ctx, "olga", "Levy"))
 	laptop.sync()
@@ -589,10 +600,7 @@ func TestReceiptForADeletedElectionIsKept(t *testing.T) {
 // cast), on every device alike, but its voter holds a receipt: it is kept
 // for officials, and counted once one accepts it.
 func TestReceiptAfterItsOfficialLostTheRole(t *testing.T) {
-	prefix := newPrefix(t)
-	laptop := prepare(t, prefix)
-	kiosk := copyDevice(t, laptop, "kiosk", prefix)
-	kiosk.sync()
+	prefix, laptop, kiosk := laptopAndKiosk(t)
 	rc := castAs(kiosk, "ann", "Mayor", "v0001", "Kiss")
 	laptop.must(laptop.svc.SetRole(laptop.ctx, "olga", "ann", app.RoleObserver))
 	laptop.sync()
@@ -623,10 +631,7 @@ func TestReceiptAfterItsOfficialLostTheRole(t *testing.T) {
 // where it lands, kept for officials with its receipt, and counted once an
 // official accepts it.
 func TestReceiptedBallotAfterFinalize(t *testing.T) {
-	prefix := newPrefix(t)
-	laptop := prepare(t, prefix)
-	kiosk := copyDevice(t, laptop, "kiosk", prefix)
-	kiosk.sync()
+	prefix, laptop, kiosk := laptopAndKiosk(t)
 	rc := castAs(kiosk, "ann", "Levy", "l001", "Yes")
 	laptop.must(laptop.svc.CloseElection(laptop.ctx, "olga", "Levy"))
 	laptop.must(laptop.svc.FinalizeElection(laptop.ctx, "olga", "Levy"))

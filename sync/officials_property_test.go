@@ -1,14 +1,12 @@
 package cloudsync_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"votedesk/app"
 )
@@ -22,36 +20,16 @@ import (
 // taken away and given back, conflicts decided either way, while kiosks
 // hold their election by id and take ballots in it, officials key in paper
 // ballots of no poll-book voter, database files are copied to new kiosks
-// and syncs are killed halfway. After
-// healing, every device and the cloud agree, every receipt a voter was
-// handed is a counted ballot of that voter in some election or a conflict
-// officials can decide (outside any election, once its election was
-// deleted), and no confirmation code is counted twice.
+// and syncs are killed halfway. After healing, every device and the cloud
+// agree, every receipt a voter was handed is a counted ballot of that voter
+// in some election or a conflict officials can decide (outside any
+// election, once its election was deleted), no confirmation code is
+// counted twice, and every device's projection is a rebuild of its log.
 //
 // VOTEDESK_PROPERTY_SEED replays one history; VOTEDESK_PROPERTY_RUNS sets how
-// many random ones run (default 3).
+// many random ones run (default 3): runHistories.
 func TestRandomOfficialsKeepEveryReceipt(t *testing.T) {
-	runs := 3
-	if s := os.Getenv("VOTEDESK_PROPERTY_RUNS"); s != "" {
-		runs, _ = strconv.Atoi(s)
-	}
-	seeds := make([]uint64, runs)
-	for i := range seeds {
-		seeds[i] = uint64(time.Now().UnixNano()) + uint64(i)
-	}
-	if s := os.Getenv("VOTEDESK_PROPERTY_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("VOTEDESK_PROPERTY_SEED: %v", err)
-		}
-		seeds = []uint64{v}
-	}
-	for _, seed := range seeds {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			t.Logf("replay with VOTEDESK_PROPERTY_SEED=%d", seed)
-			playOfficials(t, rand.New(rand.NewPCG(seed, 27)), 80)
-		})
-	}
+	runHistories(t, 27, func(t *testing.T, rng *rand.Rand) { playOfficials(t, rng, 80) })
 }
 
 // pollNames are the names officials give the elections they make and
@@ -104,6 +82,21 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 		}
 		return ok[rng.IntN(len(ok))], true
 	}
+	// act runs an official's command on election e, held to it by id.
+	act := func(d *device, e app.Election, what string, cmd func(ctx context.Context, actor, name string) error) {
+		if !refused(d, what+" "+e.Name, cmd(app.ForElection(d.ctx, e.Name, e.ID), "olga", e.Name)) {
+			say("%s: %s %s (%s)", d.name, what, e.Name, e.ID)
+			done[what]++
+		}
+	}
+	// pollBook is election e's poll book on d, read as a screen that
+	// shows e would, and the context that holds commands to e.
+	pollBook := func(d *device, e app.Election) (context.Context, []app.Voter) {
+		held := app.ForElection(d.ctx, e.Name, e.ID)
+		voters, err := d.svc.Voters(held, "olga", e.Name)
+		d.must(err)
+		return held, voters
+	}
 	for step := 0; step < steps; step++ {
 		d := devs[rng.IntN(len(devs))]
 		switch op := rng.IntN(118); {
@@ -112,9 +105,7 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 			if !ok {
 				continue
 			}
-			held := app.ForElection(d.ctx, e.Name, e.ID)
-			voters, err := d.svc.Voters(held, "olga", e.Name)
-			d.must(err)
+			held, voters := pollBook(d, e)
 			cands, err := d.svc.Candidates(held, "olga", e.Name)
 			d.must(err)
 			if len(voters) == 0 || len(cands) == 0 {
@@ -196,39 +187,25 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 			if !ok || e.Name == "Mayor" || e.Ballots > 0 {
 				continue
 			}
-			err := d.svc.DeleteElection(app.ForElection(d.ctx, e.Name, e.ID), "olga", e.Name)
-			if !refused(d, "delete "+e.Name, err) {
-				say("%s: deleted %s (%s)", d.name, e.Name, e.ID)
-				done["delete"]++
-			}
+			act(d, e, "delete", d.svc.DeleteElection)
 		case op < 100: // an official closes the polls of an election
 			e, ok := pick(d, true)
 			if !ok || e.Name == "Mayor" {
 				continue
 			}
-			err := d.svc.CloseElection(app.ForElection(d.ctx, e.Name, e.ID), "olga", e.Name)
-			if !refused(d, "close "+e.Name, err) {
-				say("%s: closed %s (%s)", d.name, e.Name, e.ID)
-				done["close"]++
-			}
+			act(d, e, "close", d.svc.CloseElection)
 		case op < 103: // an official finalizes an election whose polls are closed
 			e, ok := pick(d, false)
 			if !ok || e.Status != app.StatusClosed {
 				continue
 			}
-			err := d.svc.FinalizeElection(app.ForElection(d.ctx, e.Name, e.ID), "olga", e.Name)
-			if !refused(d, "finalize "+e.Name, err) {
-				say("%s: finalized %s (%s)", d.name, e.Name, e.ID)
-				done["finalize"]++
-			}
+			act(d, e, "finalize", d.svc.FinalizeElection)
 		case op < 109: // an official strikes a voter from a poll book
 			e, ok := pick(d, false)
 			if !ok {
 				continue
 			}
-			held := app.ForElection(d.ctx, e.Name, e.ID)
-			voters, err := d.svc.Voters(held, "olga", e.Name)
-			d.must(err)
+			held, voters := pollBook(d, e)
 			if len(voters) == 0 {
 				continue
 			}
@@ -261,20 +238,12 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 			say("%s: paper ballot in %s (%s), code %s", d.name, e.Name, e.ID, rc.Confirmation)
 			done["paper"]++
 		case op < 115 && len(devs) < 5: // the file is copied to a new kiosk, as officials do
-			d.close()
-			path := filepath.Join(t.TempDir(), fmt.Sprintf("kiosk%d.db", len(devs)))
-			copyFile(t, d.path, path)
-			d.reopen(prefix)
-			k := openDevice(t, fmt.Sprintf("kiosk%d", len(devs)), path, prefix)
+			k := copyToKiosk(t, d, len(devs), prefix)
 			devs = append(devs, k)
 			say("%s: copied to %s", d.name, k.name)
 			done["copy"]++
 		case op >= 115: // killed in the middle of a sync
-			step := crashSteps[rng.IntN(len(crashSteps))]
-			d.close()
-			crashed := crashSync(t, d.path, prefix, step, 1)
-			d.reopen(prefix)
-			say("%s: killed at %s (reached: %v)", d.name, step, crashed)
+			say("%s: %s", d.name, killSync(t, rng, d, prefix))
 			done["crash"]++
 		}
 	}

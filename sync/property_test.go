@@ -23,6 +23,13 @@ import (
 // VOTEDESK_PROPERTY_SEED replays one history; VOTEDESK_PROPERTY_RUNS sets how
 // many random ones run (default 3).
 func TestRandomDeploymentsKeepEveryReceipt(t *testing.T) {
+	runHistories(t, 18, func(t *testing.T, rng *rand.Rand) { playHistory(t, rng, 70) })
+}
+
+// runHistories plays random histories: VOTEDESK_PROPERTY_RUNS of them
+// (default 3), or the one VOTEDESK_PROPERTY_SEED names, each from its seed
+// and salt.
+func runHistories(t *testing.T, salt uint64, play func(t *testing.T, rng *rand.Rand)) {
 	runs := 3
 	if s := os.Getenv("VOTEDESK_PROPERTY_RUNS"); s != "" {
 		runs, _ = strconv.Atoi(s)
@@ -41,7 +48,7 @@ func TestRandomDeploymentsKeepEveryReceipt(t *testing.T) {
 	for _, seed := range seeds {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			t.Logf("replay with VOTEDESK_PROPERTY_SEED=%d", seed)
-			playHistory(t, rand.New(rand.NewPCG(seed, 18)), 70)
+			play(t, rand.New(rand.NewPCG(seed, salt)))
 		})
 	}
 }
@@ -94,11 +101,7 @@ func playHistory(t *testing.T, rng *rand.Rand, steps int) {
 			d.sync()
 			say("%s: synced", d.name)
 		case op < 78 && len(devs) < 6: // copy the file to a new kiosk
-			d.close()
-			path := filepath.Join(t.TempDir(), fmt.Sprintf("kiosk%d.db", len(devs)))
-			copyFile(t, d.path, path)
-			d.reopen(prefix)
-			k := openDevice(t, fmt.Sprintf("kiosk%d", len(devs)), path, prefix)
+			k := copyToKiosk(t, d, len(devs), prefix)
 			devs = append(devs, k)
 			say("%s: copied to %s", d.name, k.name)
 		case op < 86: // an official takes a backup
@@ -118,11 +121,7 @@ func playHistory(t *testing.T, rng *rand.Rand, steps int) {
 			d.reopen(prefix)
 			say("%s: synced, then restored %s in place", d.name, filepath.Base(b))
 		default: // killed in the middle of a sync
-			step := crashSteps[rng.IntN(len(crashSteps))]
-			d.close()
-			crashed := crashSync(t, d.path, prefix, step, 1)
-			d.reopen(prefix)
-			say("%s: killed at %s (reached: %v)", d.name, step, crashed)
+			say("%s: %s", d.name, killSync(t, rng, d, prefix))
 		}
 	}
 	// Heal: everyone syncs until nothing moves.
@@ -137,6 +136,28 @@ func playHistory(t *testing.T, rng *rand.Rand, steps int) {
 	}
 	say("%d receipts, %d devices", len(receipts), len(devs))
 	t.Logf("%d receipts on %d devices, all accounted for", len(receipts), len(devs))
+}
+
+// copyToKiosk copies d's database file to a new kiosk, number n, as
+// officials do, and opens it.
+func copyToKiosk(t *testing.T, d *device, n int, prefix string) *device {
+	t.Helper()
+	d.close()
+	path := filepath.Join(t.TempDir(), fmt.Sprintf("kiosk%d.db", n))
+	copyFile(t, d.path, path)
+	d.reopen(prefix)
+	return openDevice(t, fmt.Sprintf("kiosk%d", n), path, prefix)
+}
+
+// killSync kills a sync of d at a random step (in a child process) and
+// says where.
+func killSync(t *testing.T, rng *rand.Rand, d *device, prefix string) string {
+	t.Helper()
+	step := crashSteps[rng.IntN(len(crashSteps))]
+	d.close()
+	crashed := crashSync(t, d.path, prefix, step, 1)
+	d.reopen(prefix)
+	return fmt.Sprintf("killed at %s (reached: %v)", step, crashed)
 }
 
 // copyFile copies a database file byte for byte, as cp does.
