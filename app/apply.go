@@ -164,15 +164,18 @@ func (a *applier) actor(p Permission) (User, error) {
 		return User{}, err
 	}
 	if !u.Role.Has(p) {
-		return User{}, &Error{Code: CodeForbidden, Err: errRole, Message: fmt.Sprintf("%s needs %s (role %s or higher); %s has role %s",
+		return User{}, &Error{Code: CodeForbidden, Err: errAuthority, Message: fmt.Sprintf("%s needs %s (role %s or higher); %s has role %s",
 			describe(a.ev.Type), p, p.MinimumRole(), u.Name, u.Role)}
 	}
 	return u, nil
 }
 
-// errRole marks a refusal because the actor's role (not their identity)
-// does not allow what the event does.
-var errRole = errors.New("the actor's role does not allow it")
+// errAuthority marks a refusal because the actor's standing changed, not
+// because the event is not theirs: their role does not allow what it does,
+// it is signed with a key the account had before a password change, or the
+// account was removed. A device that had not heard of the change may have
+// made it in good faith.
+var errAuthority = errors.New("the actor's role, key or account changed")
 
 // manager loads the election and checks that the actor may manage it: the
 // election's owner, or an ADMIN or higher, with USE_APPLICATION.

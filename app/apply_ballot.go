@@ -46,13 +46,14 @@ func votingOpen(e Election, t time.Time) error {
 // voter is a ballot of no poll-book voter (a transcribed paper ballot), which
 // only officials (USE_APPLICATION) may enter.
 //
-// A signed ballot refused for its actor's role is adjudicable: the role may
-// have changed (a kiosk official's taken away, a voter's account lowered)
-// on another device while this one took the ballot offline and handed its
+// A signed ballot refused for its actor's standing (errAuthority) is
+// adjudicable: a kiosk official's role may have been taken away, their
+// password changed (a new signing key) or their account removed on
+// another device while this one took the ballot offline and handed its
 // voter a receipt, so officials decide, not the rules.
 func (a *applier) voterFor(e Election, voter string) error {
 	u, err := a.actor(PermVote)
-	if errors.Is(err, errRole) {
+	if errors.Is(err, errAuthority) {
 		return a.roleRefusal("%s", ErrorMessage(err))
 	}
 	if err != nil {

@@ -282,6 +282,11 @@ func applyUserPasswordChanged(a *applier) error {
 	if a.ev.Signed() && d.PublicKey == "" {
 		return Errorf(CodeInvalid, "the new password of %q comes without its signing key", d.Name)
 	}
+	if target.PublicKey != d.PublicKey {
+		if err := retireKey(a.tx, target.ID, target.PublicKey, a.ev.When); err != nil {
+			return err
+		}
+	}
 	target.PasswordHash, target.PublicKey = d.PasswordHash, d.PublicKey
 	return a.tx.Put(target.item())
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -134,10 +135,20 @@ func (a *applier) actingUser() (User, error) {
 	if err != nil {
 		return User{}, err
 	}
-	if !ok {
-		return User{}, Errorf(CodeForbidden, "%q (account %s) is not a user", a.ev.Actor, a.ev.ActorID)
+	former := false
+	if !ok || u.PublicKey != a.ev.UserKey {
+		if former, err = formerKey(a.tx, a.ev.ActorID, a.ev.UserKey); err != nil {
+			return User{}, err
+		}
 	}
-	if u.PublicKey == "" || u.PublicKey != a.ev.UserKey {
+	switch {
+	case !ok && former:
+		return User{}, &Error{Code: CodeForbidden, Err: errAuthority, Message: fmt.Sprintf("%q (account %s) was removed before this event reached the log", a.ev.Actor, a.ev.ActorID)}
+	case !ok:
+		return User{}, Errorf(CodeForbidden, "%q (account %s) is not a user", a.ev.Actor, a.ev.ActorID)
+	case u.PublicKey != a.ev.UserKey && former:
+		return User{}, &Error{Code: CodeForbidden, Err: errAuthority, Message: fmt.Sprintf("event %s is signed with the key %s had before their password changed", a.ev.ID, u.Name)}
+	case u.PublicKey == "" || u.PublicKey != a.ev.UserKey:
 		return User{}, Errorf(CodeForbidden, "event %s is signed with a key that is not %s's", a.ev.ID, u.Name)
 	}
 	return u, nil

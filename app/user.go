@@ -85,9 +85,38 @@ func putUser(tx Tx, u User) error {
 	return tx.Put(n)
 }
 
+// retireKey remembers that account id signed with key until when: a
+// password change gives the account a new key, and removing it ends its
+// last. An event signed with a retired key is the account's, made by a
+// device that had not heard of the change (formerKey).
+func retireKey(tx Tx, id, key string, when time.Time) error {
+	if key == "" {
+		return nil
+	}
+	it := newItem(accountPK(id), prefixFormerKey+key, "FORMERKEY")
+	it.Set("retired", Time(when))
+	return tx.Put(it)
+}
+
+// formerKey reports whether account id once signed with key.
+func formerKey(tx Tx, id, key string) (bool, error) {
+	if id == "" || key == "" {
+		return false, nil
+	}
+	_, ok, err := tx.Get(accountPK(id), prefixFormerKey+key)
+	return ok, err
+}
+
+// prefixFormerKey begins the sort key of a key an account no longer signs
+// with, under the account's partition.
+const prefixFormerKey = "FORMERKEY#"
+
 // dropUser removes a user's sign-in items (the user and its name); the
 // account stays, marked removed, so its history keeps naming it.
 func dropUser(tx Tx, u User, when time.Time) error {
+	if err := retireKey(tx, u.ID, u.PublicKey, when); err != nil {
+		return err
+	}
 	if err := tx.Delete(userPK(u.Name), skMetadata); err != nil {
 		return err
 	}

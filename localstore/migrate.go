@@ -35,8 +35,10 @@ import (
 // ballot it replaced instead of keeping it on the conflict; a receipted
 // ballot whose election was deleted before it reached the log was kept
 // nowhere (now on a conflict outside any election); a receipted ballot cast
-// in the name of an official whose role was taken away earlier in the log
-// was dropped (now kept for officials to decide), and so was a voter's
+// in the name of an official whose role was taken away, password changed
+// (a new signing key) or account removed earlier in the log was dropped
+// (now kept for officials to decide; the keys an account had are kept to
+// tell such a ballot from a forgery), and so was a voter's
 // refused change of their ballot; and an election whose
 // only records were such receipts could be deleted with them. The log is
 // unchanged; the projection is rebuilt from it by the rules as they are, as

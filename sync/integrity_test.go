@@ -626,6 +626,62 @@ func TestReceiptAfterItsOfficialLostTheRole(t *testing.T) {
 	}
 }
 
+// TestReceiptAfterItsOfficialsKeyChanged: a kiosk, signed in as ann
+// before it went offline, holds ann's signing key and takes a ballot in
+// her name while a laptop changes ann's password (a new key) or removes
+// her account, and syncs first. The kiosk's event is ann's, signed with a
+// key she really had, so its ballot is not dropped as a forgery: it is
+// kept for officials, and counted once one accepts it. A ballot in ann's
+// name signed with a key she never had is still refused outright, and
+// officials are not asked about it.
+func TestReceiptAfterItsOfficialsKeyChanged(t *testing.T) {
+	for _, change := range []string{"password", "removed"} {
+		t.Run(change, func(t *testing.T) {
+			prefix, laptop, kiosk := laptopAndKiosk(t)
+			ann, err := laptop.svc.User(laptop.ctx, "olga", "ann")
+			laptop.must(err)
+			key, _ := app.DefaultKeyring.Key(ann.ID)
+			own := &app.Keyring{}
+			own.Add(ann.ID, key)
+			kiosk.svc = app.NewService(kiosk.store, apptest.NewClock(start.Add(2*time.Hour), time.Millisecond), nil, app.WithKeyring(own))
+			rc := castAs(kiosk, "ann", "Mayor", "v0001", "Kiss")
+			mayor, err := kiosk.svc.Election(kiosk.ctx, "olga", "Mayor")
+			kiosk.must(err)
+			_, fakeKey, _ := ed25519.GenerateKey(nil)
+			_, fakeDevice, _ := ed25519.GenerateKey(nil)
+			forged, err := app.MakeEvent(app.EventSpec{Type: app.EvBallotCast, When: start.Add(3 * time.Hour), Actor: ann, ActorKey: fakeKey,
+				Device: fakeDevice, DeviceSeq: 1, Data: map[string]any{"election": "Mayor", "election_id": mayor.ID, "voter": "v0002",
+					"confirmation": "FAKE-FAKE-FAKE", "rankings": [][]string{{"Wright"}}, "source": "kiosk"}})
+			kiosk.must(err)
+			if change == "password" {
+				laptop.must(laptop.svc.ChangePassword(laptop.ctx, "olga", "ann", "a-new-clerk-password"))
+			} else {
+				laptop.must(laptop.svc.RemoveUser(laptop.ctx, "olga", "ann"))
+			}
+			laptop.sync()
+			kiosk.sync()
+			forge(kiosk, forged)
+			kiosk.sync()
+			laptop.sync()
+			converged(t, connect(t, prefix, nil), laptop, kiosk)
+			cs, err := laptop.svc.Conflicts(laptop.ctx, "olga", "Mayor")
+			laptop.must(err)
+			if len(cs) != 1 || cs[0].Kind != "refused_ballot" || cs[0].Confirmation != rc.code {
+				t.Fatalf("conflicts = %+v, want ann's refused ballot with its receipt, and nothing of the forgery", cs)
+			}
+			laptop.must(laptop.svc.ResolveConflict(laptop.ctx, "olga", "Mayor", cs[0].Seq, true, "cast at the kiosk before the change"))
+			laptop.sync()
+			kiosk.sync()
+			converged(t, connect(t, prefix, nil), laptop, kiosk)
+			for _, d := range []*device{laptop, kiosk} {
+				if n := accounted(t, d, "Mayor", []receipt{rc}); n != 1 {
+					t.Errorf("%s: the accepted ballot is not counted", d.name)
+				}
+			}
+		})
+	}
+}
+
 // TestReceiptedBallotAfterFinalize: a kiosk takes a ballot offline while a
 // laptop finalizes the election and syncs first. The ballot is refused
 // where it lands, kept for officials with its receipt, and counted once an
