@@ -7,8 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"votedesk/app"
+	"votedesk/app/apptest"
 )
 
 // TestRandomOfficialsKeepEveryReceipt plays random histories of officials
@@ -17,7 +19,9 @@ import (
 // one a provisional name), some letting voters re-cast, renamed, merged
 // into their twin or kept apart, closed, finalized, deleted where they show
 // no ballots, voters struck from poll books, the kiosk official's role
-// taken away and given back, conflicts decided either way, while kiosks
+// taken away and given back and her password changed on one device (the
+// others sign with her old key until she signs in there again), conflicts
+// decided either way, while kiosks
 // hold their election by id and take ballots in it, officials key in paper
 // ballots of no poll-book voter, database files are copied to new kiosks
 // and syncs are killed halfway. After healing, every device and the cloud
@@ -45,6 +49,35 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 	for _, d := range devs[1:] {
 		d.sync()
 	}
+	// Each device keeps the signing keys of those signed in on it, as a
+	// process does: a password changed on one device leaves the others
+	// signing with the key they had until ann signs in there again.
+	var ids []string
+	for _, name := range []string{"olga", "ann"} {
+		u, err := laptop.svc.User(laptop.ctx, "olga", name)
+		laptop.must(err)
+		ids = append(ids, u.ID)
+	}
+	keyrings := map[*device]*app.Keyring{}
+	// keep gives d's service d's keyring again (a device reopened after a
+	// copy or a crash starts with the process's).
+	keep := func(d *device) {
+		d.svc = app.NewService(d.store, apptest.NewClock(start.Add(time.Hour), time.Millisecond), nil, app.WithKeyring(keyrings[d]))
+	}
+	ownKeys := func(d *device, from *app.Keyring) {
+		kr := &app.Keyring{}
+		for _, id := range ids {
+			if k, ok := from.Key(id); ok {
+				kr.Add(id, k)
+			}
+		}
+		keyrings[d] = kr
+		keep(d)
+	}
+	for _, d := range devs {
+		ownKeys(d, app.DefaultKeyring)
+	}
+	annID := ids[1]
 	var receipts []receipt
 	var story []string
 	say := func(format string, args ...any) { story = append(story, fmt.Sprintf(format, args...)) }
@@ -125,13 +158,27 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 		case op < 59:
 			d.sync()
 			say("%s: synced", d.name)
-		case op < 62: // the OWNER takes the kiosk official's role away, or gives it back
+		case op < 61: // the OWNER takes the kiosk official's role away, or gives it back
 			role := []app.Role{app.RoleObserver, app.RoleUser}[rng.IntN(2)]
 			err := d.svc.SetRole(d.ctx, "olga", "ann", role)
 			if !refused(d, "ann becomes "+role.String(), err) {
 				say("%s: ann is %s now", d.name, role)
 				done["role"]++
 			}
+		case op < 62: // ann's password changes here; she signs in again on some other devices
+			if refused(d, "change ann's password", d.svc.ChangePassword(d.ctx, "olga", "ann", fmt.Sprintf("clerk-password-%d", step))) {
+				continue
+			}
+			key, _ := keyrings[d].Key(annID)
+			var again []string
+			for _, o := range devs {
+				if o != d && rng.IntN(2) == 0 {
+					keyrings[o].Add(annID, key)
+					again = append(again, o.name)
+				}
+			}
+			say("%s: ann's password changed; she signed in again on %v", d.name, again)
+			done["password"]++
 		case op < 72: // an official makes an election, maybe under a name another device used
 			name := pollNames[rng.IntN(len(pollNames))]
 			err := d.svc.CreateElection(d.ctx, "olga", name, "", false)
@@ -239,11 +286,14 @@ func playOfficials(t *testing.T, rng *rand.Rand, steps int) {
 			done["paper"]++
 		case op < 115 && len(devs) < 5: // the file is copied to a new kiosk, as officials do
 			k := copyToKiosk(t, d, len(devs), prefix)
+			keep(d)
+			ownKeys(k, keyrings[d])
 			devs = append(devs, k)
 			say("%s: copied to %s", d.name, k.name)
 			done["copy"]++
 		case op >= 115: // killed in the middle of a sync
 			say("%s: %s", d.name, killSync(t, rng, d, prefix))
+			keep(d)
 			done["crash"]++
 		}
 	}
