@@ -615,12 +615,19 @@ func TestReceiptAfterItsOfficialLostTheRole(t *testing.T) {
 	if n := accounted(t, laptop, "Mayor", []receipt{rc}); n != 0 {
 		t.Errorf("a ballot cast by an official whose role was taken earlier in the log is counted")
 	}
-	laptop.must(laptop.svc.ResolveConflict(laptop.ctx, "olga", "Mayor", cs[0].Seq, true, "the kiosk was offline; the voter is in the poll book"))
+	countAccepted(t, prefix, laptop, kiosk, cs[0], rc, "the kiosk was offline; the voter is in the poll book")
+}
+
+// countAccepted has an official on laptop accept refused ballot c, syncs
+// laptop and kiosk, and checks that both count its receipt rc.
+func countAccepted(t *testing.T, prefix string, laptop, kiosk *device, c app.Conflict, rc receipt, why string) {
+	t.Helper()
+	laptop.must(laptop.svc.ResolveConflict(laptop.ctx, "olga", c.Election, c.Seq, true, why))
 	laptop.sync()
 	kiosk.sync()
 	converged(t, connect(t, prefix, nil), laptop, kiosk)
 	for _, d := range []*device{laptop, kiosk} {
-		if n := accounted(t, d, "Mayor", []receipt{rc}); n != 1 {
+		if n := accounted(t, d, c.Election, []receipt{rc}); n != 1 {
 			t.Errorf("%s: the accepted ballot is not counted", d.name)
 		}
 	}
@@ -669,15 +676,7 @@ func TestReceiptAfterItsOfficialsKeyChanged(t *testing.T) {
 			if len(cs) != 1 || cs[0].Kind != "refused_ballot" || cs[0].Confirmation != rc.code {
 				t.Fatalf("conflicts = %+v, want ann's refused ballot with its receipt, and nothing of the forgery", cs)
 			}
-			laptop.must(laptop.svc.ResolveConflict(laptop.ctx, "olga", "Mayor", cs[0].Seq, true, "cast at the kiosk before the change"))
-			laptop.sync()
-			kiosk.sync()
-			converged(t, connect(t, prefix, nil), laptop, kiosk)
-			for _, d := range []*device{laptop, kiosk} {
-				if n := accounted(t, d, "Mayor", []receipt{rc}); n != 1 {
-					t.Errorf("%s: the accepted ballot is not counted", d.name)
-				}
-			}
+			countAccepted(t, prefix, laptop, kiosk, cs[0], rc, "cast at the kiosk before the change")
 		})
 	}
 }
