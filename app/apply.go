@@ -164,18 +164,20 @@ func (a *applier) actor(p Permission) (User, error) {
 		return User{}, err
 	}
 	if !u.Role.Has(p) {
-		return User{}, &Error{Code: CodeForbidden, Err: errAuthority, Message: fmt.Sprintf("%s needs %s (role %s or higher); %s has role %s",
+		return User{}, &Error{Code: CodeForbidden, Err: ErrAuthority, Message: fmt.Sprintf("%s needs %s (role %s or higher); %s has role %s",
 			describe(a.ev.Type), p, p.MinimumRole(), u.Name, u.Role)}
 	}
 	return u, nil
 }
 
-// errAuthority marks a refusal because the actor's standing changed, not
-// because the event is not theirs: their role does not allow what it does,
-// it is signed with a key the account had before a password change, or the
-// account was removed. A device that had not heard of the change may have
-// made it in good faith.
-var errAuthority = errors.New("the actor's role, key or account changed")
+// ErrAuthority marks a refusal because of the acting user's standing, not
+// because of what they asked (errors.Is): their role does not allow it,
+// this VoteDesk does not hold their signing key, an event is signed with a
+// key the account had before a password change, or the account was
+// removed. A device that had not heard of such a change may have made an
+// event in good faith; a kiosk acting for the user must stop until an
+// official signs in again.
+var ErrAuthority = errors.New("the acting user's role, key or account does not allow it")
 
 // manager loads the election and checks that the actor may manage it: the
 // election's owner, or an ADMIN or higher, with USE_APPLICATION.

@@ -46,14 +46,14 @@ func votingOpen(e Election, t time.Time) error {
 // voter is a ballot of no poll-book voter (a transcribed paper ballot), which
 // only officials (USE_APPLICATION) may enter.
 //
-// A signed ballot refused for its actor's standing (errAuthority) is
+// A signed ballot refused for its actor's standing (ErrAuthority) is
 // adjudicable: a kiosk official's role may have been taken away, their
 // password changed (a new signing key) or their account removed on
 // another device while this one took the ballot offline and handed its
 // voter a receipt, so officials decide, not the rules.
 func (a *applier) voterFor(e Election, voter string) error {
 	u, err := a.actor(PermVote)
-	if errors.Is(err, errAuthority) {
+	if errors.Is(err, ErrAuthority) {
 		return a.roleRefusal("%s", ErrorMessage(err))
 	}
 	if err != nil {
@@ -85,9 +85,9 @@ func (a *applier) voterFor(e Election, voter string) error {
 // event is signed (voterFor).
 func (a *applier) roleRefusal(format string, args ...any) error {
 	if a.ev.Signed() {
-		return adjudicable(CodeForbidden, format+" where the ballot reached the log", args...)
+		return &Error{Code: CodeForbidden, Message: fmt.Sprintf(format+" where the ballot reached the log", args...), Err: errors.Join(errAdjudicable, ErrAuthority)}
 	}
-	return Errorf(CodeForbidden, format, args...)
+	return &Error{Code: CodeForbidden, Message: fmt.Sprintf(format, args...), Err: ErrAuthority}
 }
 
 // secretMatches checks that a signed ballot event says what the election's

@@ -161,6 +161,12 @@ func (s *Service) recordEncoded(tx Tx, actor string, d encodedDecision) (*Event,
 	return ev, nil
 }
 
+// authority marks e as ErrAuthority.
+func authority(e *Error) *Error {
+	e.Err = ErrAuthority
+	return e
+}
+
 // signerFor finds the account an actor name stands for and its key in the
 // service's keyring.
 func (s *Service) signerFor(tx Tx, actor string) (*signer, error) {
@@ -169,11 +175,11 @@ func (s *Service) signerFor(tx Tx, actor string) (*signer, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, Errorf(CodeForbidden, "sign in first (%q is not a user)", actor)
+		return nil, authority(Errorf(CodeForbidden, "sign in first (%q is not a user)", actor))
 	}
 	key, ok := s.keys.key(u.ID)
 	if !ok || u.PublicKey == "" || encodeKey(key.Public().(ed25519.PublicKey)) != u.PublicKey {
-		return nil, Errorf(CodeForbidden, "%s must sign in again: this VoteDesk does not hold their signing key (it comes from the password at sign-in)", u.Name)
+		return nil, authority(Errorf(CodeForbidden, "%s must sign in again: this VoteDesk does not hold their signing key (it comes from the password at sign-in)", u.Name))
 	}
 	return &signer{user: u, key: key}, nil
 }
@@ -214,10 +220,10 @@ func viewer(tx Tx, actor string, p Permission) (User, error) {
 		return User{}, err
 	}
 	if !ok {
-		return User{}, Errorf(CodeForbidden, "sign in first (%q is not a user)", actor)
+		return User{}, authority(Errorf(CodeForbidden, "sign in first (%q is not a user)", actor))
 	}
 	if !u.Role.Has(p) {
-		return User{}, Errorf(CodeForbidden, "this needs %s (role %s or higher); %s has role %s", p, p.MinimumRole(), u.Name, u.Role)
+		return User{}, authority(Errorf(CodeForbidden, "this needs %s (role %s or higher); %s has role %s", p, p.MinimumRole(), u.Name, u.Role))
 	}
 	return u, nil
 }

@@ -123,8 +123,9 @@ type Kiosk struct {
 	pendingCount int
 	pendingErr   error
 	// gone is why voting stopped here: the kiosk's election was deleted
-	// (app.ErrElectionGone, and no election it joined is left). Every
-	// voter then sees the stopped screen instead of check-in.
+	// (app.ErrElectionGone, and no election it joined is left), or its
+	// official may no longer cast (app.ErrAuthority). Every voter then sees
+	// the stopped screen instead of check-in.
 	gone error
 }
 
@@ -210,16 +211,18 @@ func (k *Kiosk) forElection(e app.Election, call func(ctx context.Context, elect
 
 // followed takes, on the UI goroutine, what a call held to the kiosk's
 // election from (forElection) found, now: the election under its new name
-// if it was renamed, or the election it joined if it was merged. If it was deleted,
-// nothing more can be cast here: followed remembers why and returns true,
-// and from the next voter on (nextVoter) the kiosk shows that voting has
-// stopped.
+// if it was renamed, or the election it joined if it was merged. If it was
+// deleted, or the official the kiosk acts as may no longer cast here (their
+// role was taken away, their password changed on another device, their
+// account removed: app.ErrAuthority), nothing more can be cast here:
+// followed remembers why and returns true, and from the next voter on
+// (nextVoter) the kiosk shows that voting has stopped.
 func (k *Kiosk) followed(from, now app.Election, err error) bool {
 	if (now.ID != from.ID || now.Name != from.Name) && from.ID == k.election.ID {
 		k.election, k.joinCode = now, app.JoinCode(now)
 		k.bar.update()
 	}
-	if !errors.Is(err, app.ErrElectionGone) {
+	if !errors.Is(err, app.ErrElectionGone) && !errors.Is(err, app.ErrAuthority) {
 		return false
 	}
 	k.gone = err

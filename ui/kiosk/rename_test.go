@@ -167,3 +167,61 @@ func TestKioskFollowsItsElectionIntoAMerge(t *testing.T) {
 		t.Errorf("the kiosk shows %q (election %s, join code %s), want Levy (%s, %s)", h.k.bar.title.Text, h.k.election.ID, h.k.JoinCode(), joined.ID, app.JoinCode(joined))
 	}
 }
+
+// TestKioskStopsWhenItsOfficialMayNoLongerCast: the official a kiosk acts
+// as loses the right to cast there while voters are at it: the OWNER
+// takes carl's role away, or olga's password changes on another device
+// (this one no longer holds her signing key). The next voter's check-in or
+// cast is refused, and the kiosk stops with the stopped screen, telling
+// officials to start it again signed in as an official who may run a
+// kiosk, instead of telling each voter that their ballot was not recorded.
+func TestKioskStopsWhenItsOfficialMayNoLongerCast(t *testing.T) {
+	for _, change := range []string{"role", "password"} {
+		t.Run(change, func(t *testing.T) {
+			actor := official
+			if change == "role" {
+				actor = "carl"
+			}
+			h := newHarness(t, "Mayor", func(c *Config) { c.Official = actor })
+			h.vote("Ann Lee", "1")
+			h.k.nextVoter()
+			h.settle()
+			switch change {
+			case "role":
+				if err := h.svc.SetRole(h.ctx, official, "carl", app.RoleObserver); err != nil {
+					t.Fatal(err)
+				}
+				h.checkIn("Bob Ray")
+			default:
+				// Another device's service, which signs as olga with a
+				// keyring of its own, changes her password; this kiosk's
+				// process still holds her old key.
+				olga, err := h.svc.User(h.ctx, official, official)
+				if err != nil {
+					t.Fatal(err)
+				}
+				key, _ := app.DefaultKeyring.Key(olga.ID)
+				elsewhere := &app.Keyring{}
+				elsewhere.Add(olga.ID, key)
+				other := app.NewService(h.store, h.clock, nil, app.WithKeyring(elsewhere))
+				if err := other.ChangePassword(h.ctx, official, official, "olga-new-password"); err != nil {
+					t.Fatal(err)
+				}
+				h.checkIn("Bob Ray")
+				h.typ("2")
+				h.press(h.k.ballot.review)
+				h.press(h.k.review.cast)
+			}
+			if _, ok := h.k.screen.(*stoppedScreen); !ok {
+				t.Fatalf("screen %T, want the stopped screen", h.k.screen)
+			}
+			text := strings.Join(allTexts(h.win.Canvas()), "\n")
+			if !strings.Contains(text, "signed in as an official who may run a kiosk") {
+				t.Errorf("the stopped screen does not tell officials what to do:\n%s", text)
+			}
+			if n := len(h.ballots("Mayor")); n != 1 {
+				t.Errorf("Mayor holds %d ballots, want Ann Lee's alone", n)
+			}
+		})
+	}
+}

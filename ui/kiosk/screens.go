@@ -1,6 +1,7 @@
 package kiosk
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -149,8 +150,9 @@ func newFailedScreen(k *Kiosk, err error) *failedScreen {
 func (s *failedScreen) view() fyne.CanvasObject { return s.obj }
 func (s *failedScreen) first() fyne.Focusable   { return s.close }
 
-// stoppedScreen is what every voter sees once the kiosk's election was
-// deleted or merged into another: nothing more can be cast here. The
+// stoppedScreen is what every voter sees once nothing more can be cast
+// here: the kiosk's election was deleted, or its official lost the right to
+// cast (Kiosk.followed). The
 // officials' button stays, for an official to close the kiosk.
 type stoppedScreen struct {
 	noKeys
@@ -160,8 +162,11 @@ type stoppedScreen struct {
 func newStoppedScreen(k *Kiosk, why error) *stoppedScreen {
 	voter := message(widget.DangerImportance)
 	voter.SetText("Please ask a poll worker. If you were voting, your ballot was not recorded.")
-	official := label("For officials: " + sentence(app.ErrorMessage(why)) +
-		" Close this kiosk from the officials' menu, and start one for the election that holds these voters now.")
+	advice := " Close this kiosk from the officials' menu, and start one for the election that holds these voters now."
+	if errors.Is(why, app.ErrAuthority) {
+		advice = " Close this kiosk from the officials' menu, and start it again signed in as an official who may run a kiosk."
+	}
+	official := label("For officials: " + sentence(app.ErrorMessage(why)) + advice)
 	return &stoppedScreen{obj: page(heading("Voting has stopped at this station"), container.NewVBox(voter, widget.NewSeparator(), official))}
 }
 
