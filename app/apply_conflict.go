@@ -49,7 +49,7 @@ func applyConflictResolved(a *applier) error {
 				return err
 			}
 		case "refused_ballot":
-			if err := a.acceptRefused(&e, c); err != nil {
+			if err := a.acceptRefused(&e, &c); err != nil {
 				return err
 			}
 		case "refused_recast":
@@ -176,19 +176,29 @@ func (a *applier) setAside(e Election, c *Item, missing, detail string) (Ballot,
 	return b, r, nil
 }
 
-// acceptRefused records a receipted ballot officials decided to count.
-func (a *applier) acceptRefused(e *Election, c Item) error {
+// acceptRefused records a receipted ballot officials decided to count. If
+// its voter has a ballot counted since (they voted again after this one was
+// refused), this one takes its place, and the conflict keeps that one, set
+// aside, as for a duplicate.
+func (a *applier) acceptRefused(e *Election, c *Item) error {
 	r, err := DecodeRankings(c.Str("rankings"))
 	if err != nil {
 		return err
 	}
 	b := Ballot{Election: e.Name, Voter: c.Str("voter_name"), Confirmation: c.Str("confirmation"), WhenCast: c.TimeAttr("when"),
 		Rankings: r, Source: c.Str("source"), Transcribed: c.Flag("transcribed")}
-	if _, ok, err := a.tx.Get(electionPK(e.Name), b.key()); err != nil || ok {
-		if err != nil {
+	_, counted, err := a.tx.Get(electionPK(e.Name), b.key())
+	switch {
+	case err != nil:
+		return err
+	case counted && b.Voter == "":
+		return Errorf(CodeConflict, "a ballot with code %s is already counted in %q", b.Confirmation, e.Name)
+	case counted:
+		if _, _, err := a.setAside(*e, c, "%q no longer has a ballot in %q",
+			"%q voted again after this ballot was refused; an official made this one count, and the one counted until then is kept here, set aside"); err != nil {
 			return err
 		}
-		return Errorf(CodeConflict, "%q already has a ballot in %q; decide between the two as a duplicate instead", b.Voter, e.Name)
+		return a.tx.Put(b.item())
 	}
 	if err := a.tx.Put(b.item()); err != nil {
 		return err

@@ -39,7 +39,8 @@ import (
 // (a new signing key) or account removed earlier in the log was dropped
 // (now kept for officials to decide; the keys an account had are kept to
 // tell such a ballot from a forgery), and so was a voter's
-// refused change of their ballot; and an election whose
+// refused change of their ballot; a refused ballot whose voter had voted
+// again could not be accepted; and an election whose
 // only records were such receipts could be deleted with them. The log is
 // unchanged; the projection is rebuilt from it by the rules as they are, as
 // for version 1, and marked for the cloud projection.

@@ -218,3 +218,43 @@ func deliver(t *testing.T, from, to *Store) {
 	_, err := to.Integrate(context.Background(), evs)
 	must(t, err)
 }
+
+// TestAcceptedRefusedBallotTakesThePlaceOfALaterOne: ann's kiosk takes v1's
+// ballot (Kiss) offline while A takes ann's role away, and A's change
+// reaches the log first: the ballot is refused and kept on a conflict. v1
+// then votes again at a station that may take ballots (Wright), which
+// counts. An official accepts the first ballot: it takes the place of the
+// second, which the conflict keeps, set aside; both receipts stay
+// accounted for, and nothing is counted twice.
+func TestAcceptedRefusedBallotTakesThePlaceOfALaterOne(t *testing.T) {
+	ctx := context.Background()
+	a, b, sa, sb := syncFixture(t)
+	must(t, sa.RegisterUser(ctx, "olga", "ann", "ann@example.org", "clerk-password"))
+	deliver(t, a, b)
+	first, err := sb.CastBallot(ctx, "ann", app.Cast{Election: "Mayor", Voter: "v1", Rankings: []app.Ranking{{Candidate: "Kiss", Rank: 1}}, Source: app.SourceKiosk})
+	must(t, err)
+	must(t, sa.SetRole(ctx, "olga", "ann", app.RoleObserver))
+	deliver(t, a, b)
+	second, err := sb.CastBallot(ctx, "olga", app.Cast{Election: "Mayor", Voter: "v1", Rankings: []app.Ranking{{Candidate: "Wright", Rank: 1}}, Source: app.SourceKiosk})
+	must(t, err)
+	ks, err := sb.Conflicts(ctx, "olga", "Mayor")
+	must(t, err)
+	if len(ks) != 1 || ks[0].Kind != "refused_ballot" || ks[0].Confirmation != first.Confirmation {
+		t.Fatalf("conflicts = %+v, want ann's refused ballot", ks)
+	}
+	must(t, sb.ResolveConflict(ctx, "olga", "Mayor", ks[0].Seq, true, "the kiosk was offline when ann's role changed"))
+	bs, err := sb.Ballots(ctx, "olga", "Mayor")
+	must(t, err)
+	if len(bs) != 1 || bs[0].Confirmation != first.Confirmation || bs[0].Rankings[0].Candidate != "Kiss" {
+		t.Errorf("Mayor's ballots after the decision: %+v, want v1's first ballot alone", bs)
+	}
+	ks, err = sb.Conflicts(ctx, "olga", "Mayor")
+	must(t, err)
+	if ks[0].SetAside != second.Confirmation {
+		t.Errorf("the decided conflict sets aside %q, want the ballot it replaced (%s)", ks[0].SetAside, second.Confirmation)
+	}
+	if e, err := sb.Election(ctx, "olga", "Mayor"); err != nil || e.Ballots != 1 {
+		t.Errorf("Mayor counts %d ballots (%v), want 1", e.Ballots, err)
+	}
+	rebuildsAlike(t, b)
+}
