@@ -2,7 +2,6 @@ package app
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 )
 
@@ -164,8 +163,8 @@ func (a *applier) actor(p Permission) (User, error) {
 		return User{}, err
 	}
 	if !u.Role.Has(p) {
-		return User{}, &Error{Code: CodeForbidden, Err: ErrAuthority, Message: fmt.Sprintf("%s needs %s (role %s or higher); %s has role %s",
-			describe(a.ev.Type), p, p.MinimumRole(), u.Name, u.Role)}
+		return User{}, authority(Errorf(CodeForbidden, "%s needs %s (role %s or higher); %s has role %s",
+			describe(a.ev.Type), p, p.MinimumRole(), u.Name, u.Role))
 	}
 	return u, nil
 }
@@ -178,6 +177,12 @@ func (a *applier) actor(p Permission) (User, error) {
 // event in good faith; a kiosk acting for the user must stop until an
 // official signs in again.
 var ErrAuthority = errors.New("the acting user's role, key or account does not allow it")
+
+// authority marks e as ErrAuthority.
+func authority(e *Error) *Error {
+	e.Err = ErrAuthority
+	return e
+}
 
 // manager loads the election and checks that the actor may manage it: the
 // election's owner, or an ADMIN or higher, with USE_APPLICATION.

@@ -87,7 +87,7 @@ func (a *applier) roleRefusal(format string, args ...any) error {
 	if a.ev.Signed() {
 		return &Error{Code: CodeForbidden, Message: fmt.Sprintf(format+" where the ballot reached the log", args...), Err: errors.Join(errAdjudicable, ErrAuthority)}
 	}
-	return &Error{Code: CodeForbidden, Message: fmt.Sprintf(format, args...), Err: ErrAuthority}
+	return authority(Errorf(CodeForbidden, format, args...))
 }
 
 // secretMatches checks that a signed ballot event says what the election's

@@ -2,7 +2,6 @@ package app
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 )
 
@@ -143,11 +142,11 @@ func (a *applier) actingUser() (User, error) {
 	}
 	switch {
 	case !ok && former:
-		return User{}, &Error{Code: CodeForbidden, Err: ErrAuthority, Message: fmt.Sprintf("%q (account %s) was removed before this event reached the log", a.ev.Actor, a.ev.ActorID)}
+		return User{}, authority(Errorf(CodeForbidden, "%q (account %s) was removed before this event reached the log", a.ev.Actor, a.ev.ActorID))
 	case !ok:
 		return User{}, Errorf(CodeForbidden, "%q (account %s) is not a user", a.ev.Actor, a.ev.ActorID)
 	case u.PublicKey != a.ev.UserKey && former:
-		return User{}, &Error{Code: CodeForbidden, Err: ErrAuthority, Message: fmt.Sprintf("event %s is signed with the key %s had before their password changed", a.ev.ID, u.Name)}
+		return User{}, authority(Errorf(CodeForbidden, "event %s is signed with the key %s had before their password changed", a.ev.ID, u.Name))
 	case u.PublicKey == "" || u.PublicKey != a.ev.UserKey:
 		return User{}, Errorf(CodeForbidden, "event %s is signed with a key that is not %s's", a.ev.ID, u.Name)
 	}

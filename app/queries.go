@@ -100,26 +100,7 @@ func (s *Service) Election(ctx context.Context, actor, name string) (Election, e
 // sync or another official) instead of showing whichever election has
 // taken its old name. An error says when it was deleted or merged.
 func (s *Service) ElectionByID(ctx context.Context, actor, id string) (Election, error) {
-	var out Election
-	err := s.view(ctx, "show election", actor, PermViewApplication, func(tx Tx, _ User) error {
-		r, ok, err := getElectionRecord(tx, id)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return Errorf(CodeNotFound, "no election has id %s", id)
-		}
-		e, ok, err := getElection(tx, r.Name)
-		if err != nil {
-			return err
-		}
-		if !ok || e.ID != id || r.DeletedSeq != 0 || r.MergedInto != "" {
-			return whatBecameOf(tx, shown{r.Name, id}, false)
-		}
-		out = e
-		return nil
-	})
-	return out, err
+	return s.electionOfID(ctx, actor, id, false)
 }
 
 // JoinedElection returns the election that the id of an election now
@@ -129,21 +110,31 @@ func (s *Service) ElectionByID(ctx context.Context, actor, id string) (Election,
 // ballots it cast offline do when they reach the log. An error says when
 // it was deleted.
 func (s *Service) JoinedElection(ctx context.Context, actor, id string) (Election, error) {
+	return s.electionOfID(ctx, actor, id, true)
+}
+
+// electionOfID finds the election id stands for now (electionByID, which
+// follows a merge); unless joined, the election a merge joined is not the
+// one asked for, and the error says what became of that one.
+func (s *Service) electionOfID(ctx context.Context, actor, id string, joined bool) (Election, error) {
 	var out Election
 	err := s.view(ctx, "show election", actor, PermViewApplication, func(tx Tx, _ User) error {
 		e, ok, err := electionByID(tx, id)
 		if err != nil {
 			return err
 		}
-		if !ok {
-			r, _, err := getElectionRecord(tx, id)
-			if err != nil {
-				return err
-			}
-			return whatBecameOf(tx, shown{r.Name, id}, false)
+		if ok && (joined || e.ID == id) {
+			out = e
+			return nil
 		}
-		out = e
-		return nil
+		r, found, err := getElectionRecord(tx, id)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return Errorf(CodeNotFound, "no election has id %s", id)
+		}
+		return whatBecameOf(tx, shown{r.Name, id}, false)
 	})
 	return out, err
 }

@@ -161,12 +161,6 @@ func (s *Service) recordEncoded(tx Tx, actor string, d encodedDecision) (*Event,
 	return ev, nil
 }
 
-// authority marks e as ErrAuthority.
-func authority(e *Error) *Error {
-	e.Err = ErrAuthority
-	return e
-}
-
 // signerFor finds the account an actor name stands for and its key in the
 // service's keyring.
 func (s *Service) signerFor(tx Tx, actor string) (*signer, error) {

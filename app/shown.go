@@ -11,8 +11,9 @@ import (
 var ErrElectionRenamed = errors.New("the election was renamed")
 
 // ErrElectionGone marks a refusal because the election held was deleted or
-// merged into another (errors.Is): there is nothing of it left to go on
-// with, and a caller that holds it, as a kiosk does, must stop.
+// merged into another (errors.Is): nothing of it is left under its name. A
+// caller that holds it by id, as a kiosk does, may go on in the election it
+// joined (JoinedElection), or must stop when there is none.
 var ErrElectionGone = errors.New("the election was deleted or merged")
 
 // An election is named in commands and queries by its name, which a sync or
@@ -69,7 +70,6 @@ func whatBecameOf(tx Tx, s shown, refused bool) error {
 	case err != nil:
 		return err
 	case ok && r.MergedInto != "": // a merge marks the election deleted too
-
 		into, ok, err := electionByID(tx, s.id)
 		if err != nil {
 			return err

@@ -252,8 +252,9 @@ func (p *paperScreen) cast(ballots []keyed, done func(codes []string, err error)
 			codes = append(codes, rc.Confirmation)
 		}
 		return func() {
-			// An election deleted or merged meanwhile stops voting here
-			// from the next voter on; the official sees why on this screen.
+			// An election deleted meanwhile, or an official who may no
+			// longer cast, stops voting here from the next voter on; the
+			// official sees why on this screen.
 			k.followed(e, now, err)
 			k.casts += len(codes)
 			k.refreshPending()

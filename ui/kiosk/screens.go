@@ -152,8 +152,8 @@ func (s *failedScreen) first() fyne.Focusable   { return s.close }
 
 // stoppedScreen is what every voter sees once nothing more can be cast
 // here: the kiosk's election was deleted, or its official lost the right to
-// cast (Kiosk.followed). The
-// officials' button stays, for an official to close the kiosk.
+// cast (Kiosk.followed). The officials' button stays, for an official to
+// close the kiosk.
 type stoppedScreen struct {
 	noKeys
 	obj fyne.CanvasObject
