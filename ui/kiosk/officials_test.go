@@ -194,6 +194,10 @@ func TestPendingAndSyncNow(t *testing.T) {
 	if h.k.menu.syncMsg.Text != "Synced." || h.k.menu.pending.Text != "Not yet synced: 0" || sy.syncs != 2 {
 		t.Errorf("sync: %q, %q, %d syncs", h.k.menu.syncMsg.Text, h.k.menu.pending.Text, sy.syncs)
 	}
+	// The button is off while it syncs; the keyboard finds it again after.
+	if f := h.win.Canvas().Focused(); f != h.k.menu.syncNow {
+		t.Errorf("after a sync the focus is on %T, want Sync now", f)
+	}
 	// The count is asked again every pendingEvery: the timer, the question
 	// off the UI goroutine and its answer on it are all in one advance.
 	sy.mu.Lock()

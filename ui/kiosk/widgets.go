@@ -87,8 +87,12 @@ func ringRoom(th fyne.Theme) float32 {
 func (b *button) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
-		if !b.Disabled() {
-			b.Tapped(&fyne.PointEvent{})
+		// Not Tapped: Fyne's takes the focus off the button (a tap comes
+		// from the mouse), and the keyboard would lose its place on a
+		// screen that stays, such as the menu after Sync now.
+		if !b.Disabled() && b.OnTapped != nil {
+			b.k.noteInput()
+			b.OnTapped()
 		}
 	default:
 		b.k.typedKey(ev)
