@@ -121,12 +121,55 @@ type integrateResult struct {
 // the page, and its pending events of the old identity take new ids before
 // they are laid back: nothing is lost, and no id names two events.
 func (s *Store) Integrate(ctx context.Context, page []*app.Event) (rebased int, err error) {
-	var res integrateResult
-	if len(page) == 0 {
-		return 0, nil
+	return s.IntegrateMarked(ctx, page, nil)
+}
+
+// keySyncMark keeps, beside confirmed_seq, where the sync layer's reading
+// of each shard of the cloud log stands at the confirmed head (see
+// sync/doc.go, "Shards"): set in the transaction that moves the head, so
+// the two never disagree.
+var keySyncMark = []byte("sync_mark")
+
+// SyncMark returns the sync layer's mark kept with the confirmed head (nil
+// when none was: a log read from one shard only).
+func (s *Store) SyncMark(ctx context.Context) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
+	var out []byte
+	err := s.db.View(func(btx *bolt.Tx) error {
+		if v := btx.Bucket(bucketDevice).Get(keySyncMark); v != nil {
+			out = append([]byte(nil), v...)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// putMark keeps mark with the confirmed head, or forgets the one kept when
+// mark is nil.
+func (t *tx) putMark(mark []byte) error {
+	if mark == nil {
+		return t.dev.Delete(keySyncMark)
+	}
+	return t.dev.Put(keySyncMark, mark)
+}
+
+// IntegrateMarked is Integrate, keeping mark with the new confirmed head
+// in the same transaction (nil forgets the mark kept before).
+//
+// An empty page keeps mark alone (when it is not nil): the reading of the
+// cloud log moved past entries that held no event.
+func (s *Store) IntegrateMarked(ctx context.Context, page []*app.Event, mark []byte) (rebased int, err error) {
+	var res integrateResult
 	if err := ctx.Err(); err != nil {
 		return 0, err
+	}
+	if len(page) == 0 {
+		if mark == nil {
+			return 0, nil
+		}
+		return 0, s.db.Update(func(btx *bolt.Tx) error { return newTx(btx).putMark(mark) })
 	}
 	app.VerifyAll(page)
 	err = s.db.Update(func(btx *bolt.Tx) error {
@@ -169,6 +212,9 @@ func (s *Store) Integrate(ctx context.Context, page []*app.Event) (rebased int, 
 			res.Rebased, res.Refused, res.Renamed = r.Rebased, r.Refused, r.Renamed
 		}
 		if err := putUint(t.dev, keyConfirmed, page[len(page)-1].Seq); err != nil {
+			return err
+		}
+		if err := t.putMark(mark); err != nil {
 			return err
 		}
 		return t.flushUndo()
@@ -309,6 +355,12 @@ func (t *tx) confirmInPlace(seq uint64) error {
 // the cloud log: evs must be the first pending events, at the sequence
 // numbers and with the hashes they hold here.
 func (s *Store) ConfirmPushed(ctx context.Context, evs []*app.Event) error {
+	return s.ConfirmPushedMarked(ctx, evs, nil)
+}
+
+// ConfirmPushedMarked is ConfirmPushed, keeping mark with the new confirmed
+// head in the same transaction (nil forgets the mark kept before).
+func (s *Store) ConfirmPushedMarked(ctx context.Context, evs []*app.Event, mark []byte) error {
 	if len(evs) == 0 {
 		return nil
 	}
@@ -341,6 +393,9 @@ func (s *Store) ConfirmPushed(ctx context.Context, evs []*app.Event) error {
 			}
 		}
 		if err := t.flushDirty(); err != nil {
+			return err
+		}
+		if err := t.putMark(mark); err != nil {
 			return err
 		}
 		return putUint(t.dev, keyConfirmed, evs[len(evs)-1].Seq)

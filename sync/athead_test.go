@@ -3,6 +3,7 @@ package cloudsync_test
 import (
 	"context"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -106,8 +107,11 @@ func TestLostRaceAppendsAtTheHead(t *testing.T) {
 	rt.reads = 0
 	pendingA, _ := a.store.Pending(a.ctx, 0)
 	res := a.sync()
-	if got := strings.Join(*seen, " "); !strings.HasPrefix(got, "lost pushed page") {
-		t.Errorf("A's steps: %s; want a lost race, then an append at the head with no pull in between (lost pushed page ...)", got)
+	// A's ballots go to Mayor's shard, where B's went first; its cut and
+	// its council edit then go to the global shard, where B's cut went
+	// first. Neither lost race is followed by a pull.
+	if got := strings.Join(*seen, " "); !regexp.MustCompile(`^lost (lost )*appended (lost )*pushed page`).MatchString(got) {
+		t.Errorf("A's steps: %s; want lost races, then appends at the head with no pull in between (lost ... appended ... pushed page ...)", got)
 	}
 	if _, _, pending := a.head(); pending != 0 {
 		t.Errorf("A has %d events pending after the cycle; the cycle's last pull should have confirmed them", pending)
@@ -163,8 +167,11 @@ func TestAppendAtHeadLostAnswers(t *testing.T) {
 			seen := steps(a)
 			pendingA, _ := a.store.Pending(a.ctx, 0)
 			a.sync()
-			if lost := strings.Count(strings.Join(*seen, " "), "lost"); lost != tc.races+1 {
-				t.Errorf("A's steps %v: want %d lost races (one of them its own lost answer)", *seen, tc.races+1)
+			// Each of B's syncs takes a place A was about to take in Mayor's
+			// shard (and one in the global shard, for its cut); A's lost
+			// answer is one more.
+			if lost := strings.Count(strings.Join(*seen, " "), "lost"); lost < tc.races+1 || lost > 2*tc.races+1 {
+				t.Errorf("A's steps %v: want %d to %d lost races (one of them its own lost answer)", *seen, tc.races+1, 2*tc.races+1)
 			}
 			b.sync()
 			a.sync()

@@ -48,14 +48,19 @@ func lost(err error) error {
 	return errLostRace
 }
 
-// logHead returns the last sequence number of the cloud log and the hash its
-// last segment gives for that event (0 and "" when the log is empty); the
-// hash is as stored, checked only when the events are pulled.
+// logHead returns the last sequence number of the cloud log's global shard
+// and the hash its last segment gives for that entry (0 and "" when it is
+// empty); the hash is as stored, checked only when the entries are pulled.
 func (c *Cloud) logHead(ctx context.Context) (uint64, string, error) {
+	return c.shardHead(ctx, globalShard)
+}
+
+// shardHead is logHead for any shard.
+func (c *Cloud) shardHead(ctx context.Context, shard string) (uint64, string, error) {
 	out, err := c.db.Query(ctx, &dynamodb.QueryInput{
 		TableName:                 aws.String(c.tables.Log),
 		KeyConditionExpression:    aws.String("PK = :p"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":p": str(logPartition)},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":p": str(shardPK(shard))},
 		ProjectionExpression:      aws.String("SK, last_seq, last_hash"),
 		ScanIndexForward:          aws.Bool(false),
 		Limit:                     aws.Int32(1),
@@ -69,7 +74,7 @@ func (c *Cloud) logHead(ctx context.Context) (uint64, string, error) {
 	}
 	last, err := strconv.ParseUint(getNum(out.Items[0], attrLastSeq), 10, 64)
 	if err != nil {
-		return 0, "", app.Errorf(app.CodeInvalid, "the last segment of the cloud log (%s) has no valid last_seq", getStr(out.Items[0], attrSK))
+		return 0, "", app.Errorf(app.CodeInvalid, "the last segment of the cloud log %s(%s) has no valid last_seq", shardWords(shard)+" ", getStr(out.Items[0], attrSK))
 	}
 	return last, getStr(out.Items[0], attrLastHash), nil
 }
@@ -104,8 +109,8 @@ func (c *Cloud) segmentMark(ctx context.Context, seq uint64) (firstID, lastHash 
 	return getStr(out.Item, attrFirstID), getStr(out.Item, attrLastHash), nil
 }
 
-// readLog reads the cloud log from sequence number from on and calls fn
-// with the events of each page of the query, in order. A page that does not
+// readLog reads the global shard of the cloud log from sequence number from
+// on and calls fn with the entries of each page of the query, in order. A page that does not
 // continue the log without a gap, or holds a malformed event, stops the
 // read with an error naming the sequence number before fn sees any of it.
 // The next page is queried, decoded and its signatures checked while fn
@@ -121,7 +126,7 @@ func (c *Cloud) segmentMark(ctx context.Context, seq uint64) (firstID, lastHash 
 // check, when given, is called by the reader on each page as it is decoded
 // (frames checked, signatures not yet), in order: what it refuses ends the
 // read as a bad segment does.
-func (c *Cloud) readLog(ctx context.Context, from, settled uint64, check func(page []*app.Event) error, fn func(page []*app.Event) error) error {
+func (c *Cloud) readLog(ctx context.Context, from, settled uint64, check func(page []entry) error, fn func(page []entry) error) error {
 	ctx, stop := context.WithCancel(ctx)
 	pages := make(chan logPage, 1)
 	defer func() {
@@ -133,7 +138,7 @@ func (c *Cloud) readLog(ctx context.Context, from, settled uint64, check func(pa
 	}()
 	go func() {
 		defer close(pages)
-		err := c.scanLog(ctx, from, settled, func(items []map[string]types.AttributeValue, next uint64) (uint64, error) {
+		err := c.scanLog(ctx, logPartition, from, 0, settled, func(items []map[string]types.AttributeValue, next uint64) (uint64, error) {
 			page, err := decodePage(items, next)
 			if err != nil || len(page) == 0 {
 				return next, err
@@ -145,13 +150,16 @@ func (c *Cloud) readLog(ctx context.Context, from, settled uint64, check func(pa
 			}
 			// Check the page's signatures here, while the page before it
 			// is applied: applying finds them checked.
-			app.VerifyAll(page)
+			verifyEntries(page)
+			// The consumer numbers the events as the merged log does, so
+			// where the shard goes on is taken before they are handed on.
+			after := page[len(page)-1].seq() + 1
 			select {
-			case pages <- logPage{events: page}:
+			case pages <- logPage{entries: page}:
 			case <-ctx.Done():
 				return next, ctx.Err()
 			}
-			return page[len(page)-1].Seq + 1, nil
+			return after, nil
 		})
 		if err != nil && ctx.Err() == nil {
 			pages <- logPage{err: err}
@@ -161,20 +169,21 @@ func (c *Cloud) readLog(ctx context.Context, from, settled uint64, check func(pa
 		if p.err != nil {
 			return p.err
 		}
-		if err := fn(p.events); err != nil {
+		if err := fn(p.entries); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// scanLog makes the queries of a read of the log from sequence number from
-// on (readLog says which are eventually consistent) and hands each page's
+// scanLog makes the queries of a read of the partition pk from sequence
+// number from on, up to to (0: to its end; readLog says which are
+// eventually consistent) and hands each page's
 // segments to take with the sequence number they must start at; take
 // returns the one after them, or why they do not continue the log. That
 // ends the read, unless the page was read eventually consistent: then the
 // consistent read from there decides.
-func (c *Cloud) scanLog(ctx context.Context, from, settled uint64, take func(items []map[string]types.AttributeValue, next uint64) (uint64, error)) error {
+func (c *Cloud) scanLog(ctx context.Context, pk string, from, to, settled uint64, take func(items []map[string]types.AttributeValue, next uint64) (uint64, error)) error {
 	next := from
 	consistent := settled < from || settled-from+1 < eventualFrom
 	for {
@@ -182,7 +191,7 @@ func (c *Cloud) scanLog(ctx context.Context, from, settled uint64, take func(ite
 		queried := next
 		var start map[string]types.AttributeValue
 		for {
-			out, err := c.queryLog(ctx, queried, start, consistent)
+			out, err := c.queryLog(ctx, pk, queried, to, start, consistent)
 			if err != nil {
 				return err
 			}
@@ -202,7 +211,7 @@ func (c *Cloud) scanLog(ctx context.Context, from, settled uint64, take func(ite
 			}
 			start = out.LastEvaluatedKey
 		}
-		if consistent {
+		if consistent || to != 0 && next > to {
 			return nil
 		}
 		// The eventually consistent reads went as far as they could; the
@@ -218,21 +227,33 @@ const eventualFrom = 16
 
 // logPage is one page of readLog's query, decoded, or what stopped it.
 type logPage struct {
-	events []*app.Event
-	err    error
+	entries []entry
+	err     error
+}
+
+// verifyEntries checks the signatures of the events among entries on
+// every core (app.VerifyAll).
+func verifyEntries(entries []entry) {
+	evs := make([]*app.Event, 0, len(entries))
+	for _, e := range entries {
+		if e.ev != nil {
+			evs = append(evs, e.ev)
+		}
+	}
+	app.VerifyAll(evs)
 }
 
 // decodePage decodes the segments of a page of the log's query and checks
 // that they continue the log at sequence number next without a gap.
-func decodePage(items []map[string]types.AttributeValue, next uint64) ([]*app.Event, error) {
-	var page []*app.Event
+func decodePage(items []map[string]types.AttributeValue, next uint64) ([]entry, error) {
+	var page []entry
 	for _, item := range items {
 		evs, err := decodeSegment(item)
 		if err != nil {
 			return nil, err
 		}
-		if evs[0].Seq != next {
-			return nil, app.Errorf(app.CodeInvalid, "cloud log event %d is missing: the next segment starts at %d (a gap or an overlap in the log)", next, evs[0].Seq)
+		if evs[0].seq() != next {
+			return nil, app.Errorf(app.CodeInvalid, "cloud log event %d is missing: the next segment starts at %d (a gap or an overlap in the log)", next, evs[0].seq())
 		}
 		next += uint64(len(evs))
 		page = append(page, evs...)
@@ -240,18 +261,22 @@ func decodePage(items []map[string]types.AttributeValue, next uint64) ([]*app.Ev
 	return page, nil
 }
 
-// queryLog queries one page of the log's segments from sequence number
-// from, after start (the last page's LastEvaluatedKey): what every pull
-// asks DynamoDB for.
-func (c *Cloud) queryLog(ctx context.Context, from uint64, start map[string]types.AttributeValue, consistent bool) (*dynamodb.QueryOutput, error) {
+// queryLog queries one page of the segments of partition pk from sequence
+// number from (up to those starting at to, when to is not 0), after start
+// (the last page's LastEvaluatedKey): what every pull asks DynamoDB for.
+func (c *Cloud) queryLog(ctx context.Context, pk string, from, to uint64, start map[string]types.AttributeValue, consistent bool) (*dynamodb.QueryOutput, error) {
+	cond := "PK = :p AND SK >= :from"
+	values := map[string]types.AttributeValue{":p": str(pk), ":from": str(seqKey(from))}
+	if to != 0 {
+		cond = "PK = :p AND SK BETWEEN :from AND :to"
+		values[":to"] = str(seqKey(to))
+	}
 	out, err := c.db.Query(ctx, &dynamodb.QueryInput{
-		TableName:              aws.String(c.tables.Log),
-		KeyConditionExpression: aws.String("PK = :p AND SK >= :from"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":p": str(logPartition), ":from": str(seqKey(from)),
-		},
-		ConsistentRead:    aws.Bool(consistent),
-		ExclusiveStartKey: start,
+		TableName:                 aws.String(c.tables.Log),
+		KeyConditionExpression:    aws.String(cond),
+		ExpressionAttributeValues: values,
+		ConsistentRead:            aws.Bool(consistent),
+		ExclusiveStartKey:         start,
 	})
 	if err != nil {
 		return nil, c.classify(ctx, "read the cloud log", err)
@@ -352,9 +377,20 @@ func batchSegments(segs []segment) [][]segment {
 	return out
 }
 
-// ReadLog reads the whole cloud log from sequence number from on, checking
-// each segment's frame, and calls fn with the events of each page in order.
-// It is what pull uses, for tools and tests that inspect the cloud log.
+// ReadLog reads the whole cloud log, every shard merged in the one order
+// every device holds it in, checking every shard's hash chain and every
+// cut, and calls fn with the events of each page in order from sequence
+// number from on. It is what pull uses, for tools and tests that inspect
+// the cloud log.
 func (c *Cloud) ReadLog(ctx context.Context, from uint64, fn func(page []*app.Event) error) error {
-	return c.readLog(ctx, from, 0, nil, fn)
+	m, _ := decodeMark(nil, 0, "")
+	return c.readMerged(ctx, m, 1, "", 0, func(page []*app.Event, _ mark) error {
+		for len(page) > 0 && page[0].Seq < from {
+			page = page[1:]
+		}
+		if len(page) == 0 {
+			return nil
+		}
+		return fn(page)
+	})
 }

@@ -89,17 +89,24 @@ func (d *device) reopen(prefix string) {
 // heals by syncing again: nothing is lost, nothing doubled, all converge.
 func TestCrashBetweenSteps(t *testing.T) {
 	for _, tc := range []struct {
-		step string
-		nth  int
+		step   string
+		nth    int
+		global bool // B changes only what the global shard holds
 	}{
-		{"page", 1},               // a page of the pull applied and checkpointed, the rest not
-		{"pushed", 1},             // the cloud append committed, the outbox not yet marked
-		{"confirmed", 1},          // the outbox marked, the projection not yet written
-		{"projection-claimed", 1}, // the projection claimed, nothing written
-		{"projection-chunk", 1},   // part of the projection written
-		{"projection-done", 1},    // projection written, dirty marks not pruned, status not saved
+		{"page", 1, false},               // a page of the pull applied and checkpointed, the rest not
+		{"appended", 1, false},           // B's ballots in Mayor's shard, no cut orders them yet
+		{"pushed", 1, false},             // the cut committed, not yet pulled
+		{"pushed", 1, true},              // the cloud append committed, the outbox not yet marked
+		{"confirmed", 1, true},           // the outbox marked, the projection not yet written
+		{"projection-claimed", 1, false}, // the projection claimed, nothing written
+		{"projection-chunk", 1, false},   // part of the projection written
+		{"projection-done", 1, false},    // projection written, dirty marks not pruned, status not saved
 	} {
-		t.Run(tc.step, func(t *testing.T) {
+		name := tc.step
+		if tc.global {
+			name += "-global"
+		}
+		t.Run(name, func(t *testing.T) {
 			prefix := newPrefix(t)
 			a := newDevice(t, "A", prefix, 0, nil)
 			b := newDevice(t, "B", prefix, time.Minute, nil)
@@ -109,7 +116,9 @@ func TestCrashBetweenSteps(t *testing.T) {
 			// Both make changes offline, with an overlap; A syncs first, so
 			// B's cycle pulls, rebases, pushes and writes the projection.
 			castMayor(a, "ann", 1, 150)
-			castMayor(b, "ben", 101, 400)
+			if !tc.global {
+				castMayor(b, "ben", 101, 400)
+			}
 			editCouncil(b, "olga", 3)
 			a.sync()
 			before, _ := b.store.Pending(b.ctx, 0)

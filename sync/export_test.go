@@ -29,7 +29,7 @@ func LogHead(ctx context.Context, c *Cloud) (uint64, string, error) { return c.l
 // not decoded: only their place in the log is checked.
 func ReadLogRaw(ctx context.Context, c *Cloud, from, settled uint64) (last uint64, hash string, err error) {
 	last = from - 1
-	err = c.scanLog(ctx, from, settled, func(items []map[string]types.AttributeValue, next uint64) (uint64, error) {
+	err = c.scanLog(ctx, logPartition, from, 0, settled, func(items []map[string]types.AttributeValue, next uint64) (uint64, error) {
 		for _, it := range items {
 			first, err1 := strconv.ParseUint(getNum(it, attrFirstSeq), 10, 64)
 			end, err2 := strconv.ParseUint(getNum(it, attrLastSeq), 10, 64)

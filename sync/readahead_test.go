@@ -40,6 +40,14 @@ func (pt *pageTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	in["Limit"] = 1
 	body, _ = json.Marshal(in)
+	if !bytes.Contains(body, []byte(`"LOG#global"`)) {
+		// The elections' shards are read where cuts order them; what is
+		// counted here is the read ahead of the global shard.
+		req = req.Clone(req.Context())
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.ContentLength = int64(len(body))
+		return pt.base.RoundTrip(req)
+	}
 	req = req.Clone(req.Context())
 	req.Body = io.NopCloser(bytes.NewReader(body))
 	req.ContentLength = int64(len(body))
@@ -100,8 +108,11 @@ func TestPullReadsAhead(t *testing.T) {
 		t.Fatalf("ReadLog = %v after %d pages, want the consumer's error after 2", err, pages)
 	}
 	queries, inFlight := pt.counts()
-	if inFlight != 0 || queries > 3 {
-		t.Fatalf("after ReadLog returned: %d queries made, %d still running; want at most 3 (two pages and one read ahead), none running", queries, inFlight)
+	// The global shard's pages: the two taken, one waiting for the
+	// consumer, and one being read (the consumer's reads of Mayor's shard
+	// for each cut give the reader time to get that far).
+	if inFlight != 0 || queries > 4 {
+		t.Fatalf("after ReadLog returned: %d queries made, %d still running; want at most 4 (two pages, one waiting and one read ahead), none running", queries, inFlight)
 	}
 	time.Sleep(200 * time.Millisecond)
 	if q, _ := pt.counts(); q != queries {

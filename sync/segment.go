@@ -16,7 +16,8 @@ import (
 // packed so that a push writes thousands of events in one transaction (see
 // doc.go for the measurements that called for it).
 //
-//	PK          LOG#global (the shard; LOG#ELECTION#{id} if sharded, doc.go)
+//	PK          LOG#global, or LOG#ELECTION#{id} for an election's shard
+//	            (doc.go, "Shards")
 //	SK          the first event's sequence number, 20 digits
 //	entity_type EVENTS
 //	first_seq   the first event's sequence number   (N)
@@ -24,8 +25,9 @@ import (
 //	first_when, last_when   the events' times, RFC 3339
 //	first_id, last_id       their ids
 //	last_hash   the last event's hash (the chain's head after this segment)
-//	events      the events as JSON lines, exactly as the local log stores
-//	            them (app.EncodeEvent), when they are small (S)
+//	events      the entries as JSON lines: events exactly as the local log
+//	            stores them (app.EncodeEvent), and in the global shard
+//	            cuts (shard.go), when they are small (S)
 //	events_gz   the same lines gzipped, when they are not (B)
 const (
 	logPartition   = "LOG#global"
@@ -54,15 +56,33 @@ const (
 // string order is numeric order.
 func seqKey(seq uint64) string { return fmt.Sprintf(seqWidthFormat, seq) }
 
-// segment is a run of consecutive events ready to store.
+// segment is a run of consecutive entries ready to store.
 type segment struct {
-	events []*app.Event
-	item   map[string]types.AttributeValue
-	stored int
+	entries []entry
+	item    map[string]types.AttributeValue
+	stored  int
 }
 
-// packSegments splits consecutive events into segments.
+// events returns the segment's events (without its cuts).
+func (s segment) events() []*app.Event {
+	var out []*app.Event
+	for _, e := range s.entries {
+		if e.ev != nil {
+			out = append(out, e.ev)
+		}
+	}
+	return out
+}
+
+// packSegments splits consecutive events of the global shard into
+// segments.
 func packSegments(evs []*app.Event) ([]segment, error) {
+	return packEntries(logPartition, eventEntries(evs))
+}
+
+// packEntries splits consecutive entries of the shard whose partition key
+// is pk into segments.
+func packEntries(pk string, evs []entry) ([]segment, error) {
 	var out []segment
 	var lines bytes.Buffer
 	start := 0
@@ -70,7 +90,7 @@ func packSegments(evs []*app.Event) ([]segment, error) {
 		if end == start {
 			return nil
 		}
-		seg, err := newSegment(evs[start:end], lines.Bytes())
+		seg, err := newSegment(pk, evs[start:end], lines.Bytes())
 		if err != nil {
 			return err
 		}
@@ -80,7 +100,7 @@ func packSegments(evs []*app.Event) ([]segment, error) {
 		return nil
 	}
 	for i, ev := range evs {
-		b, err := app.EncodeEvent(ev)
+		b, err := ev.encode()
 		if err != nil {
 			return nil, err
 		}
@@ -100,21 +120,25 @@ func packSegments(evs []*app.Event) ([]segment, error) {
 	return out, nil
 }
 
-// newSegment builds the item of one segment from its events and their JSON
-// lines.
-func newSegment(evs []*app.Event, lines []byte) (segment, error) {
+// newSegment builds the item of one segment of partition pk from its
+// entries and their JSON lines.
+func newSegment(pk string, evs []entry, lines []byte) (segment, error) {
 	first, last := evs[0], evs[len(evs)-1]
 	item := map[string]types.AttributeValue{
-		attrPK:        str(logPartition),
-		attrSK:        str(seqKey(first.Seq)),
+		attrPK:        str(pk),
+		attrSK:        str(seqKey(first.seq())),
 		"entity_type": str(segmentEntity),
-		attrFirstSeq:  num(first.Seq),
-		attrLastSeq:   num(last.Seq),
-		"first_when":  str(app.FormatTime(first.When)),
-		"last_when":   str(app.FormatTime(last.When)),
-		attrFirstID:   str(first.ID),
-		"last_id":     str(last.ID),
-		attrLastHash:  str(last.Hash),
+		attrFirstSeq:  num(first.seq()),
+		attrLastSeq:   num(last.seq()),
+		attrFirstID:   str(first.id()),
+		"last_id":     str(last.id()),
+		attrLastHash:  str(last.hash()),
+	}
+	if first.ev != nil {
+		item["first_when"] = str(app.FormatTime(first.ev.When))
+	}
+	if last.ev != nil {
+		item["last_when"] = str(app.FormatTime(last.ev.When))
 	}
 	stored := len(lines)
 	if len(lines) > segmentGzipAbove {
@@ -129,17 +153,17 @@ func newSegment(evs []*app.Event, lines []byte) (segment, error) {
 	}
 	if stored > segmentMaxStored {
 		return segment{}, app.Errorf(app.CodeInvalid,
-			"event %d (%s, %s) is too large to sync: %d bytes even compressed, and a DynamoDB item holds at most 400 KB; split it (for example import fewer ballots at once)",
-			first.Seq, first.ID, first.Type, stored)
+			"event %d (%s) is too large to sync: %d bytes even compressed, and a DynamoDB item holds at most 400 KB; split it (for example import fewer ballots at once)",
+			first.seq(), first.id(), stored)
 	}
-	return segment{events: evs, item: item, stored: stored + 256}, nil
+	return segment{entries: evs, item: item, stored: stored + 256}, nil
 }
 
-// decodeSegment reads the events of one segment item and checks its frame:
-// the sort key, first and last sequence numbers agree with the events, and
-// every event is whole. It does not check the hash chain (the local store
-// does, against its confirmed head). Errors name the sequence number.
-func decodeSegment(item map[string]types.AttributeValue) ([]*app.Event, error) {
+// decodeSegment reads the entries of one segment item and checks its frame:
+// the sort key, first and last sequence numbers agree with the entries,
+// and every entry is whole. It does not check the hash chain (checkEntries
+// does, against where the reader stands). Errors name the sequence number.
+func decodeSegment(item map[string]types.AttributeValue) ([]entry, error) {
 	sk := getStr(item, attrSK)
 	first, err := strconv.ParseUint(sk, 10, 64)
 	if err != nil || len(sk) != 20 {
@@ -168,17 +192,17 @@ func decodeSegment(item map[string]types.AttributeValue) ([]*app.Event, error) {
 	default:
 		return nil, app.Errorf(app.CodeInvalid, "cloud log segment at %d holds no events", first)
 	}
-	evs := make([]*app.Event, 0, last-first+1)
+	evs := make([]entry, 0, min(last-first+1, segmentMaxEvents))
 	for i, line := range bytes.Split(lines, []byte{'\n'}) {
 		seq := first + uint64(i)
-		ev, err := app.DecodeEvent(line)
+		e, err := decodeEntry(line)
 		if err != nil {
 			return nil, app.Errorf(app.CodeInvalid, "cloud log event %d is malformed: %s", seq, app.ErrorMessage(err))
 		}
-		if ev.Seq != seq {
-			return nil, app.Errorf(app.CodeInvalid, "cloud log event %d: the segment at %d holds sequence %d in its place", seq, first, ev.Seq)
+		if e.seq() != seq {
+			return nil, app.Errorf(app.CodeInvalid, "cloud log event %d: the segment at %d holds sequence %d in its place", seq, first, e.seq())
 		}
-		evs = append(evs, ev)
+		evs = append(evs, e)
 	}
 	if got := first + uint64(len(evs)) - 1; got != last {
 		return nil, app.Errorf(app.CodeInvalid, "cloud log segment at %d says it ends at %d but holds events up to %d", first, last, got)

@@ -19,12 +19,16 @@ type Local interface {
 	SyncHead(ctx context.Context) (confirmed uint64, hash string, pending int, err error)
 	// Pending returns up to max pending events (all when max <= 0).
 	Pending(ctx context.Context, max int) ([]*app.Event, error)
-	// Integrate applies a page of cloud events after the confirmed head and
-	// rebases the pending events on top, in one transaction.
-	Integrate(ctx context.Context, page []*app.Event) (rebased int, err error)
-	// ConfirmPushed confirms the first pending events, just appended to the
-	// cloud log at the sequence numbers they hold locally.
-	ConfirmPushed(ctx context.Context, evs []*app.Event) error
+	// IntegrateMarked applies a page of cloud events after the confirmed
+	// head and rebases the pending events on top, and keeps mark with the
+	// new head, in one transaction.
+	IntegrateMarked(ctx context.Context, page []*app.Event, mark []byte) (rebased int, err error)
+	// ConfirmPushedMarked confirms the first pending events, just appended
+	// to the cloud log at the sequence numbers they hold locally, and keeps
+	// mark with the new head.
+	ConfirmPushedMarked(ctx context.Context, evs []*app.Event, mark []byte) error
+	// SyncMark returns the mark kept with the confirmed head (nil if none).
+	SyncMark(ctx context.Context) ([]byte, error)
 	// CloudDelta returns the items the cloud projection needs to go from
 	// event `after` to the confirmed head.
 	CloudDelta(ctx context.Context, after uint64) (head uint64, puts, deletes []app.Item, err error)
@@ -79,7 +83,8 @@ type Syncer struct {
 	cfg   Config
 
 	// Step, when set, is called after each step of a cycle with its name
-	// (page, pushed, lost, confirmed, projection-claimed, projection-chunk,
+	// (page, appended (to an election's shard, before its cut), pushed,
+	// lost, confirmed, projection-claimed, projection-chunk,
 	// projection-done): tests stop the process there to simulate a crash,
 	// and count appends and lost races.
 	Step func(name string)
@@ -309,26 +314,22 @@ func (s *Syncer) backoff(ctx context.Context, c *Cloud, aged bool) error {
 }
 
 // pull reads the cloud log after the confirmed head and integrates it page
-// by page. settled is the log's head as the cycle first read it: every
-// event up to it is in the log (readLog may read them eventually
+// by page. settled is the global shard's head as the cycle first read it:
+// every entry up to it is there (readLog may read them eventually
 // consistent).
 func (s *Syncer) pull(ctx context.Context, c *Cloud, settled uint64, res *app.SyncResult) error {
-	confirmed, prev, _, err := s.local.SyncHead(ctx)
+	confirmed, prev, m, err := s.where(ctx)
 	if err != nil {
 		return err
 	}
 	s.emit("pull")
-	// The reader checks each page's hash chain while the page before it is
-	// applied; Integrate checks it again, finding each event's hash known.
-	chain := func(page []*app.Event) error {
-		if err := app.CheckRun(prev, page[0].Seq, page); err != nil {
-			return app.Errorf(app.CodeInvalid, "cloud log %s", app.ErrorMessage(err))
+	return c.readMerged(ctx, m, confirmed+1, prev, settled, func(page []*app.Event, m mark) error {
+		if len(page) == 0 {
+			// Cuts that ordered nothing new: the mark moves past them.
+			_, err := s.local.IntegrateMarked(ctx, nil, m.encode())
+			return err
 		}
-		prev = page[len(page)-1].Hash
-		return nil
-	}
-	return c.readLog(ctx, confirmed+1, settled, chain, func(page []*app.Event) error {
-		rebased, err := s.local.Integrate(ctx, page)
+		rebased, err := s.local.IntegrateMarked(ctx, page, m.encode())
 		if err != nil {
 			return err
 		}
@@ -340,6 +341,21 @@ func (s *Syncer) pull(ctx context.Context, c *Cloud, settled uint64, res *app.Sy
 		s.step("page")
 		return nil
 	})
+}
+
+// where returns the confirmed head, its hash, and where the reading of
+// each shard stands there.
+func (s *Syncer) where(ctx context.Context) (uint64, string, mark, error) {
+	confirmed, prev, _, err := s.local.SyncHead(ctx)
+	if err != nil {
+		return 0, "", mark{}, err
+	}
+	b, err := s.local.SyncMark(ctx)
+	if err != nil {
+		return 0, "", mark{}, err
+	}
+	m, err := decodeMark(b, confirmed, prev)
+	return confirmed, prev, m, err
 }
 
 // pushOutcome says how a push ended.
@@ -355,23 +371,35 @@ const (
 	pushAtHead
 )
 
-// push appends pending events to the cloud log after the confirmed head, a
-// transaction at a time, confirming each locally once it committed. When
+// push appends pending events to the cloud log. Events of the global shard
+// alone go right after the global shard's entry the device read last, a
+// transaction at a time, and are confirmed here as each commits; when
 // another device appended first and the events fit one transaction, they
-// go after the cloud's new head at once (appendAtHead).
+// go after the shard's new head at once (appendAtHead). Ballots go to
+// their elections' shards, each run followed by a cut (pushShards).
 func (s *Syncer) push(ctx context.Context, c *Cloud, evs []*app.Event, res *app.SyncResult) (pushOutcome, error) {
-	segs, err := packSegments(evs)
+	_, _, m, err := s.where(ctx)
 	if err != nil {
 		return pushLost, err
 	}
 	s.emit("push")
+	runs := shardRuns(evs)
+	if len(runs) > 1 || runs[0].shard != globalShard {
+		return s.pushShards(ctx, c, m, runs, res)
+	}
+	placed := placedAfter(evs, m.Global.Seq, m.Global.Hash)
+	segs, err := packSegments(placed)
+	if err != nil {
+		return pushLost, err
+	}
 	batches := batchSegments(segs)
+	done := 0
 	for _, batch := range batches {
 		err := c.appendSegments(ctx, batch)
 		if errors.Is(err, errLostRace) {
 			s.step("lost")
 			if len(batches) == 1 {
-				return s.appendAtHead(ctx, c, evs, err, res)
+				return s.appendAtHead(ctx, c, placed, err, res)
 			}
 			return pushLost, nil
 		}
@@ -379,17 +407,166 @@ func (s *Syncer) push(ctx context.Context, c *Cloud, evs []*app.Event, res *app.
 			return pushLost, err
 		}
 		s.step("pushed")
-		var pushed []*app.Event
+		n := 0
 		for _, seg := range batch {
-			pushed = append(pushed, seg.events...)
+			n += len(seg.entries)
 		}
-		if err := s.local.ConfirmPushed(ctx, pushed); err != nil {
+		last := placed[done+n-1]
+		m.Global = place{last.Seq, last.Hash}
+		if err := s.local.ConfirmPushedMarked(ctx, evs[done:done+n], m.encode()); err != nil {
 			return pushLost, err
 		}
+		done += n
 		s.step("confirmed")
-		s.pushed(res, len(pushed))
+		s.pushed(res, n)
 	}
 	return pushDone, nil
+}
+
+// run is a run of consecutive pending events of one shard.
+type run struct {
+	shard string
+	evs   []*app.Event
+}
+
+// shardRuns splits pending events into runs by shard, in order.
+func shardRuns(evs []*app.Event) []run {
+	var out []run
+	for _, ev := range evs {
+		sh := eventShard(ev)
+		if len(out) == 0 || out[len(out)-1].shard != sh {
+			out = append(out, run{shard: sh})
+		}
+		out[len(out)-1].evs = append(out[len(out)-1].evs, ev)
+	}
+	return out
+}
+
+// pushShards appends runs of pending events, some of them in elections'
+// shards, keeping their order in the merged log: each election run goes to
+// its shard and is followed, in the global shard, by a cut that orders it
+// there; the global events before an election run are in the global shard
+// before the run is appended (once it is, any device's cut may order it).
+// Nothing is confirmed here: the next pull finds the events where the cuts
+// put them, by id and content, as after any append at the head.
+func (s *Syncer) pushShards(ctx context.Context, c *Cloud, m mark, runs []run, res *app.SyncResult) (pushOutcome, error) {
+	var global []entry // global entries waiting for the next flush
+	flush := func() error {
+		if len(global) == 0 {
+			return nil
+		}
+		end, err := s.appendEntries(ctx, c, globalShard, m.Global, global)
+		if err != nil {
+			return err
+		}
+		m.Global, global = end, nil
+		return nil
+	}
+	for _, r := range runs {
+		if r.shard == globalShard {
+			global = append(global, eventEntries(r.evs)...)
+			continue
+		}
+		if err := flush(); err != nil {
+			return pushLost, err
+		}
+		end, err := s.appendEntries(ctx, c, r.shard, m.Shards[r.shard], eventEntries(r.evs))
+		if err != nil {
+			return pushLost, err
+		}
+		global = append(global, entry{cut: &cut{Cut: cutOf{Shard: r.shard, To: end.Seq, ToHash: end.Hash}}})
+	}
+	if err := flush(); err != nil {
+		return pushLost, err
+	}
+	n := 0
+	for _, r := range runs {
+		n += len(r.evs)
+	}
+	s.step("pushed")
+	s.pushed(res, n)
+	return pushAtHead, nil
+}
+
+// appendEntries appends entries to shard after from, the last entry this
+// device knows there, and returns the shard's head as it then knows it
+// (its last entry, or what follows it). When another device appended
+// first, it reads what is now after from (consistently), drops the entries
+// found there (an attempt of ours whose answer was lost; a cut of the same
+// shard that reaches as far), and places the rest after the new head,
+// after the backoff. Every attempt either committed where it was placed,
+// and is found there, or wrote nothing, so no entry goes to a shard twice.
+func (s *Syncer) appendEntries(ctx context.Context, c *Cloud, shard string, from place, todo []entry) (place, error) {
+	known := from
+	for {
+		placed := make([]entry, len(todo))
+		at := known
+		for i, e := range todo {
+			placed[i] = e.placed(at.Seq+1, at.Hash)
+			at = place{placed[i].seq(), placed[i].hash()}
+		}
+		segs, err := packEntries(shardPK(shard), placed)
+		if err != nil {
+			return from, err
+		}
+		batch := batchSegments(segs)[0]
+		err = c.appendSegments(ctx, batch)
+		if err == nil {
+			n := 0
+			for _, seg := range batch {
+				n += len(seg.entries)
+			}
+			known = place{placed[n-1].seq(), placed[n-1].hash()}
+			if shard != globalShard {
+				s.step("appended")
+			}
+			if todo = todo[n:]; len(todo) == 0 {
+				return known, nil
+			}
+			continue
+		}
+		if !errors.Is(err, errLostRace) {
+			return from, err
+		}
+		s.step("lost")
+		tail, err := c.readTail(ctx, shard, known)
+		if err != nil {
+			return from, err
+		}
+		if len(tail) > 0 {
+			known = place{tail[len(tail)-1].seq(), tail[len(tail)-1].hash()}
+		}
+		if todo = skipFound(todo, tail); len(todo) == 0 {
+			return known, nil
+		}
+		if err := s.backoff(ctx, c, false); err != nil {
+			return from, err
+		}
+	}
+}
+
+// skipFound drops from todo the entries tail already holds: events by id,
+// and cuts that a cut of the same shard in tail reaches.
+func skipFound(todo, tail []entry) []entry {
+	ids := make(map[string]bool, len(tail))
+	reach := map[string]uint64{}
+	for _, e := range tail {
+		if e.cut != nil {
+			reach[e.cut.Cut.Shard] = max(reach[e.cut.Cut.Shard], e.cut.Cut.To)
+		} else {
+			ids[e.ev.ID] = true
+		}
+	}
+	var out []entry
+	for _, e := range todo {
+		switch {
+		case e.cut != nil && reach[e.cut.Cut.Shard] >= e.cut.Cut.To:
+		case e.cut == nil && ids[e.ev.ID]:
+		default:
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // pushed counts n events appended to the cloud log and reports progress.

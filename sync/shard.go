@@ -1,0 +1,437 @@
+package cloudsync
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"votedesk/app"
+)
+
+// Shards (doc.go, "Shards"): the cloud log is one global shard (LOG#global:
+// users, roles, devices, elections' set-up and lifecycle, and cuts) and one
+// shard per election for its ballots (LOG#ELECTION#{id}). Each shard is a
+// gap-free hash-chained run of entries with its own head. A cut, an entry
+// of the global shard, orders another shard's events: those after the
+// shard's last cut, up to the cut's To, stand in the log where the cut
+// stands. Every device reads the global shard in order and, at each cut,
+// the shard's events it covers, so every device holds the one merged log in
+// the same order (the local log), numbered and hash-chained alike.
+
+// globalShard names the global shard in marks and status.
+const globalShard = "global"
+
+// shardPK is the partition key of a shard: LOG#global, or
+// LOG#ELECTION#{id}.
+func shardPK(shard string) string { return "LOG#" + shard }
+
+// electionShard is the shard of the election with id.
+func electionShard(id string) string { return "ELECTION#" + id }
+
+// validShard reports whether name is an election's shard.
+func validShard(name string) bool {
+	id, ok := strings.CutPrefix(name, "ELECTION#")
+	return ok && id != "" && len(id) <= 100 && !strings.ContainsAny(id, "# \t\n")
+}
+
+// eventShard is the shard ev is appended to ("global" or an election's).
+func eventShard(ev *app.Event) string {
+	if id := app.ShardOf(ev); id != "" {
+		return electionShard(id)
+	}
+	return globalShard
+}
+
+// entry is one place of a shard: an event, or (in the global shard) a cut.
+type entry struct {
+	ev  *app.Event
+	cut *cut
+}
+
+// cut orders the events of Shard after its last cut, up to To (whose hash
+// in that shard's chain is ToHash), at its own place in the global shard.
+type cut struct {
+	Seq      uint64 `json:"seq"`
+	Cut      cutOf  `json:"cut"`
+	PrevHash string `json:"prev_hash"`
+	Hash     string `json:"hash"`
+}
+
+type cutOf struct {
+	Shard  string `json:"shard"`
+	To     uint64 `json:"to"`
+	ToHash string `json:"to_hash"`
+}
+
+// computeHash is the cut's chain hash after an entry whose hash is prev.
+func (c *cut) computeHash(prev string) string {
+	h := sha256.New()
+	h.Write([]byte(prev))
+	h.Write([]byte("\ncut\n" + c.Cut.Shard + "\n" + strconv.FormatUint(c.Cut.To, 10) + "\n" + c.Cut.ToHash))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func eventEntries(evs []*app.Event) []entry {
+	out := make([]entry, len(evs))
+	for i, ev := range evs {
+		out[i] = entry{ev: ev}
+	}
+	return out
+}
+
+func (e entry) seq() uint64 {
+	if e.cut != nil {
+		return e.cut.Seq
+	}
+	return e.ev.Seq
+}
+
+func (e entry) hash() string {
+	if e.cut != nil {
+		return e.cut.Hash
+	}
+	return e.ev.Hash
+}
+
+// id names the entry: an event's id, or what a cut covers (two cuts with
+// the same name are the same cut).
+func (e entry) id() string {
+	if e.cut != nil {
+		return "cut:" + e.cut.Cut.Shard + ":" + strconv.FormatUint(e.cut.Cut.To, 10) + ":" + e.cut.Cut.ToHash
+	}
+	return e.ev.ID
+}
+
+func (e entry) encode() ([]byte, error) {
+	if e.cut != nil {
+		return json.Marshal(e.cut)
+	}
+	return app.EncodeEvent(e.ev)
+}
+
+// placed returns a copy of e at place seq, chained after prev.
+func (e entry) placed(seq uint64, prev string) entry {
+	if e.cut != nil {
+		c := *e.cut
+		c.Seq, c.PrevHash = seq, prev
+		c.Hash = c.computeHash(prev)
+		return entry{cut: &c}
+	}
+	ev := *e.ev
+	ev.Seq = seq
+	ev.Chain(prev)
+	return entry{ev: &ev}
+}
+
+// cutPrefix is how a cut's line starts after its sequence number; an
+// event's line has its version or id there.
+var cutPrefix = []byte(`,"cut":{`)
+
+// decodeEntry reads one line of a segment.
+func decodeEntry(line []byte) (entry, error) {
+	rest, ok := bytes.CutPrefix(line, []byte(`{"seq":`))
+	if ok {
+		i := 0
+		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+			i++
+		}
+		if bytes.HasPrefix(rest[i:], cutPrefix) {
+			var c cut
+			dec := json.NewDecoder(bytes.NewReader(line))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&c); err != nil {
+				return entry{}, app.Errorf(app.CodeInvalid, "a cut that cannot be read: %v", err)
+			}
+			switch {
+			case !validShard(c.Cut.Shard):
+				return entry{}, app.Errorf(app.CodeInvalid, "a cut of %q, which is not an election's shard", c.Cut.Shard)
+			case c.Cut.To == 0 || len(c.Cut.ToHash) != 64:
+				return entry{}, app.Errorf(app.CodeInvalid, "a cut of %s with no end (to %d, hash %q)", c.Cut.Shard, c.Cut.To, c.Cut.ToHash)
+			}
+			return entry{cut: &c}, nil
+		}
+	}
+	ev, err := app.DecodeEvent(line)
+	if err != nil {
+		return entry{}, err
+	}
+	return entry{ev: ev}, nil
+}
+
+// checkEntries checks that entries continue a shard whose entry next-1
+// has hash prev: places next, next+1, ... with no gap, each chained to the
+// one before with a hash that matches its content, every event whole (as
+// app.CheckRun). The error names the shard and the first bad place.
+func checkEntries(shard, prev string, next uint64, entries []entry) error {
+	for i := 0; i < len(entries); {
+		want := next + uint64(i)
+		if c := entries[i].cut; c != nil {
+			switch {
+			case shard != globalShard:
+				return app.Errorf(app.CodeInvalid, "cloud log %s: event %d is a cut, which only the global shard holds", shard, want)
+			case c.Seq != want:
+				return app.Errorf(app.CodeInvalid, "cloud log %s: event %d is missing: event %d is in its place (a gap or a repeat in the log)", shard, want, c.Seq)
+			case c.PrevHash != prev:
+				return app.Errorf(app.CodeInvalid, "cloud log %s: event %d: the hash chain is broken", shard, want)
+			case c.computeHash(prev) != c.Hash:
+				return app.Errorf(app.CodeInvalid, "cloud log %s: event %d: its hash does not match its content, so it was changed after it was written", shard, want)
+			}
+			prev = c.Hash
+			i++
+			continue
+		}
+		j := i
+		run := []*app.Event{}
+		for j < len(entries) && entries[j].cut == nil {
+			run = append(run, entries[j].ev)
+			j++
+		}
+		if err := app.CheckRun(prev, want, run); err != nil {
+			return app.Errorf(app.CodeInvalid, "cloud log %s %s", shardWords(shard), app.ErrorMessage(err))
+		}
+		prev = run[len(run)-1].Hash
+		i = j
+	}
+	return nil
+}
+
+// shardWords names a shard in messages ("" for the global one, which is
+// what a log of one shard was called before).
+func shardWords(shard string) string {
+	if shard == globalShard {
+		return ""
+	}
+	return "(" + shard + ")"
+}
+
+// place is where a reading of a shard stands: its last entry read and that
+// entry's hash.
+type place struct {
+	Seq  uint64 `json:"seq"`
+	Hash string `json:"hash"`
+}
+
+// mark says, for the confirmed head of the local log, where the reading of
+// each shard stands: the global shard's last entry, and for each election's
+// shard the end of its last cut. It is kept with the head, in the same
+// transaction (Local.IntegrateMarked).
+type mark struct {
+	Global place            `json:"global"`
+	Shards map[string]place `json:"shards,omitempty"`
+}
+
+func (m mark) clone() mark {
+	out := mark{Global: m.Global, Shards: make(map[string]place, len(m.Shards))}
+	for k, v := range m.Shards {
+		out.Shards[k] = v
+	}
+	return out
+}
+
+func (m mark) encode() []byte {
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// decodeMark reads the mark kept with a confirmed head (confirmed, hash).
+// A device that kept none has read one shard only: the global one, up to
+// its confirmed head.
+func decodeMark(b []byte, confirmed uint64, hash string) (mark, error) {
+	if b == nil {
+		return mark{Global: place{confirmed, hash}, Shards: map[string]place{}}, nil
+	}
+	var m mark
+	if err := json.Unmarshal(b, &m); err != nil {
+		return mark{}, app.Errorf(app.CodeInvalid, "this device's record of where it stands in the cloud log is damaged: %v", err)
+	}
+	if m.Shards == nil {
+		m.Shards = map[string]place{}
+	}
+	return m, nil
+}
+
+// readRange reads the entries from up to to of shard, which a cut said are
+// there: eventually consistent as far as that goes when there are enough
+// of them (unless consistent), the rest consistently (doc.go, "Reading at
+// half price").
+func (c *Cloud) readRange(ctx context.Context, shard string, from, to uint64, consistent bool) ([]entry, error) {
+	var out []entry
+	settled := to
+	if consistent {
+		settled = 0
+	}
+	err := c.scanLog(ctx, shardPK(shard), from, to, settled, func(items []map[string]types.AttributeValue, next uint64) (uint64, error) {
+		page, err := decodePage(items, next)
+		if err != nil || len(page) == 0 {
+			return next, err
+		}
+		out = append(out, page...)
+		return page[len(page)-1].seq() + 1, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(out) > 0 && out[len(out)-1].seq() > to {
+		return nil, app.Errorf(app.CodeInvalid, "cloud log %s: a cut ends at %d, inside the segment that starts at %d", shard, to, out[len(out)-1].seq())
+	}
+	if uint64(len(out)) != to-from+1 {
+		return nil, app.Errorf(app.CodeInvalid, "cloud log %s: a cut covers events up to %d, but the shard holds only %d after %d", shard, to, len(out), from-1)
+	}
+	return out, nil
+}
+
+// merger lays the global shard's entries, and at each cut the events it
+// covers, into the merged log: numbered from next, chained after prev.
+type merger struct {
+	c    *Cloud
+	m    mark
+	next uint64
+	prev string
+	// read holds, per shard, events read ahead of the cuts that order
+	// them: a page's cuts of one shard are read with one query.
+	read map[string][]entry
+	// consistent reads the shards consistently, as the global shard was
+	// (a tool's whole read of the log).
+	consistent bool
+}
+
+// take returns the merged events of a page of the global shard's entries,
+// already checked as a run of that shard; m then stands after them.
+func (g *merger) take(ctx context.Context, page []entry) ([]*app.Event, error) {
+	if err := g.readAhead(ctx, page); err != nil {
+		return nil, err
+	}
+	var out []*app.Event
+	for _, e := range page {
+		// Where the global shard stands after e, taken before place
+		// renumbers and rechains it as the merged log's.
+		at := place{e.seq(), e.hash()}
+		if e.cut == nil {
+			out = append(out, g.place(e.ev))
+		} else {
+			evs, err := g.covered(e.cut)
+			if err != nil {
+				return nil, err
+			}
+			for _, ev := range evs {
+				out = append(out, g.place(ev))
+			}
+		}
+		g.m.Global = at
+	}
+	return out, nil
+}
+
+// readAhead reads, for each shard the page's cuts order, every event they
+// cover, with one query per shard, and checks them against the shard's
+// chain.
+func (g *merger) readAhead(ctx context.Context, page []entry) error {
+	reach := map[string]uint64{}
+	for _, e := range page {
+		if e.cut != nil {
+			reach[e.cut.Cut.Shard] = max(reach[e.cut.Cut.Shard], e.cut.Cut.To)
+		}
+	}
+	g.read = map[string][]entry{}
+	for shard, to := range reach {
+		at := g.m.Shards[shard]
+		if to <= at.Seq {
+			continue
+		}
+		entries, err := g.c.readRange(ctx, shard, at.Seq+1, to, g.consistent)
+		if err != nil {
+			return err
+		}
+		if err := checkEntries(shard, at.Hash, at.Seq+1, entries); err != nil {
+			return err
+		}
+		evs := make([]*app.Event, len(entries))
+		for i, e := range entries {
+			evs[i] = e.ev
+		}
+		app.VerifyAll(evs)
+		g.read[shard] = entries
+	}
+	return nil
+}
+
+// place numbers ev as the merged log's next event and chains it there (an
+// event's content, id and signatures do not depend on its place).
+func (g *merger) place(ev *app.Event) *app.Event {
+	ev.Seq = g.next
+	if ev.PrevHash != g.prev {
+		ev.Chain(g.prev)
+	}
+	g.next, g.prev = g.next+1, ev.Hash
+	return ev
+}
+
+// covered returns the events a cut orders: those of its shard after the
+// shard's last cut, up to the cut's end (read ahead and checked), whose
+// last must have the hash the cut gives it. A cut that covers nothing new
+// (another cut went as far) orders nothing.
+func (g *merger) covered(k *cut) ([]*app.Event, error) {
+	at := g.m.Shards[k.Cut.Shard]
+	if k.Cut.To <= at.Seq {
+		return nil, nil
+	}
+	n := int(k.Cut.To - at.Seq)
+	entries := g.read[k.Cut.Shard]
+	if n > len(entries) {
+		return nil, app.Errorf(app.CodeInvalid, "cloud log: the cut at %d orders %s up to %d, which was not read", k.Seq, k.Cut.Shard, k.Cut.To)
+	}
+	if last := entries[n-1].hash(); last != k.Cut.ToHash {
+		return nil, app.Errorf(app.CodeInvalid, "cloud log: the cut at %d says %s ends at %d with hash %.12s…, but its event there has %.12s…", k.Seq, k.Cut.Shard, k.Cut.To, k.Cut.ToHash, last)
+	}
+	evs := make([]*app.Event, n)
+	for i, e := range entries[:n] {
+		evs[i] = e.ev
+	}
+	g.read[k.Cut.Shard] = entries[n:]
+	g.m.Shards[k.Cut.Shard] = place{k.Cut.To, k.Cut.ToHash}
+	return evs, nil
+}
+
+// readMerged reads the cloud log after mark m, whose merged head is
+// next-1 with hash prev, and calls fn with each page of merged events and
+// the mark after it. settled is the global shard's head as the cycle read
+// it (readLog). A page of cuts that order nothing new still moves the mark.
+func (c *Cloud) readMerged(ctx context.Context, m mark, next uint64, prev string, settled uint64, fn func(page []*app.Event, m mark) error) error {
+	g := &merger{c: c, m: m.clone(), next: next, prev: prev, consistent: settled == 0}
+	gprev := m.Global.Hash
+	check := func(page []entry) error {
+		if err := checkEntries(globalShard, gprev, page[0].seq(), page); err != nil {
+			return err
+		}
+		gprev = page[len(page)-1].hash()
+		return nil
+	}
+	return c.readLog(ctx, m.Global.Seq+1, settled, check, func(page []entry) error {
+		evs, err := g.take(ctx, page)
+		if err != nil {
+			return err
+		}
+		return fn(evs, g.m.clone())
+	})
+}
+
+// readTail reads, consistently, what shard holds after the entry at known:
+// every append that committed before the read.
+func (c *Cloud) readTail(ctx context.Context, shard string, known place) ([]entry, error) {
+	var out []entry
+	err := c.scanLog(ctx, shardPK(shard), known.Seq+1, 0, 0, func(items []map[string]types.AttributeValue, next uint64) (uint64, error) {
+		page, err := decodePage(items, next)
+		if err != nil || len(page) == 0 {
+			return next, err
+		}
+		out = append(out, page...)
+		return page[len(page)-1].seq() + 1, nil
+	})
+	return out, err
+}
