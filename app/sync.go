@@ -98,6 +98,19 @@ type SyncStatus struct {
 	LastError     string    `json:"last_error,omitempty"`
 	LastPulled    int       `json:"last_pulled"`
 	LastPushed    int       `json:"last_pushed"`
+	// Shards says how far this device has read each shard of the cloud
+	// log: the global shard first, then each election's (sync/doc.go).
+	Shards []ShardPlace `json:"shards"`
+}
+
+// ShardPlace is how far a device has read one shard of the cloud log.
+type ShardPlace struct {
+	// Shard is "global" or an election's shard; ElectionID names the
+	// election of an election's shard.
+	Shard      string `json:"shard"`
+	ElectionID string `json:"election_id,omitempty"`
+	// Read is the last entry of the shard this device holds.
+	Read uint64 `json:"read"`
 }
 
 // CloudVerifier checks the cloud's copy of the log (a Syncer may offer it).

@@ -70,3 +70,18 @@ func AppendAfter(ctx context.Context, c *Cloud, evs []*app.Event, seq uint64, ha
 	}
 	return lost, err
 }
+
+// ShardContents reads one shard of the cloud log ("global", or an
+// election's "ELECTION#{id}") as it is stored: its events, and how many
+// cuts it holds.
+func ShardContents(ctx context.Context, c *Cloud, shard string) (evs []*app.Event, cuts int, err error) {
+	tail, err := c.readTail(ctx, shard, place{})
+	for _, e := range tail {
+		if e.cut != nil {
+			cuts++
+		} else {
+			evs = append(evs, e.ev)
+		}
+	}
+	return evs, cuts, err
+}

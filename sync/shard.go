@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -230,6 +231,26 @@ func (m mark) clone() mark {
 	out := mark{Global: m.Global, Shards: make(map[string]place, len(m.Shards))}
 	for k, v := range m.Shards {
 		out.Shards[k] = v
+	}
+	return out
+}
+
+// shardNames lists the elections' shards read so far, in order.
+func (m mark) shardNames() []string {
+	names := make([]string, 0, len(m.Shards))
+	for k := range m.Shards {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// places lists how far each shard is read: the global shard, then the
+// elections' in order of their ids.
+func (m mark) places() []app.ShardPlace {
+	out := []app.ShardPlace{{Shard: globalShard, Read: m.Global.Seq}}
+	for _, k := range m.shardNames() {
+		out = append(out, app.ShardPlace{Shard: k, ElectionID: strings.TrimPrefix(k, "ELECTION#"), Read: m.Shards[k].Seq})
 	}
 	return out
 }

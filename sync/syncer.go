@@ -49,6 +49,9 @@ const (
 	settingEndpoint = "endpoint"
 	settingPrefix   = "table_prefix"
 	settingStatus   = "status"
+	// settingUncut notes, per election shard, how far it held events no
+	// cut ordered when this device last looked (sweep).
+	settingUncut = "uncut"
 )
 
 // maxRounds bounds how many races for the head of the log one cycle may
@@ -269,6 +272,9 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 		// pushLost: pull what the others appended, rebase, push again;
 		// pushAtHead: pull, which confirms what was appended.
 	}
+	if err := s.sweep(ctx, c, &res); err != nil {
+		return res, err
+	}
 	confirmed, _, pending, err = s.local.SyncHead(ctx)
 	if err != nil {
 		return res, err
@@ -285,6 +291,70 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 	res.Projection, err = s.updateProjection(ctx, c, func() { s.emit("projection") })
 	res.Repaired = s.repaired
 	return res, err
+}
+
+// sweep orders ballots that sit in an election's shard with no cut to
+// order them a whole cycle after this device first saw them there: their
+// device stopped between its append and its cut (a crash, a lost
+// connection) and may never come back. Until a cut orders them they are
+// stored in the cloud but in no device's log. Each cycle reads the head of
+// every election's shard this device has read (one small query each); a
+// shard whose events past the last cut were already there last cycle gets
+// a cut to its head, after its chain is checked, and the pull that follows
+// takes them in. Events seen there for the first time are left to their
+// device, which cuts them within its own cycle.
+func (s *Syncer) sweep(ctx context.Context, c *Cloud, res *app.SyncResult) error {
+	_, _, m, err := s.where(ctx)
+	if err != nil || len(m.Shards) == 0 {
+		return err
+	}
+	var before map[string]uint64
+	if b, ok, err := s.local.SyncSetting(ctx, settingUncut); err != nil {
+		return err
+	} else if ok {
+		_ = json.Unmarshal(b, &before) // a damaged note only delays a sweep
+	}
+	now := map[string]uint64{}
+	var cuts []entry
+	for _, shard := range m.shardNames() {
+		at := m.Shards[shard]
+		head, _, err := c.shardHead(ctx, shard)
+		if err != nil {
+			return err
+		}
+		if head <= at.Seq {
+			continue
+		}
+		if seen := before[shard]; seen <= at.Seq {
+			now[shard] = head // new since the last cycle: their device's to cut
+			continue
+		}
+		tail, err := c.readTail(ctx, shard, at)
+		if err != nil {
+			return err
+		}
+		if err := checkEntries(shard, at.Hash, at.Seq+1, tail); err != nil {
+			return err
+		}
+		last := tail[len(tail)-1]
+		cuts = append(cuts, entry{cut: &cut{Cut: cutOf{Shard: shard, To: last.seq(), ToHash: last.hash()}}})
+	}
+	b, _ := json.Marshal(now)
+	if err := s.local.SetSyncSetting(ctx, settingUncut, b); err != nil {
+		return err
+	}
+	if len(cuts) == 0 {
+		return nil
+	}
+	if _, err := s.appendEntries(ctx, c, globalShard, m.Global, cuts); err != nil {
+		return err
+	}
+	s.step("swept")
+	head, _, err := c.logHead(ctx)
+	if err != nil {
+		return err
+	}
+	return s.pull(ctx, c, head, res)
 }
 
 // backoff counts a lost race and waits before the next try: full jitter
@@ -534,6 +604,11 @@ func (s *Syncer) appendEntries(ctx context.Context, c *Cloud, shard string, from
 			return from, err
 		}
 		if len(tail) > 0 {
+			// What this device chains onto and cuts to must be whole: a
+			// cut of a broken chain would stop every device's pull there.
+			if err := checkEntries(shard, known.Hash, known.Seq+1, tail); err != nil {
+				return from, err
+			}
 			known = place{tail[len(tail)-1].seq(), tail[len(tail)-1].hash()}
 		}
 		if todo = skipFound(todo, tail); len(todo) == 0 {
@@ -708,8 +783,13 @@ func (s *Syncer) Status(ctx context.Context) (app.SyncStatus, error) {
 	if err != nil {
 		return out, err
 	}
+	_, _, m, err := s.where(ctx)
+	if err != nil {
+		return out, err
+	}
 	out = app.SyncStatus{Endpoint: cfg.Endpoint, TablePrefix: cfg.TablePrefix, LastEventID: confirmed, LastEventHash: hash,
-		Pending: pending, LastError: st.LastError, LastPulled: st.LastPulled, LastPushed: st.LastPushed}
+		Pending: pending, LastError: st.LastError, LastPulled: st.LastPulled, LastPushed: st.LastPushed,
+		Shards: m.places()}
 	out.LastAttempt, _ = time.Parse(time.RFC3339Nano, st.LastAttempt)
 	out.LastSuccess, _ = time.Parse(time.RFC3339Nano, st.LastSuccess)
 	if out.Endpoint == "" {

@@ -79,7 +79,7 @@ func (c *CloudSyncer) Status(ctx context.Context) (SyncStatus, error) {
 	if err != nil {
 		return SyncStatus{}, err
 	}
-	return SyncStatus{LastSuccess: st.LastSuccess, Pending: st.Pending, LastError: st.LastError}, nil
+	return SyncStatus{LastSuccess: st.LastSuccess, Pending: st.Pending, LastError: st.LastError, Shards: st.Shards}, nil
 }
 
 // Sync runs one cycle, reporting events (and cloud items) done of total,

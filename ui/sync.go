@@ -53,6 +53,9 @@ type SyncStatus struct {
 	Pending int
 	// LastError is the last sync's failure, if it failed.
 	LastError string
+	// Shards says how far this device has read each shard of the cloud
+	// log.
+	Shards []app.ShardPlace
 }
 
 // SyncReport is what one sync did.
@@ -83,6 +86,8 @@ type SyncScreen struct {
 	Progress                  *widget.ProgressBar
 	Tabs                      *container.AppTabs // conflicts, rejected events
 	LastSuccess, Pending      *widget.Label
+	// Read says how far this device has read each shard of the cloud log.
+	Read *widget.Label
 	Report                    *widget.Label
 	Conflicts                 *grid
 	Rejections                *grid
@@ -99,7 +104,8 @@ type SyncScreen struct {
 func newSyncScreen(s *session) *SyncScreen {
 	sc := &SyncScreen{s: s, selected: -1,
 		Endpoint: modal.NewEntry(), Profile: modal.NewEntry(), Region: modal.NewEntry(),
-		Progress: widget.NewProgressBar(), LastSuccess: widget.NewLabel("—"), Pending: widget.NewLabel("—"), Report: widget.NewLabel("")}
+		Progress: widget.NewProgressBar(), LastSuccess: widget.NewLabel("—"), Pending: widget.NewLabel("—"), Read: widget.NewLabel("—"), Report: widget.NewLabel("")}
+	sc.Read.Wrapping = fyne.TextWrapWord
 	sc.Endpoint.SetPlaceHolder("empty: the region's DynamoDB endpoint")
 	sc.Profile.SetPlaceHolder("default")
 	sc.Region.SetPlaceHolder("not set: type one, e.g. eu-west-1 (or set AWS_REGION)")
@@ -149,7 +155,8 @@ func newSyncScreen(s *session) *SyncScreen {
 	status := widget.NewForm(
 		widget.NewFormItem("Automatic sync", sc.Interval),
 		widget.NewFormItem("Last success", sc.LastSuccess),
-		widget.NewFormItem("Pending events", sc.Pending))
+		widget.NewFormItem("Pending events", sc.Pending),
+		widget.NewFormItem("Cloud log read", sc.Read))
 	top := container.NewGridWithColumns(2,
 		widget.NewCard("Cloud connection", "", container.NewVBox(conn, container.NewHBox(sc.Save))),
 		widget.NewCard("Sync", "", container.NewVBox(status, container.NewBorder(nil, nil, sc.SyncNow, nil, sc.Progress), sc.Report)))
@@ -324,9 +331,29 @@ func (sc *SyncScreen) refresh() {
 func (sc *SyncScreen) showStatus(st SyncStatus) {
 	sc.LastSuccess.SetText(orText(fmtTime(st.LastSuccess), "never"))
 	sc.Pending.SetText(fmtCount(st.Pending))
+	sc.Read.SetText(orText(sc.shardsRead(st.Shards), "—"))
 	if st.LastError != "" {
 		sc.Report.SetText("The last sync failed: " + st.LastError)
 	}
+}
+
+// shardsRead says how far each shard of the cloud log is read: the global
+// shard, then each election's under its name (its id when this device does
+// not show it).
+func (sc *SyncScreen) shardsRead(shards []app.ShardPlace) string {
+	names := map[string]string{}
+	for _, e := range sc.elections {
+		names[e.ID] = e.Name
+	}
+	var parts []string
+	for _, sh := range shards {
+		name := "shared log"
+		if sh.ElectionID != "" {
+			name = orText(names[sh.ElectionID], sh.ElectionID) + " ballots"
+		}
+		parts = append(parts, fmt.Sprintf("%s to entry %s", name, fmtCount(int(sh.Read))))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // saveSettings stores the connection.

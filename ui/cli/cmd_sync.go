@@ -232,6 +232,9 @@ func syncStatus(c *call) error {
 		fmt.Fprintf(w, "table prefix:   %q\n", st.TablePrefix)
 		fmt.Fprintf(w, "last_event_id:  %d\n", st.LastEventID)
 		fmt.Fprintf(w, "pending:        %d event(s) not yet in the cloud log\n", st.Pending)
+		for _, sh := range st.Shards {
+			fmt.Fprintf(w, "shard:          %s, read to entry %d\n", c.shardName(sh), sh.Read)
+		}
 		fmt.Fprintf(w, "last success:   %s\n", showTime(st.LastSuccess))
 		fmt.Fprintf(w, "last attempt:   %s\n", showTime(st.LastAttempt))
 		if st.LastError != "" {
@@ -246,6 +249,18 @@ func syncStatus(c *call) error {
 		fmt.Fprintf(w, "rejected:       %d command(s)\n", len(out.Rejected))
 		printRejected(w, out.Rejected)
 	})
+}
+
+// shardName names a shard of the cloud log for people: "global", or the
+// election's name when this device knows it, with its id.
+func (c *call) shardName(sh app.ShardPlace) string {
+	if sh.ElectionID == "" {
+		return sh.Shard + " (users, roles, elections' set-up, and the order of all ballots)"
+	}
+	if name, ok := c.electionName(sh.ElectionID); ok {
+		return fmt.Sprintf("%q's ballots (%s)", name, sh.Shard)
+	}
+	return sh.Shard
 }
 
 func showTime(t time.Time) string {
@@ -264,4 +279,17 @@ func stateHash(c *call) error {
 		return err
 	}
 	return c.out(map[string]string{"state_hash": h}, func(w io.Writer) { fmt.Fprintln(w, h) })
+}
+
+// electionName is the name of the election with id, when a user is signed
+// in who may see it.
+func (c *call) electionName(id string) (string, bool) {
+	if c.actor == "" || c.backend == nil || c.backend.Service == nil {
+		return "", false
+	}
+	e, err := c.backend.Service.ElectionByID(c.ctx, c.actor, id)
+	if err != nil {
+		return "", false
+	}
+	return e.Name, true
 }
