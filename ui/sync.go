@@ -87,11 +87,11 @@ type SyncScreen struct {
 	Tabs                      *container.AppTabs // conflicts, rejected events
 	LastSuccess, Pending      *widget.Label
 	// Read says how far this device has read each shard of the cloud log.
-	Read *widget.Label
-	Report                    *widget.Label
-	Conflicts                 *grid
-	Rejections                *grid
-	Accept, Dismiss           *modal.Button
+	Read            *widget.Label
+	Report          *widget.Label
+	Conflicts       *grid
+	Rejections      *grid
+	Accept, Dismiss *modal.Button
 	// Reason is kept with the decision on a conflict, in the log.
 	Reason *modal.Entry
 
