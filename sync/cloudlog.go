@@ -74,7 +74,7 @@ func (c *Cloud) shardHead(ctx context.Context, shard string) (uint64, string, er
 	}
 	last, err := strconv.ParseUint(getNum(out.Items[0], attrLastSeq), 10, 64)
 	if err != nil {
-		return 0, "", app.Errorf(app.CodeInvalid, "the last segment of the cloud log %s(%s) has no valid last_seq", shardWords(shard)+" ", getStr(out.Items[0], attrSK))
+		return 0, "", app.Errorf(app.CodeInvalid, "the last segment of the cloud log%s (%s) has no valid last_seq", shardWords(shard), getStr(out.Items[0], attrSK))
 	}
 	return last, getStr(out.Items[0], attrLastHash), nil
 }

@@ -3,6 +3,7 @@ package cloudsync
 import (
 	"bytes"
 	"context"
+	"errors"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -175,13 +176,13 @@ func checkEntries(shard, prev string, next uint64, entries []entry) error {
 		if c := entries[i].cut; c != nil {
 			switch {
 			case shard != globalShard:
-				return app.Errorf(app.CodeInvalid, "cloud log %s: event %d is a cut, which only the global shard holds", shard, want)
+				return app.Errorf(app.CodeInvalid, "cloud log, shard %s: event %d is a cut, which only the global shard holds", shard, want)
 			case c.Seq != want:
-				return app.Errorf(app.CodeInvalid, "cloud log %s: event %d is missing: event %d is in its place (a gap or a repeat in the log)", shard, want, c.Seq)
+				return app.Errorf(app.CodeInvalid, "cloud log%s event %d is missing: event %d is in its place (a gap or a repeat in the log)", shardWords(shard), want, c.Seq)
 			case c.PrevHash != prev:
-				return app.Errorf(app.CodeInvalid, "cloud log %s: event %d: the hash chain is broken", shard, want)
+				return app.Errorf(app.CodeInvalid, "cloud log%s event %d: the hash chain is broken", shardWords(shard), want)
 			case c.computeHash(prev) != c.Hash:
-				return app.Errorf(app.CodeInvalid, "cloud log %s: event %d: its hash does not match its content, so it was changed after it was written", shard, want)
+				return app.Errorf(app.CodeInvalid, "cloud log%s event %d: its hash does not match its content, so it was changed after it was written", shardWords(shard), want)
 			}
 			prev = c.Hash
 			i++
@@ -194,7 +195,7 @@ func checkEntries(shard, prev string, next uint64, entries []entry) error {
 			j++
 		}
 		if err := app.CheckRun(prev, want, run); err != nil {
-			return app.Errorf(app.CodeInvalid, "cloud log %s %s", shardWords(shard), app.ErrorMessage(err))
+			return app.Errorf(app.CodeInvalid, "cloud log%s %s", shardWords(shard), app.ErrorMessage(err))
 		}
 		prev = run[len(run)-1].Hash
 		i = j
@@ -208,7 +209,7 @@ func shardWords(shard string) string {
 	if shard == globalShard {
 		return ""
 	}
-	return "(" + shard + ")"
+	return ", shard " + shard + ","
 }
 
 // place is where a reading of a shard stands: its last entry read and that
@@ -299,10 +300,10 @@ func (c *Cloud) readRange(ctx context.Context, shard string, from, to uint64, co
 		return nil, err
 	}
 	if len(out) > 0 && out[len(out)-1].seq() > to {
-		return nil, app.Errorf(app.CodeInvalid, "cloud log %s: a cut ends at %d, inside the segment that starts at %d", shard, to, out[len(out)-1].seq())
+		return nil, app.Errorf(app.CodeInvalid, "cloud log, shard %s: a cut ends at %d, inside the segment that starts at %d", shard, to, out[len(out)-1].seq())
 	}
 	if uint64(len(out)) != to-from+1 {
-		return nil, app.Errorf(app.CodeInvalid, "cloud log %s: a cut covers events up to %d, but the shard holds only %d after %d", shard, to, len(out), from-1)
+		return nil, app.Errorf(app.CodeInvalid, "cloud log, shard %s: a cut covers events up to %d, but the shard holds only %d after %d", shard, to, len(out), from-1)
 	}
 	return out, nil
 }
@@ -320,10 +321,16 @@ type merger struct {
 	// consistent reads the shards consistently, as the global shard was
 	// (a tool's whole read of the log).
 	consistent bool
+	// bad holds, per shard, why what its cuts in this page cover cannot
+	// be taken: the cut that meets it ends the page there.
+	bad map[string]error
 }
 
 // take returns the merged events of a page of the global shard's entries,
-// already checked as a run of that shard; m then stands after them.
+// already checked as a run of that shard; m then stands after them. A cut
+// whose events cannot be read, or are not what it says, ends the page
+// before it: take returns the events before it, and why, naming the place
+// in the merged log where the cut's first event would stand.
 func (g *merger) take(ctx context.Context, page []entry) ([]*app.Event, error) {
 	if err := g.readAhead(ctx, page); err != nil {
 		return nil, err
@@ -338,7 +345,7 @@ func (g *merger) take(ctx context.Context, page []entry) ([]*app.Event, error) {
 		} else {
 			evs, err := g.covered(e.cut)
 			if err != nil {
-				return nil, err
+				return out, &badAt{seq: g.next, err: err}
 			}
 			for _, ev := range evs {
 				out = append(out, g.place(ev))
@@ -359,17 +366,21 @@ func (g *merger) readAhead(ctx context.Context, page []entry) error {
 			reach[e.cut.Cut.Shard] = max(reach[e.cut.Cut.Shard], e.cut.Cut.To)
 		}
 	}
-	g.read = map[string][]entry{}
+	g.read, g.bad = map[string][]entry{}, map[string]error{}
 	for shard, to := range reach {
 		at := g.m.Shards[shard]
 		if to <= at.Seq {
 			continue
 		}
 		entries, err := g.c.readRange(ctx, shard, at.Seq+1, to, g.consistent)
-		if err != nil {
-			return err
+		if err == nil {
+			err = checkEntries(shard, at.Hash, at.Seq+1, entries)
 		}
-		if err := checkEntries(shard, at.Hash, at.Seq+1, entries); err != nil {
+		if app.ErrorCode(err) == app.CodeInvalid {
+			g.bad[shard] = err
+			continue
+		}
+		if err != nil {
 			return err
 		}
 		evs := make([]*app.Event, len(entries))
@@ -401,6 +412,9 @@ func (g *merger) covered(k *cut) ([]*app.Event, error) {
 	at := g.m.Shards[k.Cut.Shard]
 	if k.Cut.To <= at.Seq {
 		return nil, nil
+	}
+	if err := g.bad[k.Cut.Shard]; err != nil {
+		return nil, err
 	}
 	n := int(k.Cut.To - at.Seq)
 	entries := g.read[k.Cut.Shard]
@@ -435,12 +449,28 @@ func (c *Cloud) readMerged(ctx context.Context, m mark, next uint64, prev string
 	}
 	return c.readLog(ctx, m.Global.Seq+1, settled, check, func(page []entry) error {
 		evs, err := g.take(ctx, page)
-		if err != nil {
+		var bad *badAt
+		if err != nil && !errors.As(err, &bad) {
 			return err
 		}
-		return fn(evs, g.m.clone())
+		if len(evs) > 0 || err == nil {
+			if ferr := fn(evs, g.m.clone()); ferr != nil {
+				return ferr
+			}
+		}
+		return err
 	})
 }
+
+// badAt is why the cloud log cannot be read past event seq of the merged
+// log: a cut whose events are missing or not what it says.
+type badAt struct {
+	seq uint64
+	err error
+}
+
+func (b *badAt) Error() string { return app.ErrorMessage(b.err) }
+func (b *badAt) Unwrap() error { return b.err }
 
 // readTail reads, consistently, what shard holds after the entry at known:
 // every append that committed before the read.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"votedesk/app"
 )
@@ -47,7 +48,7 @@ func (s *Syncer) VerifyCloud(ctx context.Context) (app.VerifyReport, error) {
 	prev, next := "", uint64(1)
 	bad := func(seq uint64, err error) error {
 		r.FirstBadSeq = seq
-		r.Problem("cloud log: %s", app.ErrorMessage(err))
+		r.Problem("%s", cloudProblem(err))
 		return errStop
 	}
 	start, _ := decodeMark(nil, 0, "")
@@ -71,7 +72,7 @@ func (s *Syncer) VerifyCloud(ctx context.Context) (app.VerifyReport, error) {
 	case app.ErrorCode(err) == app.CodeInvalid:
 		// A segment that cannot be read stops ReadLog before the page.
 		r.FirstBadSeq = next
-		r.Problem("cloud log: %s", app.ErrorMessage(err))
+		r.Problem("%s", cloudProblem(err))
 	case err != nil:
 		return r, err
 	}
@@ -154,3 +155,13 @@ func (s *Syncer) verifyProjection(ctx context.Context, c *Cloud, confirmed uint6
 }
 
 var _ app.CloudVerifier = (*Syncer)(nil)
+
+// cloudProblem says what is wrong with the cloud log, saying it is the
+// cloud log's when the message does not.
+func cloudProblem(err error) string {
+	msg := app.ErrorMessage(err)
+	if strings.HasPrefix(msg, "cloud log") {
+		return msg
+	}
+	return "cloud log: " + msg
+}
