@@ -89,6 +89,7 @@ func TestScreenshots(t *testing.T) {
 	test.Type(h.sh.Audit.Search, "Gus")
 	h.sh.Audit.Table.Select(widgetCell(0))
 	h.shot(dir, "13-audit-log")
+	h.sh.cfg.Sync.(*fakeSyncer).readShards(h, "Olivia")
 	h.sh.ShowScreen(screenSync)
 	h.wait()
 	h.sh.Sync.Conflicts.Select(widgetCell(0))

@@ -59,14 +59,18 @@ func syncFixture(h *harness) {
 func TestSyncPanel(t *testing.T) {
 	h := newHarness(t, newFakeSyncer(testStart))
 	syncFixture(h)
+	fs := h.sh.cfg.Sync.(*fakeSyncer)
+	fs.readShards(h, "Olivia")
 	h.signIn("Olivia")
 	h.sh.ShowScreen(screenSync)
 	h.wait()
 	s := h.sh.Sync
-	fs := h.sh.cfg.Sync.(*fakeSyncer)
 
 	if s.Pending.Text != "17" || s.LastSuccess.Text != "2026-11-03 06:18" || s.Region.Text != "eu-west-1" {
 		t.Errorf("status: pending %q, last %q, region %q", s.Pending.Text, s.LastSuccess.Text, s.Region.Text)
+	}
+	if want := "shared log to entry 1,204 · Mayor ballots to entry 310"; !strings.HasPrefix(s.Read.Text, want) {
+		t.Errorf("cloud log read: %q, want it to start %q", s.Read.Text, want)
 	}
 	t.Run("ConflictsAndRejections", func(t *testing.T) {
 		if len(s.conflicts) != 1 || s.conflicts[0].Kind != "duplicate_ballot" {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"sync"
 	"time"
+
+	"votedesk/app"
 )
 
 // fakeSyncer stands in for the sync package, which is being built
@@ -69,4 +71,19 @@ func (f *fakeSyncer) Sync(_ context.Context, progress func(SyncProgress)) (SyncR
 	f.status.Pending, f.status.LastError = 0, ""
 	f.status.LastSuccess = f.status.LastSuccess.Add(42 * time.Minute)
 	return SyncReport{Pushed: n, Pulled: 3}, nil
+}
+
+// readShards makes the status say the device has read the global shard and
+// each election's (as the real syncer reports after a sync).
+func (f *fakeSyncer) readShards(h *harness, actor string) {
+	es, err := h.svc.Elections(h.ctx, actor)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.status.Shards = []app.ShardPlace{{Shard: "global", Read: 1204}}
+	for i, e := range es {
+		f.status.Shards = append(f.status.Shards, app.ShardPlace{Shard: "ELECTION#" + e.ID, ElectionID: e.ID, Read: uint64(310 + 1000*i)})
+	}
 }
