@@ -15,7 +15,8 @@
 // {prefix}vote_event_log is the shared log. Its items are segments: runs of
 // consecutive events (segment.go).
 //
-//	PK  LOG#global                     the log's partition (its shard)
+//	PK  LOG#global                     the log's global shard, or
+//	    LOG#ELECTION#{id}              an election's (see "Shards")
 //	SK  00000000000000000042           the first event's sequence number,
 //	                                   20 digits, zero-padded
 //	first_seq, last_seq, first_when, last_when, first_id, last_id, last_hash
@@ -429,139 +430,102 @@
 // conflict, and the pending events are re-signed under the new identity,
 // never dropped. See SECURITY.md for what this does and does not protect.
 //
-// # Sharding beyond one partition (designed, not built)
+// # Shards
 //
-// One partition key takes about 1,000 write units per second. A segment of up
-// to 256 KB costs one write per KB, so one log partition carries roughly
-// 1,000 KB/s, some thousands of events per second; a state-wide election with
-// thousands of kiosks closing at once may need more, and many elections
-// closing at once share it today. The log would then shard by election. What
-// follows is the design as far as it has been worked out, and what stands in
-// its way; none of it is built, and every election shares LOG#global.
+// Built on 2026-11-27 (issue 15). The log is stored in shards: LOG#global
+// holds users, roles, devices, the elections' set-up and lifecycle, poll
+// books and decisions on conflicts, and LOG#ELECTION#{id} holds one
+// election's ballot events (BallotCast, BallotRankingsChanged,
+// BallotsImported, AuditBallotRead; app.ShardOf reads the election's id
+// from the payload's first bytes, and anything it cannot place goes to the
+// global shard, which is always right). Each shard is a gap-free,
+// hash-chained run of segments with its own head, appended to as above
+// (conditional writes; the partition key is the shard's).
 //
-// The rules are not independent per election, which is what a plain "one
-// log per election, users and roles in LOG#global" would need:
-//   - Election events read global state: the actor's account, key and role
-//     (applier.actor), the election's owner (manager).
-//   - Global events read election state: registering or renaming a user
-//     refuses a name that is a poll-book voter's in any election
-//     (applier.notAVoter); creating or renaming an election checks the
-//     name across all elections (nameTaken), and a merge moves one
-//     election's items into another.
-//   - One item is written from both sides: a ballot event updates the
-//     election's METADATA item (its ballot count), which lifecycle events
-//     (launch, close, finalize, rename) also write.
+// Where an event stands in the log is decided by the global shard alone.
+// Besides events it holds cuts, entries of their own:
 //
-// So the shard of an election would hold only its high-volume events
-// (BallotCast, BallotRankingsChanged, BallotsImported, AuditBallotRead),
-// under PK LOG#ELECTION#{id} (the id, since names change and merges join
-// elections), and everything else stays in LOG#global: users, roles,
-// devices, the elections' lifecycle, candidates and poll books (rare, and
-// read by the global name checks). The ballot count moves out of the
-// METADATA item into an item only ballot events write, which is a change
-// of layout with a migration.
+//	{"seq":57,"cut":{"shard":"ELECTION#…","to":812,"to_hash":"…"},"prev_hash":"…","hash":"…"}
 //
-// Order between the shards: an election event is placed between global
-// events W and W+1, where W is the global head its device had pulled (its
-// watermark, a place like its sequence number, stored with its segment and
-// fixed when it is appended). The append is a
-// TransactWriteItems of the shard's segment (on attribute_not_exists, as
-// now) and a ConditionCheck that LOG#global has no segment at W+1: once
-// global event W+1 exists, no election event can be placed before it. A
-// device applies global event W+1 only after it has pulled every shard it
-// holds past that point, so every election event with watermark W is in
-// before it; and it applies an election event with watermark W only once
-// it holds global events up to W. Every device then applies each election's
-// events against the same global state, and each global event against the
-// same election state, whatever order it pulled the shards in. Election
-// events of different elections commute (they write only their own
-// election's items), so devices may interleave shards differently and still
-// reach the same state hash; the hash chain, the confirmed head and the
-// cloud checkpoint become one per shard, and the local log would keep each
-// event's shard and shard sequence beside its local position.
+// A cut orders the events of its shard after the shard's last cut up to To
+// at its own place, and gives the hash the shard's chain has at To (a cut
+// that reaches no further than an earlier one orders nothing). Every device
+// reads the global shard in order and, at each cut, the events it covers
+// (one query per shard per page of the global shard), so every device
+// holds one merged log in one order: the local log, numbered and hash
+// chained the same on every device (a pulled event is chained again onto
+// the merged log's last hash when the one it was stored after differs; an
+// event's content, id and signatures do not depend on its place). So every
+// rule, every projection item keyed by a sequence number and every
+// argument above about one gap-free log holds for the merged log, and the
+// two lists TestLocalSequenceInProjection and TestShardScopes keep (app)
+// do not matter: this is the design the note of 2026-11-27 called "one
+// merged order". A device keeps, with its confirmed head and in the same
+// bbolt transaction, where its reading of each shard stands (the mark:
+// the global shard's last entry, and for each election's shard the end of
+// its last cut, with hashes).
 //
-// What is still open: a kiosk that holds only its election's shard cannot
-// decide a global event that reads an election it does not hold, unless
-// such events read only global state (true once poll books are global, as
-// above; a merge or a deletion of another election must then leave that
-// election's items to the devices that hold it). Appends to a shard become
-// transactions, which cancel each other under contention (see
-// "Contention": one-segment pushes were moved off transactions for that
-// reason), so the ConditionCheck costs throughput on a busy shard. An
-// existing single-partition log would stay as LOG#global, with election
-// shards starting at a global event that turns sharding on. Within one busy
-// election, write sharding beyond that (LOG#ELECTION#{id}#{n} with a merge
-// order) would still be needed for more appends a second than one head
-// allows (see "Contention").
+// A push splits the pending events into runs by shard, in order. A run of
+// the global shard alone is pushed as before and confirmed at once. A run
+// of an election's shard is appended to that shard, and a cut to its end
+// then goes to the global shard with the global events that follow it;
+// global events before an election run are in the global shard before the
+// run is appended, since from then on any device's cut may order it. After
+// a lost race the device reads, consistently, what the shard now holds
+// after what it knew (checking that chain), drops what is there already
+// (its own append whose answer was lost, found by id; a cut of the same
+// shard that reaches as far) and appends the rest after it, after the
+// backoff. The next pull finds the events where the cuts put them and
+// confirms them by id and content, as after an append at the head.
 //
-// Found on 2026-11-27, and not in the design above: the projection keys
-// some items by the local sequence number of the event that made them
-// (REJECTED/{seq}, CONFLICT#{seq} in an election's partition, the
-// ELECTIONNAME index, the seq of SEEN items, METADATA/SYNC's
-// last_event_id), and the state hash covers them. Two tests in app
-// (shard_scope_test.go) now keep the map of what has to change, and fail
-// when a rule change adds to it. TestLocalSequenceInProjection replays a
-// log with every kind of event twice, the second time renumbered, and
-// lists the items that differ: those above, DEVICE#/METADATA's first_seq,
-// ELECTIONID#/METADATA's created_seq and deleted_seq, METADATA/FORMAT's
-// signed_since. It also found a consequence the design had missed, and a
-// bug with one log: a ConflictResolved event named its conflict by the
-// number of the event that made it, and a pending event's number changes
-// when a pull lays other devices' events under it, so a decision taken
-// between a rebase and the push landed on whichever conflict took that
-// number (an official accepted v2's second ballot, and v1's was swapped
-// in). Since 2026-11-27 a decision also names the conflict by the making
-// event's id and the voter (a merge makes one conflict per voter), which
-// are the same under any numbering; decisions recorded before are still
-// read by number (TestResolutionFollowsItsConflictThroughARebase in
-// localstore, TestConflictDecisionNames in app). TestShardScopes puts the ballot events (BallotCast,
-// BallotRankingsChanged, BallotsImported, AuditBallotRead) in their
-// election's shard and lists the items events of another shard also
-// write, or read: the election's METADATA item (ballot and conflict
-// counts, last change, sealing) and its ELECTIONID# history item (sealing),
-// both read by the lifecycle's global events; its ballots (moved by a
-// rename, read and swapped by resolving a duplicate ballot) and its
-// CONFLICT# items (resolved by a global event); and METADATA/SYNC. With one log every
-// device numbers events alike. With shards, two devices that interleave
-// the events of two elections differently number them differently, so
-// either those keys become (shard, sequence in the shard), a layout change
-// with a migration, or every device must merge the shards in one order.
-// One order needs each watermark's epoch closed before its events are
-// applied: events of different shards with the same watermark W can be
-// ordered by shard only once no more can come, that is once global event
-// W+1 exists, so the global log would need a heartbeat (an event every few
-// seconds) and ballots would wait for it. And since every device reads
-// every event of its shard (see "What one partition carries"), shards
-// spread elections over partitions but do not lift the read limit of one
-// busy election.
+// Why nothing is lost or doubled: an event is appended to one shard, at a
+// place after everything its device had read there, and an attempt either
+// committed where it was placed or wrote nothing; before any retry the
+// device reads what is there, so it never appends an event it finds
+// (TestCrashBetweenSteps/appended kills the process between the append and
+// the cut). A cut orders only events its device read or wrote, checked
+// against their chain, so a device's pull never meets a cut it cannot
+// follow unless the shard was damaged, which the pull names like any bad
+// segment (a cut whose events are missing or do not end with its hash
+// ends the read there, named by its place in the merged log). Ordering is
+// the global shard's order, so a ballot whose official lost the role
+// earlier in the global shard is refused on every device
+// (TestShardsConverge). A ballot that is in its shard with no cut yet is
+// stored but in nobody's log: its device cuts it within the same cycle,
+// and if that device stops for good in between (a crash, a kiosk taken
+// away), the next device whose sync finds those events still uncut a
+// whole cycle after it first saw them cuts them itself (the sweep; one
+// small query per election shard a cycle,
+// TestSweepOrdersAStoppedDevicesBallots). `verify --cloud` checks every
+// shard's chain and every cut, and says how many events each shard holds
+// past its last cut.
 //
-// The choice that is left, written down on 2026-11-27 for whoever builds
-// shards, between the two ways above:
+// A log written before shards (every event in LOG#global, no cuts) is the
+// global shard's first part and is read as it is: nothing to migrate. A
+// database that synced with it kept no mark; its mark is then its
+// confirmed head in the global shard, which is what it is
+// (TestLogOfOneShardGoesOn). A device of the version before shards stops
+// its pulls at the first cut ("cloud log event N is malformed") until it
+// is upgraded, so it cannot hold a log that differs; events it still
+// appends at the global head are read by the others as events of the
+// global shard, which is where that version put everything.
 //
-//   - Places. Every event gets a place (its shard and its number there),
-//     and every item TestLocalSequenceInProjection lists keys on the place
-//     instead of the local number (a layout change with a migration, like
-//     version 3's); the global rules stop reading an election's state
-//     (TestShardScopes' list emptied: the ballot and conflict counts out
-//     of the election's METADATA item into one only its shard writes,
-//     sealing at launch, a duplicate decided by an event of the election's
-//     shard). Then devices may interleave shards in any order, and a kiosk
-//     can hold only the global shard and its election's, which is what
-//     issue 15 asks. Appends to an election's shard still need the
-//     watermark's ConditionCheck, a transaction, which contention cancels.
-//   - One merged order. Shards are only where events are stored. A device
-//     that appended to a shard also appends, to LOG#global, a cut: the
-//     shard's head it covers. Every device applies global events in order
-//     and, at each cut, the shard's events since the previous cut, so all
-//     number events alike and neither test's list matters: no rule and no
-//     layout changes, and every argument above about one gap-free log
-//     holds for the merged one. A ballot is durable and exactly once when
-//     its shard takes it, and counted once a cut covers it; one cut covers
-//     every device's appends since the one before, so cuts are a few a
-//     second at most and carry no ballots, but they contend at the global
-//     head as appends do today. Every device reads every shard.
-//
-// The second is much the smaller change and keeps what is tested; the
-// first is the only one that lets a kiosk skip other elections. Neither
-// gives one busy election more than one head's appends a second.
+// What shards do not do yet:
+//   - Every device reads every shard. A kiosk could read only the global
+//     shard and its election's, leaving the places of other elections'
+//     events empty (a cut says how many events it orders), but the rules
+//     applied to a log with holes would decide global events that read
+//     another election's state (deleting or merging an election, name
+//     checks on poll books) differently from devices that hold it, so
+//     such a kiosk would need its own notion of state; not built.
+//   - One election's ballots still go through one head: shards spread
+//     elections over partitions, not one busy election (see "What one
+//     partition carries"), and each push now also appends a cut to the
+//     global shard, where every device of every election contends. Cuts
+//     batch themselves (one cut orders everything its shard held up to
+//     it, and a device that finds its run already ordered appends none).
+//   - Two mechanisms append after a lost race: appendAtHead for a run of
+//     the global shard alone (the head's hash and the contested place,
+//     measured and tuned above), appendEntries for the others (the tail,
+//     which finds its own lost answers by id).
 package cloudsync
