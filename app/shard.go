@@ -1,6 +1,9 @@
 package app
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // ShardOf says which shard of the cloud log an event is stored in (see
 // sync/doc.go, "Shards"): the id of the election a ballot event is for, or
@@ -35,4 +38,26 @@ func ShardOf(ev *Event) string {
 		}
 	}
 	return id
+}
+
+// ShardNamed returns the id of the election whose shard an event tells of:
+// the shard a ballot event belongs to (ShardOf), or that of the election
+// it creates ("" for none).
+// A reader of the log learns from them which shards may hold events that
+// no cut orders yet.
+func ShardNamed(ev *Event) string {
+	if id := ShardOf(ev); id != "" {
+		return id
+	}
+	if ev.Type != EvElectionCreated {
+		return ""
+	}
+	var d electionCreated
+	if len(ev.Data) > 64<<10 || json.Unmarshal(ev.Data, &d) != nil {
+		return ""
+	}
+	if d.ElectionID != "" {
+		return d.ElectionID
+	}
+	return legacyElectionID(ev.ID)
 }

@@ -83,12 +83,12 @@ func (c *Cloud) shardHead(ctx context.Context, shard string) (uint64, string, er
 // segment that holds place seq, which an append refused by lostErr
 // contested: from the refusal when DynamoDB returned the holding item with
 // it, else read (segmentMark).
-func (c *Cloud) holder(ctx context.Context, lostErr error, seq uint64) (firstID, lastHash string, err error) {
+func (c *Cloud) holder(ctx context.Context, shard string, lostErr error, seq uint64) (firstID, lastHash string, err error) {
 	var lr *lostRace
 	if errors.As(lostErr, &lr) {
 		return getStr(lr.holder, attrFirstID), getStr(lr.holder, attrLastHash), nil
 	}
-	return c.segmentMark(ctx, seq)
+	return c.segmentMark(ctx, shard, seq)
 }
 
 // segmentMark returns the id of the first event and the last hash of the
@@ -96,10 +96,10 @@ func (c *Cloud) holder(ctx context.Context, lostErr error, seq uint64) (firstID,
 // read consistently: after an append there lost its race, they tell
 // whether the write that holds the place is this device's own (an earlier
 // attempt whose answer was lost).
-func (c *Cloud) segmentMark(ctx context.Context, seq uint64) (firstID, lastHash string, err error) {
+func (c *Cloud) segmentMark(ctx context.Context, shard string, seq uint64) (firstID, lastHash string, err error) {
 	out, err := c.db.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:            aws.String(c.tables.Log),
-		Key:                  map[string]types.AttributeValue{attrPK: str(logPartition), attrSK: str(seqKey(seq))},
+		Key:                  map[string]types.AttributeValue{attrPK: str(shardPK(shard)), attrSK: str(seqKey(seq))},
 		ProjectionExpression: aws.String(attrFirstID + ", " + attrLastHash),
 		ConsistentRead:       aws.Bool(true),
 	})

@@ -434,11 +434,12 @@
 //
 // Built on 2026-11-27 (issue 15). The log is stored in shards: LOG#global
 // holds users, roles, devices, the elections' set-up and lifecycle, poll
-// books and decisions on conflicts, and LOG#ELECTION#{id} holds one
-// election's ballot events (BallotCast, BallotRankingsChanged,
-// BallotsImported, AuditBallotRead; app.ShardOf reads the election's id
-// from the payload's first bytes, and anything it cannot place goes to the
-// global shard, which is always right). Each shard is a gap-free,
+// books, decisions on conflicts and small runs of ballots, and
+// LOG#ELECTION#{id} holds one election's ballot events (BallotCast,
+// BallotRankingsChanged, BallotsImported, AuditBallotRead) pushed in runs
+// of at least 16 KB (below; app.ShardOf reads the election's id from the
+// payload's first bytes, and anything it cannot place goes to the global
+// shard, which is always right). Each shard is a gap-free,
 // hash-chained run of segments with its own head, appended to as above
 // (conditional writes; the partition key is the shard's).
 //
@@ -466,37 +467,51 @@
 // its last cut, with hashes).
 //
 // A push splits the pending events into runs by shard, in order. A run of
-// the global shard alone is pushed as before and confirmed at once. A run
-// of an election's shard is appended to that shard, and a cut to its end
-// then goes to the global shard with the global events that follow it;
-// global events before an election run are in the global shard before the
-// run is appended, since from then on any device's cut may order it. After
-// a lost race the device reads, consistently, what the shard now holds
-// after what it knew (checking that chain), drops what is there already
-// (its own append whose answer was lost, found by id; a cut of the same
-// shard that reaches as far) and appends the rest after it, after the
-// backoff. The next pull finds the events where the cuts put them and
-// confirms them by id and content, as after an append at the head.
+// ballots lighter than 16 KB of JSON (shardFrom; a kiosk's ballot or two)
+// joins the global shard's run around it: its cut would cost a whole
+// append at the global shard's head, where every device appends, and save
+// that partition's write budget less than the run itself costs it. A run
+// of the global shard alone is pushed as before and confirmed at once. A
+// run of an election's shard is appended to that shard, and a cut to its
+// end then goes to the global shard with the global events that follow
+// it; global events before an election run are in the global shard before
+// the run is appended, since from then on any device's cut may order it.
+// Both appends work as an append at the head (appendEntries): read the
+// shard's head (one small query), place the entries after it, append on
+// condition; after a lost race look at what holds the contested place (its
+// own attempt whose answer was lost ends the race), wait the backoff (each
+// shard's head counts its own lost races) and read the head again. The
+// next pull finds the events where the cuts put them and confirms them by
+// id and content, as after an append at the head.
 //
 // Why nothing is lost or doubled: an event is appended to one shard, at a
-// place after everything its device had read there, and an attempt either
-// committed where it was placed or wrote nothing; before any retry the
-// device reads what is there, so it never appends an event it finds
-// (TestCrashBetweenSteps/appended kills the process between the append and
-// the cut). A cut orders only events its device read or wrote, checked
-// against their chain, so a device's pull never meets a cut it cannot
-// follow unless the shard was damaged, which the pull names like any bad
-// segment (a cut whose events are missing or do not end with its hash
-// ends the read there, named by its place in the merged log). Ordering is
-// the global shard's order, so a ballot whose official lost the role
-// earlier in the global shard is refused on every device
-// (TestShardsConverge). A ballot that is in its shard with no cut yet is
-// stored but in nobody's log: its device cuts it within the same cycle,
-// and if that device stops for good in between (a crash, a kiosk taken
-// away), the next device whose sync finds those events still uncut a
-// whole cycle after it first saw them cuts them itself (the sweep; one
-// small query per election shard a cycle,
-// TestSweepOrdersAStoppedDevicesBallots). `verify --cloud` checks every
+// place after everything its device read there, and an attempt either
+// committed where it was placed or wrote nothing. Within a cycle every
+// lost race is checked for its own lost answer. Across cycles, a device
+// notes (in its database, before the append) the first event of each run
+// it appends to an election's shard; a run found noted in a later cycle
+// (the device stopped after its append, before the cut or the pull that
+// confirms it) is first looked for in what the shard holds past its last
+// cut, by id, and only what is not there is appended
+// (TestCrashBetweenSteps/appended kills the process between the append
+// and the cut). A cut orders only events its device read or wrote (a tail
+// it read is checked against its chain first), so a device's pull never
+// meets a cut it cannot follow unless the shard was damaged, which the
+// pull names like any bad segment (a cut whose events are missing or do
+// not end with its hash ends the read there, named by its place in the
+// merged log). Ordering is the global shard's order, so a ballot whose
+// official lost the role earlier in the global shard is refused on every
+// device (TestShardsConverge).
+//
+// A ballot that is in its shard with no cut yet is stored but in nobody's
+// log: its device cuts it within the same cycle, and if that device stops
+// for good in between (a crash, a kiosk taken away), the next device whose
+// sync finds those events still uncut a whole cycle after it first saw
+// them cuts them itself (the sweep, TestSweepOrdersAStoppedDevicesBallots).
+// A device knows an election's shard from its cuts, from the election's
+// creation and from any of its ballots in the global shard, and looks at
+// the heads of eight of them a cycle, in turn (one small query each), and
+// at every one it found events waiting in. `verify --cloud` checks every
 // shard's chain and every cut, and says how many events each shard holds
 // past its last cut.
 //
@@ -519,13 +534,18 @@
 //     checks on poll books) differently from devices that hold it, so
 //     such a kiosk would need its own notion of state; not built.
 //   - One election's ballots still go through one head: shards spread
-//     elections over partitions, not one busy election (see "What one
-//     partition carries"), and each push now also appends a cut to the
-//     global shard, where every device of every election contends. Cuts
-//     batch themselves (one cut orders everything its shard held up to
-//     it, and a device that finds its run already ordered appends none).
-//   - Two mechanisms append after a lost race: appendAtHead for a run of
-//     the global shard alone (the head's hash and the contested place,
-//     measured and tuned above), appendEntries for the others (the tail,
-//     which finds its own lost answers by id).
+//     the write units of large runs (imports, ballots cast offline) over
+//     partitions, not the appends of one busy election (see "What one
+//     partition carries"), and a kiosk's ballot or two still goes to the
+//     global shard. Tried and not kept, measured with TestLoad (200
+//     kiosks, one election, runs interleaved with the code before shards
+//     on a slow day): every run in its election's shard, so every push
+//     made two appends (its run, then its cut), each at a contended head:
+//     p50 27-36 s and p99 48-60 s from cast to confirmed. Waiting, when
+//     another device had appended after this one's run, for that device's
+//     cut to order both (only the last of a burst cuts) did not help: under
+//     steady load there is always a later appender, so every device waited.
+//   - Two functions append at a head after a lost race: appendAtHead for a
+//     run of the global shard alone, which is confirmed without a pull,
+//     and appendEntries for runs with cuts and election shards.
 package cloudsync

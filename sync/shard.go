@@ -3,10 +3,10 @@ package cloudsync
 import (
 	"bytes"
 	"context"
-	"errors"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"sort"
 	"strconv"
 	"strings"
@@ -341,6 +341,7 @@ func (g *merger) take(ctx context.Context, page []entry) ([]*app.Event, error) {
 		// renumbers and rechains it as the merged log's.
 		at := place{e.seq(), e.hash()}
 		if e.cut == nil {
+			g.learn(e.ev)
 			out = append(out, g.place(e.ev))
 		} else {
 			evs, err := g.covered(e.cut)
@@ -354,6 +355,24 @@ func (g *merger) take(ctx context.Context, page []entry) ([]*app.Event, error) {
 		g.m.Global = at
 	}
 	return out, nil
+}
+
+// learn adds to the mark the election's shard an event of the global shard
+// tells of (a ballot, an election created), so that a device looks there
+// for events no cut orders yet (sweep) even before any cut named it.
+func (g *merger) learn(ev *app.Event) { g.m.learn(ev) }
+
+// learn adds to m the election's shard ev tells of, if any (merger.learn).
+func (m mark) learn(ev *app.Event) {
+	id := app.ShardNamed(ev)
+	if id == "" {
+		return
+	}
+	if sh := electionShard(id); validShard(sh) {
+		if _, ok := m.Shards[sh]; !ok {
+			m.Shards[sh] = place{}
+		}
+	}
 }
 
 // readAhead reads, for each shard the page's cuts order, every event they
