@@ -506,12 +506,13 @@
 // A ballot that is in its shard with no cut yet is stored but in nobody's
 // log: its device cuts it within the same cycle, and if that device stops
 // for good in between (a crash, a kiosk taken away), the next device whose
-// sync finds those events still uncut a whole cycle after it first saw
-// them cuts them itself (the sweep, TestSweepOrdersAStoppedDevicesBallots).
-// A device knows an election's shard from its cuts, from the election's
-// creation and from any of its ballots in the global shard, and looks at
-// the heads of eight of them a cycle, in turn (one small query each), and
-// at every one it found events waiting in. `verify --cloud` checks every
+// sweep finds those events still uncut one sweep after it first saw them
+// cuts them itself (TestSweepOrdersAStoppedDevicesBallots). A device knows
+// an election's shard from its cuts, from the election's creation and
+// from any of its ballots in the global shard. A sweep ends a cycle at
+// most every 30 s (every one-off `sync`), and looks at the heads of eight
+// shards, in turn (one small query each), and at every one it found events
+// waiting in. `verify --cloud` checks every
 // shard's chain and every cut, and says how many events each shard holds
 // past its last cut.
 //

@@ -85,3 +85,7 @@ func ShardContents(ctx context.Context, c *Cloud, shard string) (evs []*app.Even
 	}
 	return evs, cuts, err
 }
+
+// SweepEveryCycle makes s sweep at the end of every cycle, as a one-off
+// sync does, however often it syncs.
+func SweepEveryCycle(s *Syncer) { s.sweepEvery = 0 }

@@ -168,6 +168,7 @@ func TestSweepOrdersAStoppedDevicesBallots(t *testing.T) {
 	if !crashSync(t, b.path, prefix, "appended", 1) {
 		t.Fatal("the kiosk's sync never appended its ballots")
 	}
+	cloudsync.SweepEveryCycle(a.syncer)
 	count := func(d *device) int {
 		bs, err := d.svc.Ballots(d.ctx, "olga", "Mayor")
 		d.must(err)

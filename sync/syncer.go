@@ -116,6 +116,10 @@ type Syncer struct {
 	contendedSince time.Time
 	// lostRaces counts the races this cycle lost.
 	lostRaces int
+	// lastSweep is when this Syncer last swept, at most every sweepEvery
+	// (sweep).
+	lastSweep  time.Time
+	sweepEvery time.Duration
 
 	// pmu guards reporting and last, the progress last reported: the
 	// SDK's retries report waits from any goroutine (waiting).
@@ -129,7 +133,7 @@ var _ app.Syncer = (*Syncer)(nil)
 // in cfg fall back to AWS_ENDPOINT_URL_DYNAMODB (endpoint only) and then to
 // what this device used last; values given are remembered for next time.
 func New(local Local, cfg Config) *Syncer {
-	return &Syncer{local: local, cfg: cfg}
+	return &Syncer{local: local, cfg: cfg, sweepEvery: sweepEvery}
 }
 
 func (s *Syncer) now() string {
@@ -311,6 +315,10 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 // takes them in. Events seen there for the first time are left to their
 // device, which cuts them within its own cycle.
 func (s *Syncer) sweep(ctx context.Context, c *Cloud, res *app.SyncResult) error {
+	if !s.lastSweep.IsZero() && time.Since(s.lastSweep) < s.sweepEvery {
+		return nil
+	}
+	s.lastSweep = time.Now()
 	_, _, m, err := s.where(ctx)
 	if err != nil || len(m.Shards) == 0 {
 		return err
@@ -381,6 +389,12 @@ func (s *Syncer) sweep(ctx context.Context, c *Cloud, res *app.SyncResult) error
 	}
 	return s.pull(ctx, c, head, res)
 }
+
+// sweepEvery is how often a device that keeps syncing (the app, `sync
+// --watch`, a kiosk) sweeps; every one-off sync sweeps. A sweep costs a
+// query per shard it looks at, which a kiosk syncing every few seconds
+// would otherwise add to every cycle of election day.
+const sweepEvery = 30 * time.Second
 
 // sweepPerCycle is how many elections' shards a cycle looks at, at most,
 // besides those it found events waiting in last time.
