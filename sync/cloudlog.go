@@ -145,6 +145,17 @@ func (c *Cloud) readLog(ctx context.Context, from, settled uint64, check func(pa
 			}
 			if check != nil {
 				if err := check(page); err != nil {
+					// What check found whole goes on first, when it says
+					// so (readMerged with upTo).
+					var pp *partialPage
+					if errors.As(err, &pp) && pp.n > 0 {
+						verifyEntries(page[:pp.n])
+						select {
+						case pages <- logPage{entries: page[:pp.n]}:
+						case <-ctx.Done():
+							return next, ctx.Err()
+						}
+					}
 					return next, err
 				}
 			}
@@ -384,7 +395,7 @@ func batchSegments(segs []segment) [][]segment {
 // the cloud log.
 func (c *Cloud) ReadLog(ctx context.Context, from uint64, fn func(page []*app.Event) error) error {
 	m, _ := decodeMark(nil, 0, "")
-	return c.readMerged(ctx, m, 1, "", 0, func(page []*app.Event, _ mark) error {
+	return c.readMerged(ctx, m, 1, "", 0, false, func(page []*app.Event, _ mark) error {
 		for len(page) > 0 && page[0].Seq < from {
 			page = page[1:]
 		}

@@ -539,10 +539,11 @@
 //     partitions, not the appends of one busy election (see "What one
 //     partition carries"), and a kiosk's ballot or two still goes to the
 //     global shard. Tried and not kept, measured with TestLoad (200
-//     kiosks, one election, runs interleaved with the code before shards
-//     on a slow day): every run in its election's shard, so every push
-//     made two appends (its run, then its cut), each at a contended head:
-//     p50 27-36 s and p99 48-60 s from cast to confirmed. Waiting, when
+//     kiosks, one election, a slow afternoon): every run in its election's
+//     shard, so every push made two appends (its run, then its cut), each
+//     at a contended head: 5.1-10.7 lost races a push, p50 27-36 s and p99
+//     48-72 s from cast to confirmed in five runs, against 25.7-38.6 s and
+//     45.8-74.2 s for the code before shards in three. Waiting, when
 //     another device had appended after this one's run, for that device's
 //     cut to order both (only the last of a burst cuts) did not help: under
 //     steady load there is always a later appender, so every device waited.

@@ -50,14 +50,16 @@ func TestLimits(t *testing.T) {
 				// A's first push is then more than one segment, a
 				// transaction: the others' single appends at the same
 				// place conflict with it while it is in flight.
-				cast += castMayor(devs[0], "ann", 701, 1100)
+				cast += castMayor(devs[0], "ann", 721, 1100)
 			}
 			for round := 0; round < 8; round++ {
 				var wg sync.WaitGroup
 				errs := make([]error, len(devs))
 				for i, d := range devs {
+					// 30 ballots: a run heavy enough for Mayor's shard,
+					// where A's transaction is (shardFrom).
 					from := 1 + round*90 + i*30
-					cast += castMayor(d, []string{"ann", "ben", "cat"}[i], from, from+9)
+					cast += castMayor(d, []string{"ann", "ben", "cat"}[i], from, from+29)
 				}
 				txBefore := tr.Stats().Ops["TransactWriteItems"].Requests
 				for i, d := range devs {
@@ -75,8 +77,9 @@ func TestLimits(t *testing.T) {
 					}
 				}
 				wg.Wait()
-				for _, err := range errs {
+				for i, err := range errs {
 					if err != nil {
+						t.Logf("%s: %v", devs[i].name, err)
 						failed++
 					}
 				}

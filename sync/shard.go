@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -171,18 +172,25 @@ func decodeEntry(line []byte) (entry, error) {
 // one before with a hash that matches its content, every event whole (as
 // app.CheckRun). The error names the shard and the first bad place.
 func checkEntries(shard, prev string, next uint64, entries []entry) error {
+	_, err := checkPrefix(shard, prev, next, entries)
+	return err
+}
+
+// checkPrefix is checkEntries, also saying how many entries from the
+// start are whole (all of them when it returns no error).
+func checkPrefix(shard, prev string, next uint64, entries []entry) (int, error) {
 	for i := 0; i < len(entries); {
 		want := next + uint64(i)
 		if c := entries[i].cut; c != nil {
 			switch {
 			case shard != globalShard:
-				return app.Errorf(app.CodeInvalid, "cloud log, shard %s: event %d is a cut, which only the global shard holds", shard, want)
+				return i, app.Errorf(app.CodeInvalid, "cloud log, shard %s: event %d is a cut, which only the global shard holds", shard, want)
 			case c.Seq != want:
-				return app.Errorf(app.CodeInvalid, "cloud log%s event %d is missing: event %d is in its place (a gap or a repeat in the log)", shardWords(shard), want, c.Seq)
+				return i, app.Errorf(app.CodeInvalid, "cloud log%s event %d is missing: event %d is in its place (a gap or a repeat in the log)", shardWords(shard), want, c.Seq)
 			case c.PrevHash != prev:
-				return app.Errorf(app.CodeInvalid, "cloud log%s event %d: the hash chain is broken", shardWords(shard), want)
+				return i, app.Errorf(app.CodeInvalid, "cloud log%s event %d: the hash chain is broken", shardWords(shard), want)
 			case c.computeHash(prev) != c.Hash:
-				return app.Errorf(app.CodeInvalid, "cloud log%s event %d: its hash does not match its content, so it was changed after it was written", shardWords(shard), want)
+				return i, app.Errorf(app.CodeInvalid, "cloud log%s event %d: its hash does not match its content, so it was changed after it was written", shardWords(shard), want)
 			}
 			prev = c.Hash
 			i++
@@ -195,12 +203,27 @@ func checkEntries(shard, prev string, next uint64, entries []entry) error {
 			j++
 		}
 		if err := app.CheckRun(prev, want, run); err != nil {
-			return app.Errorf(app.CodeInvalid, "cloud log%s %s", shardWords(shard), app.ErrorMessage(err))
+			// The run is whole up to the event the error names.
+			n := i
+			for n < j && entries[n].ev.Seq < firstBad(err, want) {
+				n++
+			}
+			return n, app.Errorf(app.CodeInvalid, "cloud log%s %s", shardWords(shard), app.ErrorMessage(err))
 		}
 		prev = run[len(run)-1].Hash
 		i = j
 	}
-	return nil
+	return len(entries), nil
+}
+
+// firstBad is the sequence number an app.CheckRun error names ("event N
+// ..."), or from when it names none.
+func firstBad(err error, from uint64) uint64 {
+	var n uint64
+	if _, e := fmt.Sscanf(app.ErrorMessage(err), "event %d", &n); e != nil {
+		return from
+	}
+	return n
 }
 
 // shardWords names a shard in messages ("" for the global one, which is
@@ -456,11 +479,19 @@ func (g *merger) covered(k *cut) ([]*app.Event, error) {
 // next-1 with hash prev, and calls fn with each page of merged events and
 // the mark after it. settled is the global shard's head as the cycle read
 // it (readLog). A page of cuts that order nothing new still moves the mark.
-func (c *Cloud) readMerged(ctx context.Context, m mark, next uint64, prev string, settled uint64, fn func(page []*app.Event, m mark) error) error {
+// What cannot be read (a bad segment, a cut whose events are missing or
+// changed) ends the read with an error; with upTo, fn first takes the
+// events before it (a check of the whole log reports how far it is whole;
+// a pull applies no part of a bad page).
+func (c *Cloud) readMerged(ctx context.Context, m mark, next uint64, prev string, settled uint64, upTo bool, fn func(page []*app.Event, m mark) error) error {
 	g := &merger{c: c, m: m.clone(), next: next, prev: prev, consistent: settled == 0}
 	gprev := m.Global.Hash
 	check := func(page []entry) error {
-		if err := checkEntries(globalShard, gprev, page[0].seq(), page); err != nil {
+		n, err := checkPrefix(globalShard, gprev, page[0].seq(), page)
+		if err != nil {
+			if upTo {
+				return &partialPage{n: n, err: err}
+			}
 			return err
 		}
 		gprev = page[len(page)-1].hash()
@@ -472,7 +503,7 @@ func (c *Cloud) readMerged(ctx context.Context, m mark, next uint64, prev string
 		if err != nil && !errors.As(err, &bad) {
 			return err
 		}
-		if len(evs) > 0 || err == nil {
+		if err == nil || upTo && len(evs) > 0 {
 			if ferr := fn(evs, g.m.clone()); ferr != nil {
 				return ferr
 			}
@@ -480,6 +511,16 @@ func (c *Cloud) readMerged(ctx context.Context, m mark, next uint64, prev string
 		return err
 	})
 }
+
+// partialPage is why a page of the global shard is not whole, and how
+// many of its entries from the start are.
+type partialPage struct {
+	n   int
+	err error
+}
+
+func (p *partialPage) Error() string { return p.err.Error() }
+func (p *partialPage) Unwrap() error { return p.err }
 
 // badAt is why the cloud log cannot be read past event seq of the merged
 // log: a cut whose events are missing or not what it says.

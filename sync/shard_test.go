@@ -1,11 +1,17 @@
 package cloudsync_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	bolt "go.etcd.io/bbolt"
 
 	"votedesk/app"
@@ -197,5 +203,67 @@ func TestSweepOrdersAStoppedDevicesBallots(t *testing.T) {
 	everyEventOnce(t, log, pendingB)
 	if n := count(b); n != 40 {
 		t.Errorf("the kiosk counts %d ballots, want 40", n)
+	}
+}
+
+// TestTamperedShardIsNamed: an event changed in an election's shard stops
+// every pull at the cut that orders it, applying none of that page, and
+// `verify --cloud` names its place in the log every device holds.
+func TestTamperedShardIsNamed(t *testing.T) {
+	prefix := newPrefix(t)
+	a := newDevice(t, "laptop", prefix, 0, nil)
+	seed(a, 300)
+	castMayor(a, "ann", 1, 40) // heavy enough for Mayor's shard
+	a.sync()
+	e, err := a.svc.Election(a.ctx, "olga", "Mayor")
+	a.must(err)
+	firstBallot := uint64(0)
+	a.must(a.store.View(a.ctx, func(tx app.Tx) error {
+		return tx.Events(1, func(ev *app.Event) (bool, error) {
+			if ev.Type == app.EvBallotCast {
+				firstBallot = ev.Seq
+				return false, nil
+			}
+			return true, nil
+		})
+	}))
+
+	db := rawClient()
+	table := cloudsync.TablesFor(prefix).Log
+	out, err := db.Query(a.ctx, &dynamodb.QueryInput{TableName: aws.String(table), KeyConditionExpression: aws.String("PK = :p"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: "LOG#ELECTION#" + e.ID}}})
+	a.must(err)
+	if len(out.Items) == 0 {
+		t.Fatal("Mayor's shard holds nothing")
+	}
+	item := out.Items[0]
+	if gz, ok := item["events_gz"].(*types.AttributeValueMemberB); ok {
+		zr, err := gzip.NewReader(bytes.NewReader(gz.Value))
+		a.must(err)
+		lines, err := io.ReadAll(zr)
+		a.must(err)
+		var z bytes.Buffer
+		w := gzip.NewWriter(&z)
+		w.Write(bytes.Replace(lines, []byte(`"Montroll"`), []byte(`"Kiss"`), 1))
+		w.Close()
+		item["events_gz"] = &types.AttributeValueMemberB{Value: z.Bytes()}
+	} else {
+		lines := item["events"].(*types.AttributeValueMemberS).Value
+		item["events"] = &types.AttributeValueMemberS{Value: strings.Replace(lines, `"Montroll"`, `"Kiss"`, 1)}
+	}
+	_, err = db.PutItem(a.ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: item})
+	a.must(err)
+
+	b := newDevice(t, "kiosk", prefix, 0, nil)
+	if _, err := b.syncer.Sync(b.ctx, nil); err == nil || !strings.Contains(app.ErrorMessage(err), "shard ELECTION#"+e.ID) {
+		t.Errorf("a pull through the changed event: %v; want it refused, naming Mayor's shard", err)
+	}
+	if confirmed, _, _ := b.head(); confirmed != 0 {
+		t.Errorf("the refused pull applied %d events", confirmed)
+	}
+	rep, err := a.syncer.VerifyCloud(a.ctx)
+	a.must(err)
+	if rep.OK() || rep.FirstBadSeq != firstBallot || rep.Events != firstBallot-1 {
+		t.Errorf("verify --cloud: ok %v, first bad %d, %d events whole (%v); want event %d named, %d whole", rep.OK(), rep.FirstBadSeq, rep.Events, rep.Problems, firstBallot, firstBallot-1)
 	}
 }

@@ -443,7 +443,7 @@ func (s *Syncer) pull(ctx context.Context, c *Cloud, settled uint64, res *app.Sy
 		return err
 	}
 	s.emit("pull")
-	return c.readMerged(ctx, m, confirmed+1, prev, settled, func(page []*app.Event, m mark) error {
+	return c.readMerged(ctx, m, confirmed+1, prev, settled, false, func(page []*app.Event, m mark) error {
 		if len(page) == 0 {
 			// Cuts that ordered nothing new: the mark moves past them.
 			_, err := s.local.IntegrateMarked(ctx, nil, m.encode())
@@ -680,7 +680,7 @@ func (s *Syncer) appendEntries(ctx context.Context, c *Cloud, shard string, from
 	}
 	if head > known.Seq {
 		if len(hash) != 64 {
-			return from, app.Errorf(app.CodeInvalid, "cloud log%s: the segment at its head has no valid hash", shardWords(shard))
+			return from, badHead(shard)
 		}
 		known = place{head, hash}
 	}
@@ -731,11 +731,16 @@ func (s *Syncer) appendEntries(ctx context.Context, c *Cloud, shard string, from
 		if err != nil {
 			return from, err
 		}
-		if len(hash) != 64 {
-			return from, app.Errorf(app.CodeInvalid, "cloud log%s: the segment at its head has no valid hash", shardWords(shard))
+		if head > 0 && len(hash) != 64 {
+			return from, badHead(shard)
 		}
 		known = place{head, hash}
 	}
+}
+
+// badHead says a shard's last segment gives no hash to chain onto.
+func badHead(shard string) error {
+	return app.Errorf(app.CodeInvalid, "cloud log%s the segment at its head has no valid hash", shardWords(shard))
 }
 
 // clearInFlight forgets the runs noted in flight: every one is confirmed.

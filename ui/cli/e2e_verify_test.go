@@ -43,8 +43,9 @@ func TestCLIVerifyCloudFindsTampering(t *testing.T) {
 	db := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(ddbEndpoint),
 		Credentials: cloudsync.StaticCredentials("test", "test")})
 	ctx := context.Background()
-	// The ballot is stored in Mayor's shard of the log (the first event
-	// there), and stands sixth in the log every device holds.
+	// The ballot is stored in the global shard (one ballot is too light
+	// for Mayor's own) and stands sixth in the log every device holds;
+	// sync's TestTamperedShardIsNamed changes one in an election's shard.
 	out, err := db.Scan(ctx, &dynamodb.ScanInput{
 		TableName:      aws.String(cloudsync.TablesFor(prefix).Log),
 		ConsistentRead: aws.Bool(true),
