@@ -557,9 +557,10 @@ type run struct {
 // with the events around it: its cut would cost a whole append at the
 // global shard's head, where every device of every election appends, and
 // save that partition's write budget less than the run itself costs it.
-// Measured with TestLoad (200 kiosks, a ballot or two a push): every run
-// in its election's shard gave p50 27-31 s and p99 48-53 s from cast to
-// confirmed, against 16 s and 34 s with one shard (sync/doc.go, "Shards").
+// Measured with TestLoad (200 kiosks, a ballot or two a push): with every
+// run in its election's shard, every push made two appends at two
+// contended heads, 5.1-10.7 lost races a push against about 4 (sync/doc.go,
+// "Shards").
 const shardFrom = 16 << 10
 
 // shardRuns splits pending events into runs by shard, in order; runs of
