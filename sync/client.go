@@ -45,6 +45,10 @@ type Config struct {
 	// CallTimeout bounds each call to DynamoDB with its retries (default
 	// DefaultCallTimeout).
 	CallTimeout time.Duration
+	// ShardFrom is the least a run of ballots weighs (bytes of JSON, about)
+	// to go to its election's shard of the log (default DefaultShardFrom;
+	// tests lower it to reach the shards with few ballots).
+	ShardFrom int
 
 	// onRetry, when set, is told of each retry the SDK is about to wait
 	// for, and why (app.SyncBusy*): the sync panel says so.

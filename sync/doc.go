@@ -437,7 +437,7 @@
 // books, decisions on conflicts and small runs of ballots, and
 // LOG#ELECTION#{id} holds one election's ballot events (BallotCast,
 // BallotRankingsChanged, BallotsImported, AuditBallotRead) pushed in runs
-// of at least 16 KB (below; app.ShardOf reads the election's id from the
+// of at least 256 KB (below; app.ShardOf reads the election's id from the
 // payload's first bytes, and anything it cannot place goes to the global
 // shard, which is always right). Each shard is a gap-free,
 // hash-chained run of segments with its own head, appended to as above
@@ -467,11 +467,12 @@
 // its last cut, with hashes).
 //
 // A push splits the pending events into runs by shard, in order. A run of
-// ballots lighter than 16 KB of JSON (shardFrom; a kiosk's ballot or two)
-// joins the global shard's run around it: its cut would cost a whole
-// append at the global shard's head, where every device appends, and save
-// that partition's write budget less than the run itself costs it. A run
-// of the global shard alone is pushed as before and confirmed at once. A
+// ballots lighter than 256 KB of JSON (Config.ShardFrom, DefaultShardFrom:
+// a few hundred ballots) joins the global shard's run around it: its cut
+// would cost a second append at a contended head, and what a shard spares
+// the global partition, write units, matters only for bulk (an import of
+// a million ballots would take that partition's whole write budget for
+// tens of seconds). A run of the global shard alone is pushed as before and confirmed at once. A
 // run of an election's shard is appended to that shard, and a cut to its
 // end then goes to the global shard with the global events that follow
 // it; global events before an election run are in the global shard before
@@ -535,15 +536,20 @@
 //     checks on poll books) differently from devices that hold it, so
 //     such a kiosk would need its own notion of state; not built.
 //   - One election's ballots still go through one head: shards spread
-//     the write units of large runs (imports, ballots cast offline) over
-//     partitions, not the appends of one busy election (see "What one
-//     partition carries"), and a kiosk's ballot or two still goes to the
-//     global shard. Tried and not kept, measured with TestLoad (200
-//     kiosks, one election, a slow afternoon): every run in its election's
-//     shard, so every push made two appends (its run, then its cut), each
-//     at a contended head: 5.1-10.7 lost races a push, p50 27-36 s and p99
-//     48-72 s from cast to confirmed in five runs, against 25.7-38.6 s and
-//     45.8-74.2 s for the code before shards in three. Waiting, when
+//     the write units of bulk runs (imports) over partitions, not the
+//     appends of one busy election (see "What one partition carries"),
+//     and a kiosk's ballots go to the global shard. Tried and not kept,
+//     measured with TestLoad (one election, a slow afternoon): every run
+//     in its election's shard, so every push made two appends (its run,
+//     then its cut), each at a contended head. 200 kiosks casting steadily:
+//     5.1-10.7 lost races a push, p50 27-36 s and p99 48-72 s from cast to
+//     confirmed in five runs, against 25.7-38.6 s and 45.8-74.2 s for the
+//     code before shards in three. Then runs under 16 KB in the global
+//     shard, and a close of polls of 50 kiosks with 100 ballots each (70
+//     KB a run, in the shard): 186 and 216 ballots/s, p99 26.9 and 23.2 s,
+//     7.6 and 7.3 lost races a push, against 270 and 210/s, 18.5 and 23.8
+//     s, 3.2 and 3.6 before shards, runs interleaved: twice the lost races
+//     for nothing one election needs. Hence the threshold of 256 KB. Waiting, when
 //     another device had appended after this one's run, for that device's
 //     cut to order both (only the last of a burst cuts) did not help: under
 //     steady load there is always a later appender, so every device waited.

@@ -55,6 +55,10 @@ func cloudConfig(prefix string, hc aws.HTTPClient) cloudsync.Config {
 		// Short enough that taking over a crashed projection writer (which
 		// waits one call timeout) does not dominate the suite.
 		CallTimeout: 6 * time.Second,
+		// Runs of a few dozen ballots reach their election's shard (in
+		// production a few hundred do): the tests of the protocol need
+		// both shards with little data. TestLoad measures the default.
+		ShardFrom: 16 << 10,
 	}
 }
 

@@ -43,7 +43,7 @@ func TestShardRuns(t *testing.T) {
 		{"AnIdThatIsNotOne", []*app.Event{ballot("a b", 30000)}, "globalxI"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := shards(shardRuns(tc.evs)); got != tc.want {
+			if got := shards(shardRuns(tc.evs, 16<<10)); got != tc.want {
 				t.Errorf("runs %s, want %s", got, tc.want)
 			}
 		})

@@ -503,7 +503,11 @@ func (s *Syncer) push(ctx context.Context, c *Cloud, evs []*app.Event, res *app.
 		return pushLost, err
 	}
 	s.emit("push")
-	runs := shardRuns(evs)
+	shardFrom := s.cfg.ShardFrom
+	if shardFrom <= 0 {
+		shardFrom = DefaultShardFrom
+	}
+	runs := shardRuns(evs, shardFrom)
 	if len(runs) > 1 || runs[0].shard != globalShard {
 		return s.pushShards(ctx, c, m, runs, res)
 	}
@@ -552,20 +556,26 @@ type run struct {
 	evs   []*app.Event
 }
 
-// shardFrom is the least a run of ballots must weigh (their JSON, about)
-// to go to its election's shard. A smaller run goes to the global shard
-// with the events around it: its cut would cost a whole append at the
-// global shard's head, where every device of every election appends, and
-// save that partition's write budget less than the run itself costs it.
-// Measured with TestLoad (200 kiosks, a ballot or two a push): with every
-// run in its election's shard, every push made two appends at two
-// contended heads, 5.1-10.7 lost races a push against about 4 (sync/doc.go,
-// "Shards").
-const shardFrom = 16 << 10
+// DefaultShardFrom is the least a run of ballots must weigh (their JSON,
+// about) to go to its election's shard: 256 KB, a full segment, a few
+// hundred ballots (an import, a polling place's ballots taken offline).
+// A lighter run goes to the global shard with the events around it. A run
+// in its election's shard costs two appends, each at a contended head (the
+// run, then its cut in the global shard, where every device appends), and
+// what it spares the global shard is its write units, which matter only
+// for bulk: a million-ballot import is 110 MB of JSON, tens of megabytes
+// gzipped, so tens of thousands of write units, tens of seconds of a
+// partition's whole budget, during which every other device's appends to
+// that partition would be throttled. Measured with TestLoad (one election,
+// sync/doc.go, "Shards"): with every run in its shard, 200 kiosks pushing
+// a ballot or two made 5.1-10.7 lost races a push against about 4, and a
+// close of polls of 50 kiosks with 100 ballots each 7.3-7.6 against
+// 3.2-3.6.
+const DefaultShardFrom = 256 << 10
 
 // shardRuns splits pending events into runs by shard, in order; runs of
 // an election's shard lighter than shardFrom join the global shard's.
-func shardRuns(evs []*app.Event) []run {
+func shardRuns(evs []*app.Event, shardFrom int) []run {
 	var out []run
 	for _, ev := range evs {
 		sh := eventShard(ev)
