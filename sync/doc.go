@@ -553,6 +553,11 @@
 //     another device had appended after this one's run, for that device's
 //     cut to order both (only the last of a burst cuts) did not help: under
 //     steady load there is always a later appender, so every device waited.
+//   - A device reads its own run back from its shard when the cut it
+//     appended orders it (it cannot know nobody else's events came in
+//     between without reading): TestProjectionBudget's 50,000 imported
+//     ballots reach the log in 570 ms instead of 190. Confirming in place
+//     when the cut covers exactly the device's own run would save it.
 //   - Two functions append at a head after a lost race: appendAtHead for a
 //     run of the global shard alone, which is confirmed without a pull,
 //     and appendEntries for runs with cuts and election shards.

@@ -63,17 +63,6 @@ type segment struct {
 	stored  int
 }
 
-// events returns the segment's events (without its cuts).
-func (s segment) events() []*app.Event {
-	var out []*app.Event
-	for _, e := range s.entries {
-		if e.ev != nil {
-			out = append(out, e.ev)
-		}
-	}
-	return out
-}
-
 // packSegments splits consecutive events of the global shard into
 // segments.
 func packSegments(evs []*app.Event) ([]segment, error) {
