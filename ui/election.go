@@ -70,6 +70,10 @@ type ElectionScreen struct {
 	closed  bool
 	// loaded is called each time the election is shown anew.
 	loaded func()
+	// missing, when set, is called instead of an error when the first load
+	// finds no such election: an election remembered from an earlier
+	// session, perhaps of another database, is not worth a dialog.
+	missing func()
 }
 
 func newElectionScreen(s *session, name string, back func(), onTab func(string)) *ElectionScreen {
@@ -155,8 +159,13 @@ func (sc *ElectionScreen) refresh() {
 		}
 		return sc.s.svc.Election(sc.s.ctx(), actor, name)
 	}, func(e app.Election, err error) {
+		missing := sc.missing
+		sc.missing = nil
 		switch {
 		case sc.closed:
+			return
+		case err != nil && missing != nil && (app.IsCode(err, app.CodeNotFound) || app.IsCode(err, app.CodeConflict)):
+			missing()
 			return
 		case err != nil && id != "" && sc.gone != nil && (app.IsCode(err, app.CodeNotFound) || app.IsCode(err, app.CodeConflict)):
 			sc.gone(err)

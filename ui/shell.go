@@ -59,11 +59,14 @@ type Shell struct {
 	SignIn     *SignInScreen
 	Elections  *ElectionsScreen
 	Election   *ElectionScreen
-	Users      *UsersScreen
-	Audit      *AuditScreen
-	Sync       *SyncScreen
-	Nav        *navList
-	UserLabel  *widget.Label
+	// restoring is set while the screen of the last session is shown
+	// again at sign-in.
+	restoring bool
+	Users     *UsersScreen
+	Audit     *AuditScreen
+	Sync      *SyncScreen
+	Nav       *navList
+	UserLabel *widget.Label
 
 	screen string // the section shown, or "election:NAME"
 	since  func(time.Time) time.Duration
@@ -140,7 +143,9 @@ func (sh *Shell) signedIn(u app.User) {
 		name, rest, _ := strings.Cut(name, "\x1f")
 		tab, id, _ := strings.Cut(rest, "\x1f")
 		sh.ShowScreen(screenElections)
+		sh.restoring = true
 		sh.openElection(name, id, tab)
+		sh.restoring = false
 		return
 	}
 	sh.ShowScreen(last)
@@ -282,6 +287,15 @@ func (sh *Shell) openElection(name, id, tab string) {
 	e.gone = func(err error) {
 		sh.ShowScreen(screenElections)
 		modal.ShowInformation(fmt.Sprintf("%q is no longer here", name), app.ErrorMessage(err), sh.win)
+	}
+	if sh.restoring {
+		// Remembered from an earlier session, perhaps of another
+		// database: if it is not here, the list, without a word.
+		e.missing = func() {
+			if sh.Election == e {
+				sh.ShowScreen(screenElections)
+			}
+		}
 	}
 	sh.setScreen("election:"+name, e.content)
 	sh.Election = e

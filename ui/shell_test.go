@@ -413,3 +413,22 @@ func TestKeyboardReachesEveryView(t *testing.T) {
 		t.Errorf("view keys on Users: screen %q", h.sh.screen)
 	}
 }
+
+// TestRememberedElectionNotHere: the election open when the last session
+// ended (remembered per user of the machine, whatever the database) is not
+// in this database: sign-in shows the elections list, without a dialog.
+func TestRememberedElectionNotHere(t *testing.T) {
+	for _, id := range []string{"", "0000feed-0000-0000-0000-00000000feed"} {
+		h := newHarness(t, nil)
+		h.owner()
+		h.app.Preferences().SetString(prefScreen, "election:Mayor 2009\x1f"+tabResults+"\x1f"+id)
+		h.signIn("Olivia")
+		h.wait()
+		if h.sh.screen != screenElections || h.sh.Election != nil {
+			t.Errorf("id %q: screen %q after sign-in, want the elections list", id, h.sh.screen)
+		}
+		if d := h.dialogText(); d != "" {
+			t.Errorf("id %q: a dialog shows at sign-in: %q", id, d)
+		}
+	}
+}
