@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -71,8 +72,9 @@ type ElectionScreen struct {
 	// loaded is called each time the election is shown anew.
 	loaded func()
 	// missing, when set, is called instead of an error when the first load
-	// finds no such election: an election remembered from an earlier
-	// session, perhaps of another database, is not worth a dialog.
+	// finds that no such election was ever here: one remembered from an
+	// earlier session of another database is not worth a dialog (one
+	// deleted or merged meanwhile is, and gone says so).
 	missing func()
 }
 
@@ -164,7 +166,8 @@ func (sc *ElectionScreen) refresh() {
 		switch {
 		case sc.closed:
 			return
-		case err != nil && missing != nil && (app.IsCode(err, app.CodeNotFound) || app.IsCode(err, app.CodeConflict)):
+		case err != nil && missing != nil && app.IsCode(err, app.CodeNotFound) && !errors.Is(err, app.ErrElectionGone):
+			// Never here (a deletion or a merge is said, below).
 			missing()
 			return
 		case err != nil && id != "" && sc.gone != nil && (app.IsCode(err, app.CodeNotFound) || app.IsCode(err, app.CodeConflict)):
