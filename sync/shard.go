@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -196,34 +195,13 @@ func checkPrefix(shard, prev string, next uint64, entries []entry) (int, error) 
 			i++
 			continue
 		}
-		j := i
-		run := []*app.Event{}
-		for j < len(entries) && entries[j].cut == nil {
-			run = append(run, entries[j].ev)
-			j++
+		if err := app.CheckRun(prev, want, []*app.Event{entries[i].ev}); err != nil {
+			return i, app.Errorf(app.CodeInvalid, "cloud log%s %s", shardWords(shard), app.ErrorMessage(err))
 		}
-		if err := app.CheckRun(prev, want, run); err != nil {
-			// The run is whole up to the event the error names.
-			n := i
-			for n < j && entries[n].ev.Seq < firstBad(err, want) {
-				n++
-			}
-			return n, app.Errorf(app.CodeInvalid, "cloud log%s %s", shardWords(shard), app.ErrorMessage(err))
-		}
-		prev = run[len(run)-1].Hash
-		i = j
+		prev = entries[i].ev.Hash
+		i++
 	}
 	return len(entries), nil
-}
-
-// firstBad is the sequence number an app.CheckRun error names ("event N
-// ..."), or from when it names none.
-func firstBad(err error, from uint64) uint64 {
-	var n uint64
-	if _, e := fmt.Sscanf(app.ErrorMessage(err), "event %d", &n); e != nil {
-		return from
-	}
-	return n
 }
 
 // shardWords names a shard in messages ("" for the global one, which is
@@ -306,19 +284,11 @@ func decodeMark(b []byte, confirmed uint64, hash string) (mark, error) {
 // of them (unless consistent), the rest consistently (doc.go, "Reading at
 // half price").
 func (c *Cloud) readRange(ctx context.Context, shard string, from, to uint64, consistent bool) ([]entry, error) {
-	var out []entry
 	settled := to
 	if consistent {
 		settled = 0
 	}
-	err := c.scanLog(ctx, shardPK(shard), from, to, settled, func(items []map[string]types.AttributeValue, next uint64) (uint64, error) {
-		page, err := decodePage(items, next)
-		if err != nil || len(page) == 0 {
-			return next, err
-		}
-		out = append(out, page...)
-		return page[len(page)-1].seq() + 1, nil
-	})
+	out, err := c.readEntries(ctx, shard, from, to, settled)
 	if err != nil {
 		return nil, err
 	}
@@ -364,7 +334,7 @@ func (g *merger) take(ctx context.Context, page []entry) ([]*app.Event, error) {
 		// renumbers and rechains it as the merged log's.
 		at := place{e.seq(), e.hash()}
 		if e.cut == nil {
-			g.learn(e.ev)
+			g.m.learn(e.ev)
 			out = append(out, g.place(e.ev))
 		} else {
 			evs, err := g.covered(e.cut)
@@ -380,12 +350,9 @@ func (g *merger) take(ctx context.Context, page []entry) ([]*app.Event, error) {
 	return out, nil
 }
 
-// learn adds to the mark the election's shard an event of the global shard
-// tells of (a ballot, an election created), so that a device looks there
-// for events no cut orders yet (sweep) even before any cut named it.
-func (g *merger) learn(ev *app.Event) { g.m.learn(ev) }
-
-// learn adds to m the election's shard ev tells of, if any (merger.learn).
+// learn adds to m the election's shard an event of the global shard tells
+// of (a ballot, an election created), so that a device looks there for
+// events no cut orders yet (sweep) even before any cut named it.
 func (m mark) learn(ev *app.Event) {
 	id := app.ShardNamed(ev)
 	if id == "" {
@@ -425,11 +392,7 @@ func (g *merger) readAhead(ctx context.Context, page []entry) error {
 		if err != nil {
 			return err
 		}
-		evs := make([]*app.Event, len(entries))
-		for i, e := range entries {
-			evs[i] = e.ev
-		}
-		app.VerifyAll(evs)
+		verifyEntries(entries)
 		g.read[shard] = entries
 	}
 	return nil
@@ -535,8 +498,15 @@ func (b *badAt) Unwrap() error { return b.err }
 // readTail reads, consistently, what shard holds after the entry at known:
 // every append that committed before the read.
 func (c *Cloud) readTail(ctx context.Context, shard string, known place) ([]entry, error) {
+	return c.readEntries(ctx, shard, known.Seq+1, 0, 0)
+}
+
+// readEntries reads the entries of shard from from on, up to to (0: to its
+// end), checking their frames and places (scanLog says which queries are
+// eventually consistent).
+func (c *Cloud) readEntries(ctx context.Context, shard string, from, to, settled uint64) ([]entry, error) {
 	var out []entry
-	err := c.scanLog(ctx, shardPK(shard), known.Seq+1, 0, 0, func(items []map[string]types.AttributeValue, next uint64) (uint64, error) {
+	err := c.scanLog(ctx, shardPK(shard), from, to, settled, func(items []map[string]types.AttributeValue, next uint64) (uint64, error) {
 		page, err := decodePage(items, next)
 		if err != nil || len(page) == 0 {
 			return next, err

@@ -305,15 +305,17 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 }
 
 // sweep orders ballots that sit in an election's shard with no cut to
-// order them a whole cycle after this device first saw them there: their
+// order them one sweep after this device first saw them there: their
 // device stopped between its append and its cut (a crash, a lost
 // connection) and may never come back. Until a cut orders them they are
-// stored in the cloud but in no device's log. Each cycle reads the head of
-// every election's shard this device has read (one small query each); a
-// shard whose events past the last cut were already there last cycle gets
-// a cut to its head, after its chain is checked, and the pull that follows
-// takes them in. Events seen there for the first time are left to their
-// device, which cuts them within its own cycle.
+// stored in the cloud but in no device's log. A sweep ends a cycle at most
+// every sweepEvery and reads the heads of up to sweepPerCycle of the
+// election shards this device knows, in turn, and of every one it found
+// events waiting in (one small query each); a shard whose events past the
+// last cut were already there at the last sweep gets a cut to its head,
+// after its chain is checked, and the pull that follows takes them in.
+// Events seen there for the first time are left to their device, which
+// cuts them within its own cycle.
 func (s *Syncer) sweep(ctx context.Context, c *Cloud, res *app.SyncResult) error {
 	if !s.lastSweep.IsZero() && time.Since(s.lastSweep) < s.sweepEvery {
 		return nil
