@@ -558,7 +558,4 @@
 //     between without reading): TestProjectionBudget's 50,000 imported
 //     ballots reach the log in 570 ms instead of 190. Confirming in place
 //     when the cut covers exactly the device's own run would save it.
-//   - Two functions append at a head after a lost race: appendAtHead for a
-//     run of the global shard alone, which is confirmed without a pull,
-//     and appendEntries for runs with cuts and election shards.
 package cloudsync

@@ -623,6 +623,7 @@ func (s *Syncer) pushShards(ctx context.Context, c *Cloud, m mark, runs []run, r
 		if len(global) == 0 {
 			return nil
 		}
+		s.lostRaces = 0 // each shard's head is a race of its own
 		end, err := s.appendEntries(ctx, c, globalShard, m.Global, global)
 		if err != nil {
 			return err
@@ -638,6 +639,7 @@ func (s *Syncer) pushShards(ctx context.Context, c *Cloud, m mark, runs []run, r
 		if err := flush(); err != nil {
 			return pushLost, err
 		}
+		s.lostRaces = 0
 		end, err := s.appendEntries(ctx, c, r.shard, m.Shards[r.shard], eventEntries(r.evs))
 		if err != nil {
 			return pushLost, err
@@ -672,9 +674,6 @@ func (s *Syncer) pushShards(ctx context.Context, c *Cloud, m mark, runs []run, r
 // its append (inFlight), and a run found noted is first looked for in
 // what its shard holds past its last cut (catchUp).
 func (s *Syncer) appendEntries(ctx context.Context, c *Cloud, shard string, from place, todo []entry) (place, error) {
-	// Each shard's head is a race of its own: the tries and the backoff
-	// count from the first lost race at this one.
-	s.lostRaces = 0
 	known := from
 	if shard != globalShard {
 		again, err := s.noteInFlight(ctx, shard, todo[0].id())
@@ -861,48 +860,24 @@ func (s *Syncer) pushed(res *app.SyncResult, n int) {
 // device's append. Every attempt either committed there or did not write
 // at all, so no event goes to the log twice. The events stay pending here
 // until the next pull finds them at their places (by id and content, as
-// after any lost answer).
+// after any lost answer). After the first look, the retries are
+// appendEntries's, which every append at a head of any shard shares.
 func (s *Syncer) appendAtHead(ctx context.Context, c *Cloud, evs []*app.Event, lostErr error, res *app.SyncResult) (pushOutcome, error) {
-	tried := evs // the events as the last attempt placed them
-	for {
-		id, hash, err := c.holder(ctx, globalShard, lostErr, tried[0].Seq)
-		if err != nil {
-			return pushLost, err
-		}
-		if id == tried[0].ID && hash == tried[len(tried)-1].Hash {
-			s.step("pushed")
-			s.pushed(res, len(evs))
-			return pushAtHead, nil
-		}
+	id, hash, err := c.holder(ctx, globalShard, lostErr, evs[0].Seq)
+	if err != nil {
+		return pushLost, err
+	}
+	if id != evs[0].ID || hash != evs[len(evs)-1].Hash {
 		if err := s.backoff(ctx, c, false); err != nil {
 			return pushLost, err
 		}
-		head, hash, err := c.logHead(ctx)
-		if err != nil {
+		if _, err := s.appendEntries(ctx, c, globalShard, place{evs[0].Seq - 1, evs[0].PrevHash}, eventEntries(evs)); err != nil {
 			return pushLost, err
 		}
-		if len(hash) != 64 {
-			return pushLost, nil // a damaged head: the pull names it
-		}
-		tried = placedAfter(evs, head, hash)
-		segs, err := packSegments(tried)
-		if err != nil {
-			return pushLost, err
-		}
-		if len(batchSegments(segs)) != 1 {
-			return pushLost, nil
-		}
-		lostErr = c.appendSegments(ctx, segs)
-		if lostErr == nil {
-			s.step("pushed")
-			s.pushed(res, len(evs))
-			return pushAtHead, nil
-		}
-		if !errors.Is(lostErr, errLostRace) {
-			return pushLost, lostErr
-		}
-		s.step("lost")
 	}
+	s.step("pushed")
+	s.pushed(res, len(evs))
+	return pushAtHead, nil
 }
 
 // placedAfter returns copies of evs as they would stand in the log right
