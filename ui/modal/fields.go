@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -53,6 +54,10 @@ func (e *Entry) TypedKey(ev *fyne.KeyEvent) {
 		}
 	case fyne.KeyReturn, fyne.KeyEnter:
 		if !e.MultiLine && e.OnSubmitted == nil && passOn(e, ev) {
+			return
+		}
+	case fyne.KeyTab:
+		if tabFrom(e, e.ActionItem) {
 			return
 		}
 	}
@@ -106,8 +111,15 @@ func (e *DateEntry) TypedKey(ev *fyne.KeyEvent) {
 	if (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && e.OnSubmitted == nil && passOn(e, ev) {
 		return
 	}
+	if ev.Name == fyne.KeyTab && tabFrom(e, e.ActionItem) {
+		return
+	}
 	e.DateEntry.TypedKey(ev)
 }
+
+// AcceptsTab is true: the field moves the focus itself on Tab and
+// Shift+Tab (see tabFrom).
+func (e *DateEntry) AcceptsTab() bool { return true }
 
 // NewMultiLineEntry makes a text field of several lines (Enter makes a new
 // line; Escape still closes the dialog; Tab moves on, see AcceptsTab).
@@ -121,5 +133,36 @@ func NewMultiLineEntry() *Entry {
 
 // AcceptsTab is false, also for a field of several lines: Tab moves the
 // focus on, as everywhere else, rather than typing a tab character (which
-// no field here needs) and trapping a keyboard user in the field.
-func (e *Entry) AcceptsTab() bool { return false }
+// no field here needs) and trapping a keyboard user in the field. A field
+// with a button at its end (a password's eye) takes Tab to move the focus
+// itself (see tabFrom).
+func (e *Entry) AcceptsTab() bool { return e.ActionItem != nil }
+
+// tabFrom moves the focus on from field, whose button at its end is own,
+// for Tab (forward: to own, then on) or Shift+Tab (back: to the object
+// before the field, past own). Fyne goes back through a widget before its
+// children, so from a password field Shift+Tab would land on its own eye,
+// and a keyboard user would need two presses to get back to the name
+// field above. It reports whether it moved the focus.
+func tabFrom(field fyne.Focusable, own fyne.CanvasObject) bool {
+	c := fyne.CurrentApp().Driver().CanvasForObject(field.(fyne.CanvasObject))
+	if c == nil {
+		return false
+	}
+	if !shiftHeld() {
+		c.FocusNext()
+		return true
+	}
+	c.FocusPrevious()
+	if f, ok := c.Focused().(fyne.CanvasObject); ok && own != nil && f == own {
+		c.FocusPrevious()
+	}
+	return true
+}
+
+// shiftHeld reports whether Shift is held down, as the desktop driver
+// knows it (tests replace it: Fyne's test driver does not know).
+var shiftHeld = func() bool {
+	d, ok := fyne.CurrentApp().Driver().(desktop.Driver)
+	return ok && d.CurrentKeyModifiers()&fyne.KeyModifierShift != 0
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -275,9 +276,59 @@ func TestKeysWithAControlFocused(t *testing.T) {
 // TestTabLeavesEveryField: no field keeps Tab (a description of several
 // lines included), so the keyboard never gets stuck in one.
 func TestTabLeavesEveryField(t *testing.T) {
-	for name, e := range map[string]*Entry{"one line": NewEntry(), "several lines": NewMultiLineEntry(), "password": NewPasswordEntry()} {
+	for name, e := range map[string]*Entry{"one line": NewEntry(), "several lines": NewMultiLineEntry()} {
 		if e.AcceptsTab() {
 			t.Errorf("a %s field takes Tab", name)
 		}
+	}
+}
+
+// TestShiftTabGoesBackAField walks a form with Tab and Shift+Tab as the
+// desktop driver sends them: forward, Tab reaches a password's eye and a
+// date's calendar button after their fields; back, Shift+Tab from a field
+// goes to the field before it, past that field's button (Fyne alone lands
+// on the button, and a keyboard user signing in as someone else typed the
+// name into nothing).
+func TestShiftTabGoesBackAField(t *testing.T) {
+	w := newWindow(t)
+	name, password, date, notes := NewEntry(), NewPasswordEntry(), NewDateEntry(), NewMultiLineEntry()
+	done := NewButton("Done", func() {})
+	w.SetContent(container.NewVBox(name, password, date, notes, done))
+	c := w.Canvas()
+	shift := false
+	held := shiftHeld
+	shiftHeld = func() bool { return shift }
+	t.Cleanup(func() { shiftHeld = held })
+	// tab is the desktop driver's Tab: the focused widget takes it if it
+	// accepts Tab, else the canvas moves the focus.
+	tab := func(back bool) {
+		shift = back
+		if f, ok := c.Focused().(fyne.Tabbable); ok && f.AcceptsTab() {
+			c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyTab})
+			return
+		}
+		if back {
+			c.FocusPrevious()
+		} else {
+			c.FocusNext()
+		}
+	}
+	names := map[fyne.Focusable]string{name: "name", password: "password", date: "date", notes: "notes", done: "done"}
+	names[password.ActionItem.(fyne.Focusable)] = "eye"
+	names[date.ActionItem.(fyne.Focusable)] = "calendar"
+	walk := func(from fyne.Focusable, back bool, n int) []string {
+		c.Focus(from)
+		var got []string
+		for range n {
+			tab(back)
+			got = append(got, names[c.Focused()])
+		}
+		return got
+	}
+	if got, want := walk(name, false, 6), []string{"password", "eye", "date", "calendar", "notes", "done"}; !slices.Equal(got, want) {
+		t.Errorf("Tab from the name: %v, want %v", got, want)
+	}
+	if got, want := walk(done, true, 4), []string{"notes", "date", "password", "name"}; !slices.Equal(got, want) {
+		t.Errorf("Shift+Tab from Done: %v, want %v", got, want)
 	}
 }
