@@ -89,6 +89,19 @@ func TestCursorsSameAsMarks(t *testing.T) {
 						if !reflect.DeepEqual(with, without) {
 							t.Errorf("%s: the count with cursors differs from the count from the marks", name)
 						}
+						// Without the trail and groups, round 1 takes the
+						// usual ballot's own loop (firstRound).
+						bare, err := Tabulate(c, b, m, r)
+						if err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						bareWithout, err := Tabulate(c, b, m, r, withoutCursors())
+						if err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						if !reflect.DeepEqual(bare, bareWithout) {
+							t.Errorf("%s, no audit trail: the count with cursors differs from the count from the marks", name)
+						}
 						if len(with.Passes[0].Rounds) < min(k/2, 4) {
 							t.Errorf("%s: %d rounds; the test moves too few ballots", name, len(with.Passes[0].Rounds))
 						}

@@ -227,6 +227,12 @@ func (k *counter) runJobs(w *worker, round int, jobs []job) {
 		w.audit = make([]AuditEntry, 0, size)
 	}
 	dest := make([]uint16, 0, size) // each placed ballot's candidate, in job order (see gather)
+	if check && plain && k.compiles && !k.opts.noCursors {
+		if dest = k.firstRound(w, jobs, dest); w.err == nil {
+			w.incoming = k.gather(jobs, dest)
+		}
+		return
+	}
 	for _, j := range jobs {
 		for i := j.lo; i < j.hi; i++ {
 			if j.seg != nil && (i-j.lo)%warmBlock == 0 {
@@ -254,6 +260,39 @@ func (k *counter) runJobs(w *worker, round int, jobs []job) {
 		}
 	}
 	w.incoming = k.gather(jobs, dest)
+}
+
+// firstRound is round 1 of the usual count (checked, with cursors, whole
+// votes, no groups or audit trail) with the usual ballot's way through
+// it laid out in one loop: checked and compiled in one reading of its
+// marks, it counts for its first choice unless that candidate is out
+// (excluded). Other ballots take place1's way. It returns dest with the
+// jobs' ballots' candidates added, as runJobs does.
+func (k *counter) firstRound(w *worker, jobs []job, dest []uint16) []uint16 {
+	chk, counts, tally, cont := k.opts.check, k.ballots.Counts, w.delta.tally, k.cont
+	for _, j := range jobs {
+		for b := j.lo; b < j.hi; b++ {
+			if cw, ok := chk.compilePlain(b); ok && cont[cw&0xF] {
+				k.cur[b] = cw
+				c := int(cw & 0xF)
+				cnt := int64(1)
+				if counts != nil {
+					cnt = int64(counts[b])
+				}
+				tally[c].ones += cnt
+				dest = append(dest, uint16(c))
+				continue
+			}
+			c, st, err := k.place1(b, true)
+			if err != nil {
+				w.err = err
+				return dest
+			}
+			dest = append(dest, uint16(c))
+			k.settleWhole(w.delta, b, -1, c, st)
+		}
+	}
+	return dest
 }
 
 // noCandidate is a placed ballot's candidate when it counts for none
