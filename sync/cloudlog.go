@@ -395,7 +395,7 @@ func batchSegments(segs []segment) [][]segment {
 // the cloud log.
 func (c *Cloud) ReadLog(ctx context.Context, from uint64, fn func(page []*app.Event) error) error {
 	m, _ := decodeMark(nil, 0, "")
-	return c.readMerged(ctx, m, 1, "", 0, false, func(page []*app.Event, _ mark) error {
+	return c.readMerged(ctx, m, 1, "", 0, false, nil, func(page []*app.Event, _ mark) error {
 		for len(page) > 0 && page[0].Seq < from {
 			page = page[1:]
 		}

@@ -317,6 +317,9 @@ type merger struct {
 	// bad holds, per shard, why what its cuts in this page cover cannot
 	// be taken: the cut that meets it ends the page there.
 	bad map[string]error
+	// own holds, per shard, entries this device appended there in this
+	// cycle (Syncer.appended), which need not be read back.
+	own map[string][]entry
 }
 
 // take returns the merged events of a page of the global shard's entries,
@@ -381,6 +384,10 @@ func (g *merger) readAhead(ctx context.Context, page []entry) error {
 		if to <= at.Seq {
 			continue
 		}
+		if entries, ok := ownRange(shard, g.own[shard], at, to); ok {
+			g.read[shard] = entries
+			continue
+		}
 		entries, err := g.c.readRange(ctx, shard, at.Seq+1, to, g.consistent)
 		if err == nil {
 			err = checkEntries(shard, at.Hash, at.Seq+1, entries)
@@ -396,6 +403,38 @@ func (g *merger) readAhead(ctx context.Context, page []entry) error {
 		g.read[shard] = entries
 	}
 	return nil
+}
+
+// ownRange returns the entries of shard after at up to to when this
+// device appended every one of them in this cycle (own, as it placed
+// them): copies, since the merged log renumbers and rechains what it
+// takes. A shard's places are written once, on condition that they are
+// free, and an append counts as committed only when DynamoDB said so or
+// the place holds this device's own entries with the hash it gave them,
+// so these are what the shard holds there. A device that imported a
+// million ballots so reads back only the cut that orders them, not the
+// ballots (other devices read them, and check them, as any).
+func ownRange(shard string, own []entry, at place, to uint64) ([]entry, bool) {
+	if len(own) == 0 || to <= at.Seq {
+		return nil, false
+	}
+	first, last := own[0].seq(), own[len(own)-1].seq()
+	if at.Seq+1 < first || to > last {
+		return nil, false
+	}
+	run := own[at.Seq+1-first : to-first+1]
+	// What this cycle appended need not be one run (another device may
+	// have appended between two of its appends): the places and the
+	// chain say whether these are the ones after at.
+	if checkEntries(shard, at.Hash, at.Seq+1, run) != nil {
+		return nil, false
+	}
+	out := make([]entry, len(run))
+	for i, e := range run {
+		ev := *e.ev
+		out[i] = entry{ev: &ev}
+	}
+	return out, true
 }
 
 // place numbers ev as the merged log's next event and chains it there (an
@@ -446,8 +485,8 @@ func (g *merger) covered(k *cut) ([]*app.Event, error) {
 // changed) ends the read with an error; with upTo, fn first takes the
 // events before it (a check of the whole log reports how far it is whole;
 // a pull applies no part of a bad page).
-func (c *Cloud) readMerged(ctx context.Context, m mark, next uint64, prev string, settled uint64, upTo bool, fn func(page []*app.Event, m mark) error) error {
-	g := &merger{c: c, m: m.clone(), next: next, prev: prev, consistent: settled == 0}
+func (c *Cloud) readMerged(ctx context.Context, m mark, next uint64, prev string, settled uint64, upTo bool, own map[string][]entry, fn func(page []*app.Event, m mark) error) error {
+	g := &merger{c: c, m: m.clone(), next: next, prev: prev, consistent: settled == 0, own: own}
 	gprev := m.Global.Hash
 	check := func(page []entry) error {
 		n, err := checkPrefix(globalShard, gprev, page[0].seq(), page)

@@ -116,6 +116,11 @@ type Syncer struct {
 	contendedSince time.Time
 	// lostRaces counts the races this cycle lost.
 	lostRaces int
+	// appended holds, per election's shard, the entries this cycle
+	// appended there, as placed (content, place, hash): the pull that
+	// follows takes them from here when a cut orders them, instead of
+	// reading back what this device just wrote (see ownRange).
+	appended map[string][]entry
 	// lastSweep is when this Syncer last swept, at most every sweepEvery
 	// (sweep).
 	lastSweep  time.Time
@@ -253,6 +258,7 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 	}
 	s.progress.ToPush = pending
 	s.lostRaces = 0
+	s.appended = map[string][]entry{}
 	for {
 		if err := s.pull(ctx, c, head, &res); err != nil {
 			return res, err
@@ -445,7 +451,7 @@ func (s *Syncer) pull(ctx context.Context, c *Cloud, settled uint64, res *app.Sy
 		return err
 	}
 	s.emit("pull")
-	return c.readMerged(ctx, m, confirmed+1, prev, settled, false, func(page []*app.Event, m mark) error {
+	return c.readMerged(ctx, m, confirmed+1, prev, settled, false, s.appended, func(page []*app.Event, m mark) error {
 		if len(page) == 0 {
 			// Cuts that ordered nothing new: the mark moves past them.
 			_, err := s.local.IntegrateMarked(ctx, nil, m.encode())
@@ -726,6 +732,7 @@ func (s *Syncer) appendEntries(ctx context.Context, c *Cloud, shard string, from
 		if err == nil {
 			known = place{placed[n-1].seq(), placed[n-1].hash()}
 			if shard != globalShard {
+				s.appended[shard] = append(s.appended[shard], placed[:n]...)
 				s.step("appended")
 			}
 			if todo = todo[n:]; len(todo) == 0 {

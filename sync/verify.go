@@ -53,7 +53,7 @@ func (s *Syncer) VerifyCloud(ctx context.Context) (app.VerifyReport, error) {
 	}
 	start, _ := decodeMark(nil, 0, "")
 	end := start
-	err = c.readMerged(ctx, start, 1, "", 0, true, func(page []*app.Event, m mark) error {
+	err = c.readMerged(ctx, start, 1, "", 0, true, nil, func(page []*app.Event, m mark) error {
 		end = m
 		for _, ev := range page {
 			if err := app.CheckRun(prev, next, []*app.Event{ev}); err != nil {
