@@ -553,9 +553,11 @@
 //     another device had appended after this one's run, for that device's
 //     cut to order both (only the last of a burst cuts) did not help: under
 //     steady load there is always a later appender, so every device waited.
-//   - A device reads its own run back from its shard when the cut it
-//     appended orders it (it cannot know nobody else's events came in
-//     between without reading): TestProjectionBudget's 50,000 imported
-//     ballots reach the log in 570 ms instead of 190. Confirming in place
-//     when the cut covers exactly the device's own run would save it.
+//   - A device that appended a run takes it, when its cut comes up in the
+//     pull, from what it appended rather than reading it back, if the run
+//     continues the shard from where the device stands there (ownRange);
+//     a run that another device's run came before in the same page is read.
+//     TestProjectionBudget's 50,000 imported ballots reach the log in 460
+//     ms (570 when read back; 190 before shards: a run in a shard costs
+//     two appends, and a mark kept with each page).
 package cloudsync
