@@ -132,6 +132,19 @@ func (sc *ElectionScreen) ShowTab(tab string) {
 	sc.Tabs.SelectIndex(0)
 }
 
+// field is the shown tab's field to type in, where the keyboard lands
+// when the tab is opened by keyboard: the Candidates tab's name, the Poll
+// book's search; nil for the tabs without one.
+func (sc *ElectionScreen) field() *modal.Entry {
+	switch sc.tab() {
+	case tabCandidates:
+		return sc.Candidates.Name
+	case tabPollBook:
+		return sc.PollBook.Search
+	}
+	return nil
+}
+
 // tab names the selected tab.
 func (sc *ElectionScreen) tab() string { return tabNames[sc.Tabs.SelectedIndex()] }
 

@@ -571,12 +571,11 @@ func (sh *Shell) menu() *fyne.MainMenu {
 // takes it.
 func (sh *Shell) shortcuts() {
 	c := sh.win.Canvas()
-	for _, sc := range []fyne.Shortcut{shortcutNew, shortcutFind, shortcutResults, shortcutAudit, shortcutSignOut, shortcutNextView, shortcutPrevView} {
-		c.AddShortcut(sc, sh.TypedShortcut)
-	}
+	list := []fyne.Shortcut{shortcutNew, shortcutFind, shortcutResults, shortcutAudit, shortcutSignOut, shortcutNextView, shortcutPrevView}
 	for _, sc := range shortcutTabs {
-		c.AddShortcut(sc, sh.TypedShortcut)
+		list = append(list, sc)
 	}
+	modal.Shortcuts(c, list, sh.TypedShortcut)
 	modal.Keys(c, func(k *fyne.KeyEvent) {
 		if k.Name == fyne.KeyF5 {
 			sh.Refresh()
@@ -642,9 +641,18 @@ func (sh *Shell) StepView(step int) {
 	}
 }
 
-// showView selects tab i of t. The keyboard leaves the view it was in:
-// a control hidden with its view would otherwise still take keys.
+// showView selects tab i of t. The keyboard leaves the view it was in (a
+// control hidden with its view would otherwise still take keys) and lands
+// in the new view's field to type in, where it has one (see
+// ElectionScreen.field): without it, what an official typed after Ctrl+2
+// went nowhere, and Tab went through the sidebar first.
 func (sh *Shell) showView(t *container.AppTabs, i int) {
-	sh.win.Canvas().Unfocus()
+	c := sh.win.Canvas()
+	c.Unfocus()
 	t.SelectIndex(i)
+	if e := sh.Election; e != nil && t == e.Tabs {
+		if f := e.field(); f != nil && !f.Disabled() {
+			c.Focus(f)
+		}
+	}
 }

@@ -363,7 +363,8 @@ func TestClickThenEnterOpensAnElection(t *testing.T) {
 // TestKeyboardReachesEveryView: tab strips take no focus, so the keyboard
 // opens an election's tabs with Ctrl+1 to Ctrl+5 and steps through the
 // views of what is shown with Ctrl+PageDown and Ctrl+PageUp; the keyboard
-// leaves the view it was in.
+// leaves the view it was in, and lands in the new one's field to type in
+// where it has one.
 func TestKeyboardReachesEveryView(t *testing.T) {
 	h := mayorListed(t)
 	h.sh.OpenElection("Mayor", tabOverview)
@@ -378,11 +379,31 @@ func TestKeyboardReachesEveryView(t *testing.T) {
 		}
 	}
 	h.sh.TypedShortcut(shortcutTabs[1]) // Candidates
+	h.wait()
+	if c.Focused() != e.Candidates.Name {
+		t.Fatalf("Ctrl+2 on a draft: focus on %T, want the candidate's name", c.Focused())
+	}
+	for _, r := range "Ada; Ben" {
+		c.Focused().TypedRune(r)
+	}
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.wait()
+	if cands, err := h.svc.Candidates(h.ctx, "Olivia", "Mayor"); err != nil || len(cands) != 2 {
+		t.Errorf("typed after Ctrl+2 and Enter: %d candidates (%v), want 2", len(cands), err)
+	}
+	// A focused field gets every shortcut first (as the desktop driver
+	// gives them): it hands the window's on.
+	c.Focused().(fyne.Shortcutable).TypedShortcut(shortcutTabs[2])
+	h.wait()
+	if e.tab() != tabPollBook || c.Focused() != e.PollBook.Search {
+		t.Errorf("Ctrl+3 typed in the candidate's name: tab %q, focus on %T", e.tab(), c.Focused())
+	}
+	h.sh.TypedShortcut(shortcutTabs[1])
 	c.Focus(e.Back)
 	h.sh.TypedShortcut(shortcutNextView)
 	h.wait()
-	if e.tab() != tabPollBook || c.Focused() != nil {
-		t.Errorf("Ctrl+PageDown from Candidates: tab %q, focus on %T", e.tab(), c.Focused())
+	if e.tab() != tabPollBook || c.Focused() != e.PollBook.Search {
+		t.Errorf("Ctrl+PageDown from Candidates: tab %q, focus on %T, want the poll book's search", e.tab(), c.Focused())
 	}
 	h.sh.TypedShortcut(shortcutNextView) // Results: its own views from here
 	h.wait()
@@ -397,6 +418,9 @@ func TestKeyboardReachesEveryView(t *testing.T) {
 		t.Errorf("Ctrl+PageUp twice: view %d, want %d", e.Results.Tabs.SelectedIndex(), want)
 	}
 	h.sh.TypedShortcut(shortcutTabs[0])
+	if c.Focused() != nil {
+		t.Errorf("Ctrl+1: the Overview has nothing to type in, and the focus is on %T", c.Focused())
+	}
 	h.sh.TypedShortcut(shortcutPrevView) // round from Overview to Audit
 	if e.tab() != tabAudit {
 		t.Errorf("Ctrl+PageUp on Overview: tab %q", e.tab())

@@ -64,6 +64,14 @@ func (e *Entry) TypedKey(ev *fyne.KeyEvent) {
 	e.Entry.TypedKey(ev)
 }
 
+// TypedShortcut hands the window's shortcuts on (see Shortcuts); the
+// others are the entry's.
+func (e *Entry) TypedShortcut(s fyne.Shortcut) {
+	if !handOn(e, s) {
+		e.Entry.TypedShortcut(s)
+	}
+}
+
 // DateEntry is a date field (typed, or picked from its calendar) that hands
 // Escape on: it closes the calendar when it is open, else the dialog.
 type DateEntry struct{ widget.DateEntry }
@@ -115,6 +123,14 @@ func (e *DateEntry) TypedKey(ev *fyne.KeyEvent) {
 		return
 	}
 	e.DateEntry.TypedKey(ev)
+}
+
+// TypedShortcut hands the window's shortcuts on (see Shortcuts); the
+// others are the entry's.
+func (e *DateEntry) TypedShortcut(s fyne.Shortcut) {
+	if !handOn(e, s) {
+		e.DateEntry.TypedShortcut(s)
+	}
 }
 
 // AcceptsTab is true: the field moves the focus itself on Tab and

@@ -12,6 +12,8 @@ type keys struct {
 	c     fyne.Canvas
 	other func(*fyne.KeyEvent)
 	open  []*shown
+	// shortcuts are the window's, by name (see Shortcuts).
+	shortcuts map[string]func(fyne.Shortcut)
 }
 
 // shown is a dialog on screen: its overlay (the pop-up Fyne made for it)
@@ -41,6 +43,38 @@ func keysOf(c fyne.Canvas) *keys {
 		canvases[c] = k
 	}
 	return k
+}
+
+// Shortcuts adds the window's shortcuts to c, each run by f. With nothing
+// focused the canvas runs them; a field of this package that has the focus
+// hands them on (Fyne gives a focused text field every shortcut, and the
+// field drops those it does not know, so Ctrl+3 typed in a search box
+// did nothing). The main menu's shortcuts reach the window before any
+// field.
+func Shortcuts(c fyne.Canvas, list []fyne.Shortcut, f func(fyne.Shortcut)) {
+	k := keysOf(c)
+	if k.shortcuts == nil {
+		k.shortcuts = map[string]func(fyne.Shortcut){}
+	}
+	for _, s := range list {
+		c.AddShortcut(s, f)
+		k.shortcuts[s.ShortcutName()] = f
+	}
+}
+
+// handOn runs s for field, which has the focus, if s is one of its
+// window's shortcuts, and reports whether it was.
+func handOn(field fyne.CanvasObject, s fyne.Shortcut) bool {
+	c := fyne.CurrentApp().Driver().CanvasForObject(field)
+	if c == nil || canvases[c] == nil {
+		return false
+	}
+	f := canvases[c].shortcuts[s.ShortcutName()]
+	if f == nil {
+		return false
+	}
+	f(s)
+	return true
 }
 
 // Forget drops what is known of c, when its window closes.
