@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -309,5 +310,33 @@ func TestReceiptEndsUnderThePasscodeScreen(t *testing.T) {
 	h.key(fyne.KeyEscape)
 	if h.k.screen != h.k.checkIn {
 		t.Errorf("Back after the receipt ended: screen %T", h.k.screen)
+	}
+}
+
+// TestSpaceOnOfficialsTypesNothing: Space on the Officials button opens
+// the passcode screen when the key comes up, so the space character of
+// the same key press does not land in the passcode (an officer would have
+// been refused the right passcode, and locked out after three). The keys
+// come as the desktop driver sends them, each to what has the focus then.
+func TestSpaceOnOfficialsTypesNothing(t *testing.T) {
+	h := newHarness(t, "Mayor")
+	h.tabTo(h.k.bar.officials)
+	c := h.win.Canvas()
+	space := &fyne.KeyEvent{Name: fyne.KeySpace}
+	if k, ok := c.Focused().(desktop.Keyable); ok {
+		k.KeyDown(space)
+	}
+	c.Focused().TypedKey(space)
+	h.settle()
+	h.typ(" ")
+	if k, ok := c.Focused().(desktop.Keyable); ok {
+		k.KeyUp(space)
+	}
+	h.settle()
+	if h.k.screen != h.k.passcode {
+		t.Fatalf("Space on Officials: screen %T", h.k.screen)
+	}
+	if got := h.k.passcode.entry.Text; got != "" {
+		t.Errorf("Space on Officials: the passcode holds %q; want nothing", got)
 	}
 }

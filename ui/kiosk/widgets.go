@@ -7,6 +7,8 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"votedesk/ui/modal"
 )
 
 // keyRouter receives the keys a focused control does not use itself, so that
@@ -24,6 +26,7 @@ type button struct {
 	widget.Button
 	k       *Kiosk
 	focused bool
+	space   modal.SpacePress
 	// wrap, when set, holds the button's text instead of Text, wrapped at
 	// word boundaries (newWrapButton).
 	wrap *widget.Label
@@ -83,19 +86,38 @@ func ringRoom(th fyne.Theme) float32 {
 	return max(ringOuter+ringInner+2-th.Size(theme.SizeNameInnerPadding), 0)
 }
 
-// TypedKey presses the button on Enter or Space and passes other keys on.
+// TypedKey presses the button on Enter, and on Space as modal.SpacePress
+// says, and passes other keys on.
 func (b *button) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {
-	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
-		// Not Tapped: Fyne's takes the focus off the button (a tap comes
-		// from the mouse), and the keyboard would lose its place on a
-		// screen that stays, such as the menu after Sync now.
-		if !b.Disabled() && b.OnTapped != nil {
-			b.k.noteInput()
-			b.OnTapped()
+	case fyne.KeyReturn, fyne.KeyEnter:
+		b.press()
+	case fyne.KeySpace:
+		if b.space.Typed() {
+			b.press()
 		}
 	default:
 		b.k.typedKey(ev)
+	}
+}
+
+// press runs the button's action. Not Tapped: Fyne's takes the focus off
+// the button (a tap comes from the mouse), and the keyboard would lose its
+// place on a screen that stays, such as the menu after Sync now.
+func (b *button) press() {
+	if !b.Disabled() && b.OnTapped != nil {
+		b.k.noteInput()
+		b.OnTapped()
+	}
+}
+
+// KeyDown notes a Space going down on the button (modal.SpacePress).
+func (b *button) KeyDown(ev *fyne.KeyEvent) { b.space.KeyDown(ev) }
+
+// KeyUp presses the button when the Space that went down on it comes up.
+func (b *button) KeyUp(ev *fyne.KeyEvent) {
+	if b.space.KeyUp(ev) {
+		b.press()
 	}
 }
 
@@ -120,6 +142,7 @@ func (b *button) FocusGained() {
 
 func (b *button) FocusLost() {
 	b.focused = false
+	b.space.Reset()
 	b.Button.FocusLost()
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -330,5 +331,43 @@ func TestShiftTabGoesBackAField(t *testing.T) {
 	}
 	if got, want := walk(done, true, 4), []string{"notes", "date", "password", "name"}; !slices.Equal(got, want) {
 		t.Errorf("Shift+Tab from Done: %v, want %v", got, want)
+	}
+}
+
+// TestSpaceOnAButtonTypesNothing: Space on a button that opens a form
+// presses it when the key comes up, so the space character of that key
+// press does not land in the form's first field. The keys come as the
+// desktop driver sends them, each to whatever has the focus then.
+func TestSpaceOnAButtonTypesNothing(t *testing.T) {
+	w := newWindow(t)
+	c := w.Canvas()
+	code := NewPasswordEntry()
+	opened := 0
+	open := NewButton("Start kiosk", func() {
+		opened++
+		NewForm(w, "Start a kiosk", "Start", "Cancel", []*widget.FormItem{widget.NewFormItem("Passcode", code)},
+			func(done func(error)) { done(nil) }).Show()
+	})
+	w.SetContent(container.NewVBox(open))
+	c.Focus(open)
+	space := &fyne.KeyEvent{Name: fyne.KeySpace}
+	if k, ok := c.Focused().(desktop.Keyable); ok {
+		k.KeyDown(space)
+	}
+	c.Focused().TypedKey(space)
+	c.Focused().TypedRune(' ')
+	if k, ok := c.Focused().(desktop.Keyable); ok {
+		k.KeyUp(space)
+	}
+	if opened != 1 || c.Focused() != code || code.Text != "" {
+		t.Errorf("Space on the button: opened %d times, focus on %T, passcode %q; want once, in the passcode, empty", opened, c.Focused(), code.Text)
+	}
+
+	// Without key-down events (Fyne's test driver, some platforms), Space
+	// presses it at once.
+	c.Focus(open)
+	open.TypedKey(space)
+	if opened != 2 {
+		t.Errorf("Space with no key-down: opened %d times, want 2", opened)
 	}
 }
