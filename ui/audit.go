@@ -75,6 +75,7 @@ func newAuditScreen(s *session) *AuditScreen {
 			sc.Detail.SetText(fmt.Sprintf("#%d  %s  %s  %s\n%s", r.seq, r.when, r.actor, r.typ, r.details))
 		}
 	}
+	searchGoesTo(sc.Search, sc.Table, sc.Table)
 	sc.content = container.NewBorder(container.NewVBox(title("Audit log"), container.NewBorder(nil, nil, nil, sc.Summary, sc.Search)),
 		container.NewVBox(widget.NewSeparator(), sc.Detail), nil, nil, sc.Table)
 	return sc

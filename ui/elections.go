@@ -67,6 +67,7 @@ func newElectionsScreen(s *session, open func(name, tab string)) *ElectionsScree
 			sc.updateButtons()
 		}
 	}
+	searchGoesTo(sc.Search, sc.Table, sc.Table.grid)
 	sc.New = modal.NewButtonWithIcon("New election", theme.ContentAddIcon(), sc.NewElection)
 	sc.New.Importance = widget.HighImportance
 	sc.Contests = newContestsImport(s, sc.refresh)

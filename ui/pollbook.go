@@ -77,6 +77,7 @@ func newPollBookScreen(s *session, election string, changed func()) *PollBookScr
 		return ""
 	}, nil)
 	sc.Table.OnSelected = func(id widget.TableCellID) { sc.selected = id.Row; sc.updateButtons() }
+	searchGoesTo(sc.Search, sc.Table, sc.Table)
 	sc.Add = modal.NewButtonWithIcon("Add", theme.ContentAddIcon(), sc.add)
 	sc.Remove = modal.NewButtonWithIcon("Remove", theme.ContentRemoveIcon(), sc.remove)
 	sc.Import = modal.NewButtonWithIcon("Import CSV…", theme.UploadIcon(), sc.chooseFile)

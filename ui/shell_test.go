@@ -14,6 +14,7 @@ import (
 
 	"votedesk/app"
 	"votedesk/localstore"
+	"votedesk/ui/modal"
 )
 
 func TestShellRemembers(t *testing.T) {
@@ -454,5 +455,45 @@ func TestRememberedElectionNotHere(t *testing.T) {
 		if d := h.dialogText(); d != "" {
 			t.Errorf("id %q: a dialog shows at sign-in: %q", id, d)
 		}
+	}
+}
+
+// TestSearchEnterGoesToTheList: Enter in a list's search takes the
+// keyboard to the list, its first row selected, so Enter again opens it;
+// with nothing found, Enter stays in the search.
+func TestSearchEnterGoesToTheList(t *testing.T) {
+	h := mayorListed(t)
+	h.must(h.svc.CreateElection(h.ctx, "Olivia", "Mayor runoff", "", false))
+	h.sh.Refresh()
+	h.wait()
+	c := h.win.Canvas()
+	enter := &fyne.KeyEvent{Name: fyne.KeyReturn}
+	typeIn := func(e *modal.Entry, text string) {
+		c.Focus(e)
+		e.SetText(text)
+		e.TypedKey(enter)
+		h.wait()
+	}
+	sc := h.sh.Elections
+	typeIn(sc.Search, "nothing like it")
+	if c.Focused() != sc.Search {
+		t.Errorf("Enter with nothing found: focus on %T", c.Focused())
+	}
+	typeIn(sc.Search, "mayor")
+	if c.Focused() != sc.Table || sc.selected != "Mayor" {
+		t.Fatalf("Enter in the elections' search: focus on %T, %q selected; want the list, Mayor", c.Focused(), sc.selected)
+	}
+	c.Focused().TypedKey(enter)
+	h.wait()
+	if h.sh.Election == nil || h.sh.screen != "election:Mayor" {
+		t.Errorf("Enter on the list after the search: screen %q", h.sh.screen)
+	}
+
+	h.sh.ShowScreen(screenLog)
+	h.wait()
+	log := h.sh.Audit
+	typeIn(log.Search, "runoff")
+	if c.Focused() != log.Table || !strings.Contains(log.Detail.Text, "Mayor runoff") {
+		t.Errorf("Enter in the audit log's search: focus on %T, detail %q", c.Focused(), log.Detail.Text)
 	}
 }

@@ -120,6 +120,23 @@ func (r *ringRenderer) Refresh() {
 	r.ring.Refresh()
 }
 
+// searchGoesTo makes Enter in search take the keyboard to the list under
+// it, g as it sits in the window (list), with its first row selected, so
+// that arrows, Enter or Space go on from there; with no row shown it does
+// nothing. A keyboard user who had typed what to find otherwise went
+// through the buttons between the two with Tab.
+func searchGoesTo(search *modal.Entry, list fyne.Focusable, g *grid) {
+	search.OnSubmitted = func(string) {
+		if rows, _ := g.Length(); rows == 0 {
+			return
+		}
+		g.Select(widget.TableCellID{Row: 0, Col: 0})
+		if c := fyne.CurrentApp().Driver().CanvasForObject(search); c != nil {
+			c.Focus(list)
+		}
+	}
+}
+
 // PassesKeys marks a grid as handing Escape and Enter on to its dialog.
 func (g *grid) PassesKeys() {}
 
