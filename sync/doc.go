@@ -430,6 +430,22 @@
 // conflict, and the pending events are re-signed under the new identity,
 // never dropped. See SECURITY.md for what this does and does not protect.
 //
+// # Devices of different versions
+//
+// Every device applies every event with its own rules, so two versions
+// whose rules differ would hold different states from the same log
+// without knowing. The log has no rules version yet; what keeps a mixed
+// fleet safe is that a device stops where it meets what it cannot read:
+// an event of a type it does not know, an event format above its own, a
+// line with a key no event or cut has. It applies nothing of that page
+// and says so, naming the place and asking for a newer VoteDesk
+// (TestDecodeEntrySaysANewerVoteDesk). The versions before shards stop at
+// the first cut ("event N has no id": they cannot say more). So a version
+// that changes what the rules decide for events already in use must not
+// only change the code: it must append an event of a new type that says
+// from where its rules apply, which older devices stop at, and apply the
+// old rules to the events before it.
+//
 // # Shards
 //
 // Built on 2026-11-27 (issue 15). The log is stored in shards: LOG#global

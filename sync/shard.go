@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -161,9 +162,38 @@ func decodeEntry(line []byte) (entry, error) {
 	}
 	ev, err := app.DecodeEvent(line)
 	if err != nil {
+		if k := unknownKey(line); k != "" {
+			return entry{}, app.Errorf(app.CodeInvalid, "an entry with %q, which this VoteDesk does not know (a newer VoteDesk wrote it? update VoteDesk on this device)", k)
+		}
 		return entry{}, err
 	}
 	return entry{ev: ev}, nil
+}
+
+// entryKeys are the keys of an event's or a cut's line.
+var entryKeys = map[string]bool{"seq": true, "v": true, "id": true, "when": true, "actor": true, "actor_id": true,
+	"type": true, "data": true, "sealed": true, "ukey": true, "usig": true, "dkey": true, "dsig": true,
+	"prev_hash": true, "hash": true, "cut": true}
+
+// unknownKey returns a key of the JSON object line that neither an event
+// nor a cut has ("" for none, or for a line that is no JSON object): a
+// line a newer VoteDesk wrote, which should say so rather than "malformed".
+func unknownKey(line []byte) string {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(line, &obj) != nil {
+		return ""
+	}
+	var unknown []string
+	for k := range obj {
+		if !entryKeys[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return ""
+	}
+	slices.Sort(unknown)
+	return unknown[0]
 }
 
 // checkEntries checks that entries continue a shard whose entry next-1

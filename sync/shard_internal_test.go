@@ -98,3 +98,22 @@ func TestDecodeEntryRefusesBadCuts(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeEntrySaysANewerVoteDesk: a line of a kind a later VoteDesk
+// may write (a key no event or cut has), or an event of a type this one
+// does not know, says to update VoteDesk rather than only "malformed"; a
+// broken line still says what is wrong with it.
+func TestDecodeEntrySaysANewerVoteDesk(t *testing.T) {
+	h := strings.Repeat("b", 64)
+	for line, want := range map[string]string{
+		`{"seq":7,"merge":{"from":"ELECTION#a","into":"ELECTION#b"},"prev_hash":"` + h + `","hash":"` + h + `"}`:                                           `an entry with "merge", which this VoteDesk does not know (a newer VoteDesk wrote it? update VoteDesk on this device)`,
+		`{"seq":7,"id":"d1-7","when":"2026-11-27T10:00:00Z","actor":"ann","type":"VOTER_TELEPORTED","data":{},"prev_hash":"` + h + `","hash":"` + h + `"}`: `type "VOTER_TELEPORTED", which this VoteDesk does not know (a newer VoteDesk wrote it? update VoteDesk on this device)`,
+		`{"seq":7,"when":"2026-11-27T10:00:00Z","type":"USER_REGISTERED","data":{}}`:                                                                       "has no id",
+		`{"seq":7,`: "",
+	} {
+		_, err := decodeEntry([]byte(line))
+		if err == nil || !strings.Contains(app.ErrorMessage(err), want) || strings.Contains(line, "USER_REGISTERED") && strings.Contains(app.ErrorMessage(err), "newer") {
+			t.Errorf("%s: %v, want %q", line, err, want)
+		}
+	}
+}
