@@ -351,7 +351,7 @@ func (e *Event) Check() error {
 	case e.When.IsZero():
 		return Errorf(CodeInvalid, "event %s has no time", e.ID)
 	case !knownTypes[e.Type]:
-		return Errorf(CodeInvalid, "event %s has type %q, which this VoteDesk does not know (a newer VoteDesk wrote it? update VoteDesk on this device)", e.ID, e.Type)
+		return Errorf(CodeInvalid, "event %s has unknown type %q (a newer VoteDesk wrote it? update VoteDesk on this device)", e.ID, e.Type)
 	case len(e.Data) == 0 || !validData && !json.Valid(e.Data):
 		return Errorf(CodeInvalid, "event %s (%s) has no valid JSON data", e.ID, e.Type)
 	case len(e.Sealed) > 0 && !validSealed && !json.Valid(e.Sealed):

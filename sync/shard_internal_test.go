@@ -107,7 +107,7 @@ func TestDecodeEntrySaysANewerVoteDesk(t *testing.T) {
 	h := strings.Repeat("b", 64)
 	for line, want := range map[string]string{
 		`{"seq":7,"merge":{"from":"ELECTION#a","into":"ELECTION#b"},"prev_hash":"` + h + `","hash":"` + h + `"}`:                                           `an entry with "merge", which this VoteDesk does not know (a newer VoteDesk wrote it? update VoteDesk on this device)`,
-		`{"seq":7,"id":"d1-7","when":"2026-11-27T10:00:00Z","actor":"ann","type":"VOTER_TELEPORTED","data":{},"prev_hash":"` + h + `","hash":"` + h + `"}`: `type "VOTER_TELEPORTED", which this VoteDesk does not know (a newer VoteDesk wrote it? update VoteDesk on this device)`,
+		`{"seq":7,"id":"d1-7","when":"2026-11-27T10:00:00Z","actor":"ann","type":"VOTER_TELEPORTED","data":{},"prev_hash":"` + h + `","hash":"` + h + `"}`: `unknown type "VOTER_TELEPORTED" (a newer VoteDesk wrote it? update VoteDesk on this device)`,
 		`{"seq":7,"when":"2026-11-27T10:00:00Z","type":"USER_REGISTERED","data":{}}`:                                                                       "has no id",
 		`{"seq":7,`: "",
 	} {
