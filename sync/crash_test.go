@@ -81,7 +81,7 @@ func (d *device) reopen(prefix string) {
 	d.t.Cleanup(func() { st.Close() })
 	d.store = st
 	d.svc = app.NewService(st, apptest.NewClock(start.Add(2*time.Hour), time.Millisecond), nil)
-	d.syncer = cloudsync.New(st, cloudConfig(prefix, nil))
+	d.syncer = newTestSyncer(st, prefix, nil)
 }
 
 // TestCrashBetweenSteps stops a syncing process right after each step of a

@@ -49,7 +49,7 @@ func openDevice(t *testing.T, name, path, prefix string) *device {
 	t.Cleanup(func() { st.Close() })
 	d := &device{t: t, name: name, path: path, store: st, ctx: context.Background()}
 	d.svc = app.NewService(st, apptest.NewClock(start.Add(time.Hour), time.Millisecond), nil)
-	d.syncer = cloudsync.New(st, cloudConfig(prefix, nil))
+	d.syncer = newTestSyncer(st, prefix, nil)
 	return d
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -58,8 +59,35 @@ func cloudConfig(prefix string, hc aws.HTTPClient) cloudsync.Config {
 		// Runs of a few dozen ballots reach their election's shard (in
 		// production a few hundred do): the tests of the protocol need
 		// both shards with little data. TestLoad measures the default.
-		ShardFrom: 16 << 10,
+		// A test may send every run there (inShards).
+		ShardFrom: testShardFrom(),
 	}
+}
+
+// envShardFrom, when set, is the ShardFrom of every device a test makes,
+// in its process and the children that crash (see inShards).
+const envShardFrom = "VOTEDESK_TEST_SHARD_FROM"
+
+func testShardFrom() int {
+	if n, err := strconv.Atoi(os.Getenv(envShardFrom)); err == nil && n > 0 {
+		return n
+	}
+	return 16 << 10
+}
+
+// inShards makes the rest of a test send every run of ballots to its
+// election's shard (each push an append there and a cut), and every
+// device sweep at the end of each cycle, so that a run a crashed or
+// restored device left uncut is ordered by the others within two cycles.
+func inShards(t *testing.T) { t.Setenv(envShardFrom, "1") }
+
+// newTestSyncer is the syncer of a test's device.
+func newTestSyncer(st *localstore.Store, prefix string, hc aws.HTTPClient) *cloudsync.Syncer {
+	s := cloudsync.New(st, cloudConfig(prefix, hc))
+	if os.Getenv(envShardFrom) != "" {
+		cloudsync.SweepEveryCycle(s)
+	}
+	return s
 }
 
 func connect(t testing.TB, prefix string, hc aws.HTTPClient) *cloudsync.Cloud {
@@ -97,7 +125,7 @@ func newDevice(t testing.TB, name, prefix string, skew time.Duration, hc aws.HTT
 	t.Cleanup(func() { st.Close() })
 	d := &device{t: t, name: name, path: path, store: st, ctx: context.Background()}
 	d.svc = app.NewService(st, apptest.NewClock(start.Add(skew), time.Millisecond), nil)
-	d.syncer = cloudsync.New(st, cloudConfig(prefix, hc))
+	d.syncer = newTestSyncer(st, prefix, hc)
 	return d
 }
 

@@ -36,6 +36,14 @@ func TestRandomOfficialsKeepEveryReceipt(t *testing.T) {
 	runHistories(t, 27, func(t *testing.T, rng *rand.Rand) { playOfficials(t, rng, 80) })
 }
 
+// TestRandomOfficialsInShards plays such histories with every run of
+// ballots in its election's shard (inShards): elections made, renamed and
+// merged on several devices while their ballots sit in shards.
+func TestRandomOfficialsInShards(t *testing.T) {
+	inShards(t)
+	runHistories(t, 28, func(t *testing.T, rng *rand.Rand) { playOfficials(t, rng, 80) })
+}
+
 // pollNames are the names officials give the elections they make and
 // rename: few, so that devices collide on them.
 var pollNames = []string{"Poll", "Poll B", "Poll C"}

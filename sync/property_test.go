@@ -26,6 +26,15 @@ func TestRandomDeploymentsKeepEveryReceipt(t *testing.T) {
 	runHistories(t, 18, func(t *testing.T, rng *rand.Rand) { playHistory(t, rng, 70) })
 }
 
+// TestRandomDeploymentsInShards plays such histories with every run of
+// ballots in the election's shard, so that the kills also stop syncs
+// between a run's append and its cut, and runs are left uncut by devices
+// restored from a backup or killed for good (the sweep orders them).
+func TestRandomDeploymentsInShards(t *testing.T) {
+	inShards(t)
+	runHistories(t, 19, func(t *testing.T, rng *rand.Rand) { playHistory(t, rng, 70) })
+}
+
 // runHistories plays random histories: VOTEDESK_PROPERTY_RUNS of them
 // (default 3), or the one VOTEDESK_PROPERTY_SEED names, each from its seed
 // and salt.
@@ -53,10 +62,12 @@ func runHistories(t *testing.T, salt uint64, play func(t *testing.T, rng *rand.R
 	}
 }
 
-// crashSteps are where a random kill stops a sync. The projection steps
-// that leave a claim behind are covered by TestCrashBetweenSteps; here they
-// would only add the takeover wait.
-var crashSteps = []string{"page", "pushed", "confirmed", "projection-done"}
+// crashSteps are where a random kill stops a sync ("appended": between a
+// run's append to its election's shard and the cut that orders it, reached
+// when a history's device pushes a run heavy enough for a shard). The
+// projection steps that leave a claim behind are covered by
+// TestCrashBetweenSteps; here they would only add the takeover wait.
+var crashSteps = []string{"page", "appended", "pushed", "confirmed", "projection-done"}
 
 func playHistory(t *testing.T, rng *rand.Rand, steps int) {
 	prefix := newPrefix(t)
