@@ -190,6 +190,16 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 			}
 		}
 		st, err := cvr.Read(ctx, src, resolve, &set, ro)
+		if errors.Is(err, cvr.ErrUnknownCandidate) {
+			// Say what the file's names are matched against, so the
+			// official sees a misspelling or a missing candidate.
+			of := "the election's candidates are %s: add a missing one first"
+			if opts.Contest != nil {
+				of = "the contest's candidates are %s"
+			}
+			return nil, &app.Error{Code: app.CodeInvalid, Err: err,
+				Message: fmt.Sprintf("%v ("+of+")", err, strings.Join(names, ", "))}
+		}
 		if err != nil {
 			return nil, readError(err)
 		}

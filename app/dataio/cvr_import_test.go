@@ -187,7 +187,7 @@ func TestImportCVRRefused(t *testing.T) {
 		want  string
 	}{
 		{"ErrUnknownCandidate", map[string]string{"a.csv": "ballot_id,rank_1\nx1,A\nx2,Zed\n"}, app.CodeInvalid,
-			`a.csv: line 3, column 2: unknown candidate "Zed"`},
+			`a.csv: line 3, column 2: unknown candidate "Zed" (the election's candidates are A, B, C: add a missing one first)`},
 		{"ErrMalformedRecord", map[string]string{"a.csv": "ballot_id,rank_1,rank_2\nx1,A\n"}, app.CodeInvalid,
 			`a.csv: line 2: the row has 2 fields, the header 3`},
 		{"ErrIDRepeatedInFile", map[string]string{"a.csv": "ballot_id,rank_1\nx1,A\nx2,B\nx1,C\n"}, app.CodeInvalid,
