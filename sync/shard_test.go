@@ -140,13 +140,7 @@ func TestLogOfOneShardGoesOn(t *testing.T) {
 	everyEventOnce(t, log, more)
 	global, _, err := cloudsync.ShardContents(a.ctx, cloud, "global")
 	a.must(err)
-	inGlobal := 0
-	for _, ev := range global {
-		if ev.Type == app.EvBallotCast {
-			inGlobal++
-		}
-	}
-	if inGlobal != 50 {
+	if inGlobal := countBallots(global); inGlobal != 50 {
 		t.Errorf("the global shard holds %d ballots, want the 50 pushed before shards", inGlobal)
 	}
 	for _, d := range []*device{a, b} {
@@ -326,13 +320,18 @@ func TestOwnRunNotReadBack(t *testing.T) {
 	a.sync()
 	b.sync()
 	log := converged(t, connect(t, prefix, nil), a, b)
-	ballots := 0
-	for _, ev := range log {
+	if n := countBallots(log); n != 1000 {
+		t.Errorf("%d ballots in the log; want 1000", n)
+	}
+}
+
+// countBallots counts the ballots cast among evs.
+func countBallots(evs []*app.Event) int {
+	n := 0
+	for _, ev := range evs {
 		if ev.Type == app.EvBallotCast {
-			ballots++
+			n++
 		}
 	}
-	if ballots != 1000 {
-		t.Errorf("%d ballots in the log; want 1000", ballots)
-	}
+	return n
 }
