@@ -117,7 +117,7 @@ func Connect(ctx context.Context, cfg Config) (*Cloud, error) {
 	}
 	if awsCfg.Region == "" {
 		if endpoint == "" {
-			return nil, configError(fmt.Errorf("no AWS region: set AWS_REGION (for example AWS_REGION=eu-west-1) or a region in your AWS profile"))
+			return nil, configError(fmt.Errorf("no AWS region: give one (for example eu-west-1) under Cloud connection on the app's Sync screen, in AWS_REGION, or in your AWS profile"))
 		}
 		// DynamoDB Local ignores the region, but the signer needs one.
 		awsCfg.Region = "us-east-1"
