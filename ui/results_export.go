@@ -40,7 +40,7 @@ func (sc *ResultsScreen) export(format string) {
 	if format == dataio.ResultsHTML {
 		name = "results"
 	}
-	askSavePath(sc.s, "Export results", fmt.Sprintf("%s_%s.%s", fileSafe(sc.name), name, format), true, func(path string) {
+	askSavePath(sc.s, prefLastFolder, "Export results", fmt.Sprintf("%s_%s.%s", fileSafe(sc.name), name, format), true, func(path string) {
 		sc.Save(path, format)
 	})
 }

@@ -279,7 +279,7 @@ func (o *AuditOverview) export(format string) {
 		return
 	}
 	name := fmt.Sprintf("%s_audit.%s", fileSafe(o.sc.name), format)
-	askSavePath(o.sc.s, "Export the audit report", name, true, func(path string) { o.Save(path, format) })
+	askSavePath(o.sc.s, prefLastFolder, "Export the audit report", name, true, func(path string) { o.Save(path, format) })
 }
 
 // Save writes the audit's report to path in format (html or json), as the

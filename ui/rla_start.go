@@ -141,7 +141,7 @@ func (f *AuditStartForm) ReadManifest(path string) {
 // the manifest the audit uses counts the paper.
 func (f *AuditStartForm) saveTemplate() {
 	s, name := f.sc.s, f.sc.name
-	askSavePath(s, "Save a manifest template", fileSafe(name)+"_manifest.csv", true, func(path string) {
+	askSavePath(s, prefLastFolder, "Save a manifest template", fileSafe(name)+"_manifest.csv", true, func(path string) {
 		var m rla.Manifest
 		s.do("Cannot save the manifest template", func(ctx context.Context) error {
 			var err error

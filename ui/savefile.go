@@ -32,12 +32,13 @@ type SavePath struct {
 }
 
 // askSavePath asks for a file name and folder, starting from name and the
-// folder of the last save, and hands the chosen path to chosen. With
-// replace, a file that exists is replaced only after the user says so
-// (without, the writer refuses it); the writer still refuses what must
-// never be replaced.
-func askSavePath(s *session, title, name string, replace bool, chosen func(path string)) {
-	sp := &SavePath{Name: modal.NewEntry(), dir: startFolder(s)}
+// folder remembered under pref (prefLastFolder: the last file opened or
+// saved; prefBackupFolder: the last backup), and hands the chosen path to
+// chosen. With replace, a file that exists is replaced only after the user
+// says so (without, the writer refuses it); the writer still refuses what
+// must never be replaced.
+func askSavePath(s *session, pref, title, name string, replace bool, chosen func(path string)) {
+	sp := &SavePath{Name: modal.NewEntry(), dir: rememberedFolder(s, pref)}
 	sp.Name.SetText(name)
 	sp.Folder = widget.NewLabel(sp.dir)
 	sp.Folder.Wrapping = fyne.TextWrapBreak
@@ -61,7 +62,7 @@ func askSavePath(s *session, title, name string, replace bool, chosen func(path 
 			s.fail("Not saved", err)
 			return
 		}
-		s.prefs.SetString(prefLastFolder, sp.dir)
+		s.prefs.SetString(pref, sp.dir)
 		if fi, err := os.Lstat(path); replace && err == nil && fi.Mode().IsRegular() {
 			modal.ShowConfirm("Replace file?", path+" exists. Replace it?", func(ok bool) {
 				if ok {
@@ -92,10 +93,20 @@ func (sp *SavePath) path(name string) (string, error) {
 	return filepath.Join(sp.dir, name), nil
 }
 
+// prefBackupFolder remembers the folder of the last backup, apart from
+// the other files': backups go where the last one went (and a restore
+// looks there), not to the folder a cast vote record was last imported
+// from, which may be a vendor's stick or a share nobody keeps backups on.
+const prefBackupFolder = "lastBackupFolder"
+
 // startFolder is the folder of the last file opened or saved, else
 // Documents, else home.
-func startFolder(s *session) string {
-	if dir := s.prefs.String(prefLastFolder); dir != "" {
+func startFolder(s *session) string { return rememberedFolder(s, prefLastFolder) }
+
+// rememberedFolder is the folder remembered under pref, else Documents,
+// else home.
+func rememberedFolder(s *session, pref string) string {
+	if dir := s.prefs.String(pref); dir != "" {
 		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 			return dir
 		}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,6 +75,56 @@ func TestSaveDialogsNeverDestroyTheDatabase(t *testing.T) {
 	h.wait()
 	if sp := h.topSavePath(); sp.dir != dir || sp.Name.Text != "Mayor_detailed_report.csv" {
 		t.Errorf("the next save starts in %s as %s", sp.dir, sp.Name.Text)
+	}
+	h.closeDialogs()
+}
+
+// TestBackupsKeepTheirFolder: a backup starts in the folder of the last
+// backup, not in the folder a cast vote record was last imported from (seen
+// under Xvfb: the backup was offered the test data's CVR folder), and a
+// restore looks there too; saving a backup leaves the other files' folder
+// as it was.
+func TestBackupsKeepTheirFolder(t *testing.T) {
+	h := newHarness(t, nil)
+	h.sh.cfg.Backup = h.store.Backup
+	h.sh.cfg.Restore = func(string) {}
+	h.sh.cfg.CheckBackup = func(context.Context, string) (app.VerifyReport, error) { return app.VerifyReport{}, nil }
+	h.owner()
+	mayor(h, false)
+	r := openResults(h, "Olivia")
+	imports, backups := t.TempDir(), t.TempDir()
+	h.sh.sess.prefs.SetString(prefLastFolder, imports) // a CVR file was opened there
+
+	h.sh.chooseBackup()
+	h.wait()
+	sp := h.topSavePath()
+	if sp.dir == imports {
+		t.Errorf("the first backup starts in the folder of the last import, %s", imports)
+	}
+	sp.dir = backups
+	h.tapDialogButton("Save")
+	h.wait()
+	if said := h.dialogText(); !strings.Contains(said, backups) {
+		t.Fatalf("backup: the app said %q", said)
+	}
+	h.closeDialogs()
+
+	h.sh.chooseBackup()
+	h.wait()
+	if sp := h.topSavePath(); sp.dir != backups {
+		t.Errorf("the next backup starts in %s, want %s", sp.dir, backups)
+	}
+	h.closeDialogs()
+	r.export("csv")
+	h.wait()
+	if sp := h.topSavePath(); sp.dir != imports {
+		t.Errorf("an export after the backup starts in %s, want the last folder used for other files, %s", sp.dir, imports)
+	}
+	h.closeDialogs()
+	h.sh.chooseRestore()
+	h.wait()
+	if op := h.sh.sess.opening; op == nil || op.Dir != backups {
+		t.Errorf("the restore dialog does not start in the backups' folder %s", backups)
 	}
 	h.closeDialogs()
 }

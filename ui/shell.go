@@ -436,7 +436,7 @@ func (sh *Shell) chooseBackup() {
 	if sh.sess == nil {
 		return
 	}
-	askSavePath(sh.sess, "Back up database", "votedesk-backup-"+sh.cfg.Service.Now().Local().Format("2006-01-02-1504")+".db", false, sh.Backup)
+	askSavePath(sh.sess, prefBackupFolder, "Back up database", "votedesk-backup-"+sh.cfg.Service.Now().Local().Format("2006-01-02-1504")+".db", false, sh.Backup)
 }
 
 // Backup writes a consistent copy of the database to path, off the UI
@@ -457,7 +457,7 @@ func (sh *Shell) Backup(path string) {
 // chooseRestore asks for the backup to restore.
 func (sh *Shell) chooseRestore() {
 	askOpenPath(sh.sess, openSpec{Title: "Restore a backup", Hint: "The backup to restore: a .db file written by File › Back up. It is checked before anything changes.",
-		Kinds: []fileKind{{".db", "VoteDesk database or backup"}}, Files: true}, sh.CheckRestore)
+		Kinds: []fileKind{{".db", "VoteDesk database or backup"}}, Files: true, Start: rememberedFolder(sh.sess, prefBackupFolder)}, sh.CheckRestore)
 }
 
 // CheckRestore verifies the backup at path off the UI goroutine and, when it
