@@ -58,6 +58,9 @@ func askCreate(path string) bool { return ui.AskCreate(path, assets.Icon) }
 func runGUIOnce(path, notice string) (restoreFrom string, err error) {
 	b, err := openBackend(path)
 	if err != nil {
+		// Said in a window too: the app may have been started from an
+		// icon, with no terminal to print it in.
+		ui.ShowCannotOpen(path, app.ErrorMessage(err), assets.Icon)
 		return "", err
 	}
 	defer b.Store.Close()

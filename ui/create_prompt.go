@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -55,16 +56,65 @@ func NewCreatePrompt(path string, done func(create bool)) *CreatePrompt {
 // at path, and returns the answer once the window is gone. The app proper
 // runs in a new process (Fyne runs one app per process).
 func AskCreate(path string, icon fyne.Resource) bool {
+	create := false
+	runPrompt("VoteDesk: no database", icon, func(w fyne.Window, quit func()) {
+		NewCreatePrompt(path, func(ok bool) { create = ok; quit() }).Put(w)
+	})
+	return create
+}
+
+// CannotOpen says why the app cannot open the database at path (another
+// VoteDesk has it open, it is damaged, a newer VoteDesk wrote it): started
+// from a desktop icon, the app has no terminal to say it in. Quit, Enter
+// and Escape close it.
+type CannotOpen struct {
+	Message *widget.Label
+	Quit    *modal.Button
+	Content fyne.CanvasObject
+	done    func()
+}
+
+// NewCannotOpen builds the message; done runs when it is closed.
+func NewCannotOpen(path, why string, done func()) *CannotOpen {
+	p := &CannotOpen{done: done}
+	p.Message = widget.NewLabel("VoteDesk cannot open the database\n" + path + "\n\n" + why + "\n\nNothing was changed.")
+	p.Message.Wrapping = fyne.TextWrapWord
+	p.Quit = modal.NewButtonWithIcon("Quit", theme.CancelIcon(), done)
+	p.Quit.Importance = widget.HighImportance
+	p.Content = container.NewPadded(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), p.Quit), nil, nil, p.Message))
+	return p
+}
+
+// Put puts the message in w, with the focus on Quit (Enter or Space
+// presses it); Escape quits from anywhere.
+func (p *CannotOpen) Put(w fyne.Window) {
+	w.SetContent(p.Content)
+	w.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if k.Name == fyne.KeyEscape {
+			p.done()
+		}
+	})
+	w.Canvas().Focus(p.Quit)
+}
+
+// ShowCannotOpen shows why the database at path cannot be opened, in a
+// window of its own, and returns once the window is gone.
+func ShowCannotOpen(path, why string, icon fyne.Resource) {
+	runPrompt("VoteDesk: cannot open the database", icon, func(w fyne.Window, quit func()) {
+		NewCannotOpen(path, why, quit).Put(w)
+	})
+}
+
+// runPrompt runs a small window titled title, which put fills (quit
+// closes it), until it is closed. A session manager's close (SIGTERM) or
+// Ctrl-C quits too, from the first moment the window can be seen.
+func runPrompt(title string, icon fyne.Resource, put func(w fyne.Window, quit func())) {
 	a := fyneapp.NewWithID(AppID)
 	useDeskTheme(a)
 	if icon != nil {
 		a.SetIcon(icon)
 	}
-	w := a.NewWindow("VoteDesk: no database")
-	create := false
-	p := NewCreatePrompt(path, func(ok bool) { create = ok; a.Quit() })
-	// A session manager's close (SIGTERM) or Ctrl-C answers Quit, from
-	// the first moment the window can be seen.
+	w := a.NewWindow(title)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sig)
@@ -76,7 +126,6 @@ func AskCreate(path string, icon fyne.Resource) bool {
 	w.Resize(fyne.NewSize(560, 220))
 	w.CenterOnScreen()
 	w.SetMaster()
-	a.Lifecycle().SetOnStarted(func() { fyne.Do(func() { p.Put(w) }) })
+	a.Lifecycle().SetOnStarted(func() { fyne.Do(func() { put(w, a.Quit) }) })
 	w.ShowAndRun()
-	return create
 }

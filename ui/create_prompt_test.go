@@ -1,11 +1,15 @@
 package ui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+
+	"votedesk/app"
+	"votedesk/localstore"
 )
 
 // TestCreatePrompt: the question names the path and says nothing was
@@ -63,6 +67,45 @@ func TestCreatePromptKeys(t *testing.T) {
 		}
 		if len(got) != 1 || got[0] != tc.want {
 			t.Errorf("%v: answered %v, want [%v]", tc.keys, got, tc.want)
+		}
+	}
+}
+
+// TestCannotOpen: a database the app cannot open (here, one another
+// VoteDesk has open, as localstore says it) is said in a window of its
+// own, naming the file and why, with the focus on Quit; Enter, Escape and
+// Quit each close it once.
+func TestCannotOpen(t *testing.T) {
+	test.NewTempApp(t)
+	path := filepath.Join(t.TempDir(), "votedesk.db")
+	st, err := localstore.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	_, err = localstore.Open(path)
+	if err == nil {
+		t.Fatal("a second open of the database succeeded")
+	}
+	for _, key := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEscape, ""} {
+		closed := 0
+		p := NewCannotOpen(path, app.ErrorMessage(err), func() { closed++ })
+		if !strings.Contains(p.Message.Text, path) || !strings.Contains(p.Message.Text, "already open by another VoteDesk") || !strings.Contains(p.Message.Text, "Nothing was changed") {
+			t.Errorf("message: %q", p.Message.Text)
+		}
+		w := test.NewTempWindow(t, nil)
+		p.Put(w)
+		c := w.Canvas()
+		if c.Focused() != p.Quit {
+			t.Fatalf("focus on %v, want Quit", c.Focused())
+		}
+		if key == "" {
+			test.Tap(p.Quit)
+		} else {
+			c.Focused().TypedKey(&fyne.KeyEvent{Name: key})
+		}
+		if closed != 1 {
+			t.Errorf("%q: closed %d times, want once", key, closed)
 		}
 	}
 }

@@ -72,7 +72,16 @@ func TestGUISmoke(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the database was not made, or was left open: %v", err)
 	}
-	st.Close()
+	defer st.Close()
+
+	// Opened again while another VoteDesk has it (here this test): the
+	// app says so in a window, as well as on its error output, since it
+	// may have been started from an icon.
+	locked := startGUI(t, display, home, db)
+	locked.waitWindow(`"VoteDesk: cannot open the database"`)
+	if err := locked.stop(); err == nil || !strings.Contains(locked.out.String(), "already open by another VoteDesk") {
+		t.Errorf("the app on a database another has open: %v\n%s", err, locked.out.String())
+	}
 }
 
 // guiRun is the real binary running the desktop app under Xvfb.
