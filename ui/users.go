@@ -225,29 +225,31 @@ type AddUserForm struct {
 }
 
 func (sc *UsersScreen) addUser() {
-	f := &AddUserForm{Name: modal.NewEntry(), Email: modal.NewEntry(), Password: modal.NewPasswordEntry(),
-		Add: modal.NewButton("Add user", nil), Cancel: modal.NewButton("Cancel", nil)}
-	f.Add.Importance = widget.HighImportance
+	f := &AddUserForm{Name: modal.NewEntry(), Email: modal.NewEntry(), Password: modal.NewPasswordEntry()}
 	note := widget.NewLabel("New users start as USER; change their role once added. Give them the password to sign in with; they can change it.")
 	note.Wrapping = fyne.TextWrapWord
 	pw := widget.NewFormItem("Password", f.Password)
 	pw.HintText = passwordHint()
-	form := widget.NewForm(widget.NewFormItem("Name", f.Name), widget.NewFormItem("Email", f.Email), pw)
-	d := modal.NewCustomWithoutButtons("Add user", container.NewVBox(form, note), sc.s.win)
-	f.Cancel.OnTapped = d.Hide
-	f.Add.OnTapped = func() {
-		name := f.Name.Text
-		sc.s.do("Cannot add the user", func(ctx context.Context) error {
-			return sc.s.svc.RegisterUser(ctx, sc.s.actor(), name, f.Email.Text, f.Password.Text)
-		}, func() {
-			d.Hide()
-			sc.refresh()
+	items := []*widget.FormItem{widget.NewFormItem("Name", f.Name), widget.NewFormItem("Email", f.Email), pw, widget.NewFormItem("", note)}
+	// A form, as every dialog that asks for fields: the focus starts in
+	// the name (it started nowhere, and what a keyboard user typed was
+	// lost), and a refusal is said in the dialog, which keeps what was
+	// typed.
+	form := modal.NewForm(sc.s.win, "Add user", "Add user", "Cancel", items, func(done func(error)) {
+		actor, name, email, password := sc.s.actor(), f.Name.Text, f.Email.Text, f.Password.Text
+		offui.Run(sc.s.tasks, func() (struct{}, error) {
+			return struct{}{}, sc.s.svc.RegisterUser(context.Background(), actor, name, email, password)
+		}, func(_ struct{}, err error) {
+			done(err)
+			if err == nil {
+				sc.refresh()
+			}
 		})
-	}
-	d.SetButtons([]fyne.CanvasObject{f.Cancel, f.Add})
-	d.Resize(fyne.NewSize(460, 0))
+	})
+	f.Add, f.Cancel = form.Confirm, form.Cancel
+	form.Resize(fyne.NewSize(460, 0))
 	sc.AddForm = f
-	modal.Show(sc.s.win, d, func() { tapIfEnabled(f.Add) })
+	form.Show()
 }
 
 // changePassword asks for a new password for the signed-in user; a refused

@@ -19,6 +19,22 @@ func TestUsersAndRoles(t *testing.T) {
 	h.wait()
 	u := h.sh.Users
 
+	t.Run("RefusedKeepsTheForm", func(t *testing.T) {
+		test.Tap(u.Add)
+		f := u.AddForm
+		if c := h.win.Canvas(); c.Focused() != f.Name {
+			t.Errorf("Add user: focus on %T, want the name", c.Focused())
+		}
+		test.Type(f.Name, "Adam")
+		test.Type(f.Email, "adam@example.org")
+		test.Type(f.Password, "short")
+		test.Tap(f.Add)
+		h.wait()
+		if h.win.Canvas().Overlays().Top() == nil || f.Name.Text != "Adam" || !strings.Contains(h.dialogText(), "at least 8 characters") {
+			t.Errorf("a refused user: dialog open %v, name %q, text %q", h.win.Canvas().Overlays().Top() != nil, f.Name.Text, h.dialogText())
+		}
+		h.closeDialogs()
+	})
 	t.Run("UserAdded", func(t *testing.T) {
 		test.Tap(u.Add)
 		f := u.AddForm
