@@ -127,6 +127,18 @@ func editElection(s *session, e app.Election, saved func()) *ElectionForm {
 	f.dialog.SetButtons([]fyne.CanvasObject{f.Cancel, f.Save})
 	f.dialog.Resize(fyne.NewSize(620, 0))
 	modal.Show(s.win, f.dialog, func() { tapIfEnabled(f.Save) })
+	// The keyboard starts in the first field that may change: the
+	// description of a draft; a launched election's poll-book edits or
+	// how long its records are kept.
+	for _, w := range []interface {
+		fyne.Focusable
+		Disabled() bool
+	}{f.Description, f.Secret, f.Recast, f.Method, f.Seats, f.AllowEdit, f.Retain} {
+		if !w.Disabled() {
+			s.win.Canvas().Focus(w)
+			break
+		}
+	}
 	return f
 }
 

@@ -152,6 +152,9 @@ func TestEditElection(t *testing.T) {
 	t.Run("SavesWindowAndSettings", func(t *testing.T) {
 		test.Tap(es.Edit)
 		f := es.EditForm
+		if c := h.win.Canvas().Focused(); c != f.Description {
+			t.Errorf("Edit on a draft: focus on %T, want the description", c)
+		}
 		f.Description.SetText("")
 		test.Type(f.Description, "Next year's budget")
 		test.Tap(f.Secret)
@@ -255,6 +258,9 @@ func TestEditElection(t *testing.T) {
 		f := es.EditForm
 		if !f.Description.Disabled() || !f.Method.Disabled() || f.AllowEdit.Disabled() {
 			t.Error("a launched election's frozen settings are editable, or poll-book edits are not")
+		}
+		if c := h.win.Canvas().Focused(); c != f.AllowEdit {
+			t.Errorf("Edit on a launched election: focus on %T, want poll-book edits", c)
 		}
 		test.Tap(f.AllowEdit)
 		test.Tap(f.Save)
