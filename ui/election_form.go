@@ -368,4 +368,5 @@ func deleteElection(s *session, e app.Election, done func()) {
 	}, s.win)
 	d.Resize(fyne.NewSize(480, 0))
 	modal.Show(s.win, d, nil)
+	s.win.Canvas().Focus(confirm) // the name is typed at once
 }

@@ -11,6 +11,7 @@ import (
 
 	"votedesk/app"
 	"votedesk/localstore"
+	"votedesk/ui/modal"
 )
 
 // TestSaveDialogsNeverDestroyTheDatabase: choosing the open database (or
@@ -154,6 +155,9 @@ func TestDeleteFinalizedKeepsACopy(t *testing.T) {
 		e, err := h.svc.Election(h.ctx, "Olivia", "Mayor")
 		h.must(err)
 		deleteElection(h.sh.sess, e, func() {})
+		if f, ok := h.win.Canvas().Focused().(*modal.Entry); !ok || f.PlaceHolder != "Mayor" {
+			t.Errorf("Delete: focus on %T, want the field for the election's name", h.win.Canvas().Focused())
+		}
 		h.typeInDialog("Mayor")
 		h.tapDialogButton("Delete")
 		h.wait()
@@ -182,4 +186,16 @@ func TestDeleteFinalizedKeepsACopy(t *testing.T) {
 	if e, err := app.NewService(st, nil, nil).Election(h.ctx, "Olivia", "Mayor"); err != nil || e.Ballots != int64(len(mayorBallots)) {
 		t.Errorf("the kept copy: %+v %v", e, err)
 	}
+}
+
+// TestJoinDialogFocusesTheEndpoint: Join an existing deployment asks
+// where the cloud is with the keyboard in its first field.
+func TestJoinDialogFocusesTheEndpoint(t *testing.T) {
+	h := newHarness(t, newFakeSyncer(testStart))
+	h.sh.JoinCloud()
+	h.wait()
+	if f, ok := h.win.Canvas().Focused().(*modal.Entry); !ok || !strings.HasPrefix(f.PlaceHolder, "empty: the region's DynamoDB") {
+		t.Errorf("Join: focus on %T, want the endpoint", h.win.Canvas().Focused())
+	}
+	h.closeDialogs()
 }
