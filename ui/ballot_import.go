@@ -102,6 +102,7 @@ func (bi *BallotImport) chooseContest(path string, contests []cvr.ContestInfo) {
 		bi.ContestChoice), bi.s.win)
 	d.Resize(fyne.NewSize(520, 0))
 	modal.Show(bi.s.win, d, nil)
+	bi.s.win.Canvas().Focus(bi.ContestChoice) // Space opens the list of contests
 }
 
 // choose asks for the file (or a vendor's export folder).

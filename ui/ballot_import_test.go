@@ -77,6 +77,9 @@ func TestImportExportFolder(t *testing.T) {
 	dir := filepath.Join(apptest.SharedTestdata(), "rctab-more", "dominion_multi_file", "dominion_multi_file_input_data")
 	es.Import.ReadFolder(dir)
 	h.wait()
+	if c := h.win.Canvas().Focused(); es.Import.ContestChoice != nil && c != es.Import.ContestChoice {
+		t.Errorf("Which contest?: focus on %T, want the list of contests", c)
+	}
 	if es.Import.ContestChoice == nil || !strings.Contains(h.dialogText(), "holds 42 contests") {
 		t.Fatalf("no contest choice; dialog %q", h.dialogText())
 	}

@@ -36,6 +36,9 @@ func TestTieDecidedByOfficial(t *testing.T) {
 	r.Rules.Set(map[string]string{"tiebreakMode": "stopCountingAndAsk"})
 	test.Tap(r.Count)
 	h.wait()
+	if c := h.win.Canvas().Focused(); r.TieChoice != nil && c != r.TieChoice {
+		t.Errorf("the tie to decide: focus on %T, want the list of the tied", c)
+	}
 	if r.TieChoice == nil || len(r.TieChoice.Options) != 2 {
 		t.Fatalf("no tie was asked (status %q, dialog %q)", r.Status.Text, h.dialogText())
 	}
