@@ -1,5 +1,10 @@
 package tally
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Exhausted and ResidualSurplus are the pseudo-destinations of a Transfer:
 // votes that left the count, and the fraction of a surplus lost to rounding.
 const (
@@ -117,6 +122,33 @@ type TieBreak struct {
 	Chosen          int
 	// Explanation says which rule decided, in words.
 	Explanation string
+}
+
+// Text says the tie-break in words, as every view of a count says it
+// (the app's results, the command line, the HTML report): "Round 2: Ben
+// and Cy tied; Cy eliminated (the explanation)." name gives a candidate's
+// name.
+func (tb TieBreak) Text(name func(int) string) string {
+	tied := make([]string, len(tb.Tied))
+	for i, c := range tb.Tied {
+		tied[i] = name(c)
+	}
+	what := "eliminated"
+	if tb.SelectingWinner {
+		what = "elected"
+	}
+	return fmt.Sprintf("Round %d: %s tied; %s %s (%s).", tb.Round, JoinNames(tied), name(tb.Chosen), what, tb.Explanation)
+}
+
+// JoinNames writes "A", "A and B", "A, B and C".
+func JoinNames(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // Status is why a ballot counts or stopped counting in a round.

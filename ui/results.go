@@ -111,8 +111,11 @@ type ResultsScreen struct {
 	// Standing says how final the count is (PRELIMINARY, UNOFFICIAL or
 	// FINAL, and why), above the banner, as every surface says it.
 	Standing *widget.Label
-	Tabs     *container.AppTabs
-	Rounds   *grid
+	// Ties says, under the banner, every tie the count broke and how (as
+	// the command line and the HTML report say it); hidden with none.
+	Ties   *widget.Label
+	Tabs   *container.AppTabs
+	Rounds *grid
 	// RoundDetail shows the selected cell of Rounds whole.
 	RoundDetail *widget.Label
 	Chart       *BarChart
@@ -162,7 +165,10 @@ func newResultsScreen(s *session, name string) *ResultsScreen {
 	bg.CornerRadius = theme.InputRadiusSize()
 	sc.Standing = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	sc.Standing.Wrapping = fyne.TextWrapWord
-	sc.bannerBox = container.NewStack(bg, container.NewVBox(sc.Standing, sc.Banner))
+	sc.Ties = widget.NewLabel("")
+	sc.Ties.Wrapping = fyne.TextWrapWord
+	sc.Ties.Hide()
+	sc.bannerBox = container.NewStack(bg, container.NewVBox(sc.Standing, sc.Banner, sc.Ties))
 	sc.bannerBox.Hide()
 
 	sc.Rounds = newGrid(nil, func() int { return len(sc.rounds.rows) }, func(row, col int) string {
@@ -407,6 +413,12 @@ func (sc *ResultsScreen) show(c *app.Count, took time.Duration) {
 		sc.Standing.Importance = widget.SuccessImportance
 	}
 	sc.Standing.SetText(c.Standing.String())
+	var ties []string
+	for _, tb := range res.TieBreaks {
+		ties = append(ties, tb.Text(func(i int) string { return c.Contest.Candidates[i].Name }))
+	}
+	sc.Ties.SetText(strings.Join(ties, "\n"))
+	sc.Ties.Hidden = len(ties) == 0
 	sc.bannerBox.Show()
 	sc.content.Refresh()
 

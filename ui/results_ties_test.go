@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -63,6 +64,11 @@ func TestTieDecidedByOfficial(t *testing.T) {
 	}
 	if w := r.count.Result.Winners; len(w) != 1 || w[0] != 0 {
 		t.Errorf("winners %v, want Ann", w)
+	}
+	// The results say under the winner how each tie was broken.
+	if !r.Ties.Visible() || !strings.Contains(r.Ties.Text, "Round 3: Ann and Dee tied; Ann elected (The selected candidate was supplied by the operator.).") ||
+		strings.Count(r.Ties.Text, "\n") != 1 {
+		t.Errorf("the tie-breaks under the banner: shown %v, %q", r.Ties.Visible(), r.Ties.Text)
 	}
 	t.Run("CancelLeavesNoCount", func(t *testing.T) {
 		test.Tap(r.Count)

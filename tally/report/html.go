@@ -2,7 +2,6 @@ package report
 
 import (
 	_ "embed"
-	"fmt"
 	"html/template"
 	"io"
 	"sort"
@@ -154,15 +153,7 @@ func newPage(h HTML) page {
 		}
 	}
 	for _, tb := range h.Result.TieBreaks {
-		tied := make([]string, len(tb.Tied))
-		for i, c := range tb.Tied {
-			tied[i] = name(c)
-		}
-		what := "eliminated"
-		if tb.SelectingWinner {
-			what = "elected"
-		}
-		p.TieBreaks = append(p.TieBreaks, fmt.Sprintf("Round %d: %s tied; %s %s (%s).", tb.Round, joinNames(tied), name(tb.Chosen), what, tb.Explanation))
+		p.TieBreaks = append(p.TieBreaks, tb.Text(name))
 	}
 	return p
 }
@@ -198,17 +189,6 @@ func MethodName(m tally.Method) string {
 		return "Plurality"
 	}
 	return string(m)
-}
-
-// joinNames writes "A", "A and B", "A, B and C".
-func joinNames(names []string) string {
-	switch len(names) {
-	case 0:
-		return ""
-	case 1:
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // toFloat is a decimal as a float, for drawing.

@@ -49,7 +49,7 @@ func placesView(h HTML) ([]placeView, template.HTML, *matrixView) {
 				scores = append(scores, Votes(res.Scores[c]))
 			}
 		}
-		v.Names = joinNames(ns)
+		v.Names = tally.JoinNames(ns)
 		v.Score = strings.Join(scores, ", ")
 		places = append(places, v)
 	}

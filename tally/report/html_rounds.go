@@ -101,14 +101,14 @@ func newPassView(h HTML, index int, pass tally.Pass) passView {
 		v.Threshold = append(v.Threshold, Votes(rd.Threshold))
 		var parts []string
 		if len(rd.Elected) > 0 {
-			parts = append(parts, joinNames(names(rd.Elected, name))+" elected")
+			parts = append(parts, tally.JoinNames(names(rd.Elected, name))+" elected")
 		}
 		if len(rd.Eliminated) > 0 {
 			word := " eliminated"
 			if len(rd.Eliminated) > 1 {
 				word = " eliminated together"
 			}
-			parts = append(parts, joinNames(names(rd.Eliminated, name))+word)
+			parts = append(parts, tally.JoinNames(names(rd.Eliminated, name))+word)
 		}
 		if len(parts) > 0 {
 			v.Decisions = append(v.Decisions, fmt.Sprintf("Round %d: %s.", rd.Number, joinParts(parts)))

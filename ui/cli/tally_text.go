@@ -33,7 +33,7 @@ func WriteResultText(w io.Writer, c tally.Contest, rules tally.Rules, res tally.
 		writePlaces(w, c, res)
 	}
 	for _, tb := range res.TieBreaks {
-		fmt.Fprintf(w, "Tie in round %d between %s: %s chosen (%s)\n", tb.Round, names(tb.Tied), name(tb.Chosen), tb.Explanation)
+		fmt.Fprintln(w, tb.Text(name))
 	}
 	fmt.Fprintf(w, "Winner(s): %s\n", names(res.Winners))
 }
