@@ -3,6 +3,8 @@ package app
 import (
 	"fmt"
 	"time"
+
+	"votedesk/tally"
 )
 
 func applyElectionCreated(a *applier) error {
@@ -174,7 +176,7 @@ func (a *applier) staleFields(d electionUpdated, e Election) string {
 			names = append(names, f.name)
 		}
 	}
-	return joinAnd(names)
+	return tally.JoinNames(names)
 }
 
 // applyTo writes the changes into e, checking each.

@@ -2,7 +2,6 @@ package app
 
 import (
 	"maps"
-	"strings"
 )
 
 // Settings returns the election's settings as changes that would set them
@@ -73,14 +72,3 @@ func (c ElectionChanges) fields() []changeField {
 }
 
 func eqPtr[T comparable](a, b *T) bool { return a != nil && b != nil && *a == *b }
-
-// joinAnd joins words as a sentence lists them: "a", "a and b", "a, b and c".
-func joinAnd(words []string) string {
-	switch len(words) {
-	case 0:
-		return ""
-	case 1:
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
-}
