@@ -1,8 +1,6 @@
 package app
 
-import (
-	"maps"
-)
+import "maps"
 
 // Settings returns the election's settings as changes that would set them
 // all: what an edit is made against (its Base).
