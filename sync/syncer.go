@@ -702,23 +702,29 @@ func (s *Syncer) appendEntries(ctx context.Context, c *Cloud, shard string, from
 		}
 		known = place{head, hash}
 	}
+	// The entries are placed and packed once per race, not once per batch:
+	// after a batch commits, the rest are still placed right after it.
+	var placed []entry
+	var segs []segment
 	for {
-		placed := make([]entry, len(todo))
-		at := known
-		for i, e := range todo {
-			placed[i] = e.placed(at.Seq+1, at.Hash)
-			at = place{placed[i].seq(), placed[i].hash()}
-		}
-		segs, err := packEntries(shardPK(shard), placed)
-		if err != nil {
-			return from, err
+		if segs == nil {
+			placed = make([]entry, len(todo))
+			at := known
+			for i, e := range todo {
+				placed[i] = e.placed(at.Seq+1, at.Hash)
+				at = place{placed[i].seq(), placed[i].hash()}
+			}
+			var err error
+			if segs, err = packEntries(shardPK(shard), placed); err != nil {
+				return from, err
+			}
 		}
 		batch := batchSegments(segs)[0]
 		n := 0
 		for _, seg := range batch {
 			n += len(seg.entries)
 		}
-		err = c.appendSegments(ctx, batch)
+		err := c.appendSegments(ctx, batch)
 		if errors.Is(err, errLostRace) {
 			s.step("lost")
 			id, hash, herr := c.holder(ctx, shard, err, placed[0].seq())
@@ -738,11 +744,13 @@ func (s *Syncer) appendEntries(ctx context.Context, c *Cloud, shard string, from
 			if todo = todo[n:]; len(todo) == 0 {
 				return known, nil
 			}
+			placed, segs = placed[n:], segs[len(batch):]
 			continue
 		}
 		if !errors.Is(err, errLostRace) {
 			return from, err
 		}
+		segs = nil // placed again after the head that won
 		if err := s.backoff(ctx, c, false); err != nil {
 			return from, err
 		}
