@@ -36,7 +36,6 @@ func (sh *Shell) JoinCloud() {
 	}, sh.win)
 	sh.joinDialog.Resize(fyne.NewSize(620, 0))
 	modal.Show(sh.win, sh.joinDialog, nil)
-	sh.win.Canvas().Focus(endpoint)
 }
 
 // joinNote is what the join dialog says while it fetches.

@@ -84,5 +84,4 @@ func (sc *ResultsScreen) askTie(t tally.Tie, names []string) {
 		sc.count1(false, true)
 	}, sc.s.win)
 	modal.Show(sc.s.win, sc.tieDialog, nil)
-	sc.s.win.Canvas().Focus(sc.TieChoice) // Space opens the list of the tied
 }

@@ -76,7 +76,6 @@ func askSavePath(s *session, pref, title, name string, replace bool, chosen func
 	sp.Name.OnSubmitted = func(string) { sp.d.Submit() }
 	sp.d.Resize(fyne.NewSize(560, 0))
 	modal.Show(s.win, sp.d, nil)
-	s.win.Canvas().Focus(sp.Name)
 	s.saving = sp
 }
 

@@ -26,6 +26,9 @@ type Dialog struct {
 	// needs up to a limit (as Fyne's are) and wraps beyond.
 	message string
 	sized   bool
+	// fields are a form dialog's items: the keyboard starts in the first
+	// that takes it (Show).
+	fields []*widget.FormItem
 }
 
 // maxMessageWidth and maxMessageShare bound a message dialog's width, as
@@ -173,6 +176,7 @@ func NewCustomWithoutButtons(title string, content fyne.CanvasObject, win fyne.W
 func NewFormDialog(title, confirm, dismiss string, items []*widget.FormItem, callback func(bool), win fyne.Window) *Dialog {
 	form := widget.NewForm(items...)
 	d := newDialog(title, nil, form, win)
+	d.fields = items
 	d.answered(dismiss, confirm, callback)
 	valid := func(err error) {
 		if err != nil {

@@ -98,6 +98,15 @@ func Show(win fyne.Window, d *Dialog, enter func()) {
 		enter = d.enter
 	}
 	installed(win.Canvas()).show(d, &shown{d: d, enter: enter})
+	// A form dialog puts the keyboard in its first field that takes it,
+	// so what is typed goes somewhere.
+	for _, it := range d.fields {
+		f, ok := it.Widget.(fyne.Focusable)
+		if dis, can := it.Widget.(fyne.Disableable); ok && (!can || !dis.Disabled()) {
+			win.Canvas().Focus(f)
+			return
+		}
+	}
 }
 
 // ShowBusy shows d, a dialog of work under way (a progress bar), on win:

@@ -371,3 +371,16 @@ func TestSpaceOnAButtonTypesNothing(t *testing.T) {
 		t.Errorf("Space with no key-down: opened %d times, want 2", opened)
 	}
 }
+
+// TestFormDialogFocusesItsFirstField: a form dialog puts the keyboard in
+// its first item that takes it, past a label and a disabled field.
+func TestFormDialogFocusesItsFirstField(t *testing.T) {
+	w := newWindow(t)
+	off, name := NewEntry(), NewEntry()
+	off.Disable()
+	items := []*widget.FormItem{widget.NewFormItem("", widget.NewLabel("Say who")), widget.NewFormItem("Frozen", off), widget.NewFormItem("Name", name)}
+	Show(w, NewFormDialog("Who?", "OK", "Cancel", items, func(bool) {}, w), nil)
+	if f := w.Canvas().Focused(); f != name {
+		t.Errorf("focus on %T, want the name", f)
+	}
+}
