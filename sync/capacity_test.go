@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -24,6 +25,10 @@ var capacity = flag.String("capacity", "", "comma-separated device counts for Te
 // capacityRate is how many ballots a second each of TestAppendCapacity's
 // devices takes.
 var capacityRate = flag.Float64("capacityrate", 0.5, "ballots a second each device of TestAppendCapacity casts")
+
+// capacityClaimFrom is the Config.ClaimFrom of TestAppendCapacity's
+// devices (0: the default; -1: no claims, to compare).
+var capacityClaimFrom = flag.Int("claimfrom", 0, "ClaimFrom of TestAppendCapacity's devices (-1: never claim)")
 
 // capacityRun is one run of TestAppendCapacity: n devices, each casting
 // rate ballots a second for castFor and syncing every interval (half to one
@@ -215,7 +220,7 @@ func (w *writer) cycle(ctx context.Context) {
 	if from == to {
 		return
 	}
-	lost, err := cloudsync.AppendAfter(ctx, w.c, w.events[from:to], w.pulled, w.hash)
+	lost, err := cloudsync.AppendAfterClaiming(ctx, w.c, w.events[from:to], w.pulled, w.hash, *capacityClaimFrom)
 	w.lost += lost
 	if err != nil {
 		w.fail()
@@ -291,6 +296,23 @@ func (r capacityRun) report(t *testing.T, writers []*writer, began time.Time, s 
 	}
 	t.Logf("| %d | %s | %d | %d | %.0f | %s | %s | %.2f | %d | %.0f | %.0f | %d |", r.n, offered, cast, len(all),
 		float64(inTime)/span, pct(0.5), pct(0.99), retries, failed, part.ReadUnits/elapsed, part.WriteUnits/elapsed, part.Throttled)
+	// What the proposals' partitions took (claim.go): one partition per
+	// large append, each read by every device.
+	var props ddblimit.PartitionStats
+	nprops, busiest := 0, 0.0
+	for k, ps := range s.Partitions {
+		if strings.Contains(k, " PROPOSAL#") {
+			nprops++
+			props.ReadUnits += ps.ReadUnits
+			props.WriteUnits += ps.WriteUnits
+			props.Throttled += ps.Throttled
+			busiest = max(busiest, ps.ReadUnits)
+		}
+	}
+	if nprops > 0 {
+		t.Logf("%d proposals: %.0f read units, %.0f write units, %d throttled requests; the most read, %.0f read units",
+			nprops, props.ReadUnits, props.WriteUnits, props.Throttled, busiest)
+	}
 	longest, trip := time.Duration(0), time.Duration(0)
 	if len(all) > 0 {
 		longest = all[len(all)-1]

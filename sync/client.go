@@ -49,6 +49,10 @@ type Config struct {
 	// to go to its election's shard of the log (default DefaultShardFrom;
 	// tests lower it to reach the shards with few ballots).
 	ShardFrom int
+	// ClaimFrom is the stored size (bytes) above which a segment appended
+	// alone is proposed and claimed (claim.go; default DefaultClaimFrom,
+	// negative never; tests lower it to claim every append).
+	ClaimFrom int
 
 	// onRetry, when set, is told of each retry the SDK is about to wait
 	// for, and why (app.SyncBusy*): the sync panel says so.

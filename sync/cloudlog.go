@@ -203,6 +203,9 @@ func (c *Cloud) scanLog(ctx context.Context, pk string, from, to, settled uint64
 		var start map[string]types.AttributeValue
 		for {
 			out, err := c.queryLog(ctx, pk, queried, to, start, consistent)
+			if err == nil {
+				err = c.resolveClaims(ctx, out.Items)
+			}
 			if err != nil {
 				return err
 			}

@@ -92,19 +92,25 @@ func TestCrashBetweenSteps(t *testing.T) {
 		step   string
 		nth    int
 		global bool // B changes only what the global shard holds
+		claim  bool // B casts a run of ballots that is claimed (claim.go)
 	}{
-		{"page", 1, false},               // a page of the pull applied and checkpointed, the rest not
-		{"appended", 1, false},           // B's ballots in Mayor's shard, no cut orders them yet
-		{"pushed", 1, false},             // the cut committed, not yet pulled
-		{"pushed", 1, true},              // the cloud append committed, the outbox not yet marked
-		{"confirmed", 1, true},           // the outbox marked, the projection not yet written
-		{"projection-claimed", 1, false}, // the projection claimed, nothing written
-		{"projection-chunk", 1, false},   // part of the projection written
-		{"projection-done", 1, false},    // projection written, dirty marks not pruned, status not saved
+		{"proposed", 1, false, true},            // B's run written as a proposal, not yet claimed
+		{"appended", 1, false, true},            // B's claim in Mayor's shard committed, no cut yet
+		{"page", 1, false, false},               // a page of the pull applied and checkpointed, the rest not
+		{"appended", 1, false, false},           // B's ballots in Mayor's shard, no cut orders them yet
+		{"pushed", 1, false, false},             // the cut committed, not yet pulled
+		{"pushed", 1, true, false},              // the cloud append committed, the outbox not yet marked
+		{"confirmed", 1, true, false},           // the outbox marked, the projection not yet written
+		{"projection-claimed", 1, false, false}, // the projection claimed, nothing written
+		{"projection-chunk", 1, false, false},   // part of the projection written
+		{"projection-done", 1, false, false},    // projection written, dirty marks not pruned, status not saved
 	} {
 		name := tc.step
 		if tc.global {
 			name += "-global"
+		}
+		if tc.claim {
+			name += "-claim"
 		}
 		t.Run(name, func(t *testing.T) {
 			prefix := newPrefix(t)
@@ -116,7 +122,10 @@ func TestCrashBetweenSteps(t *testing.T) {
 			// Both make changes offline, with an overlap; A syncs first, so
 			// B's cycle pulls, rebases, pushes and writes the projection.
 			castMayor(a, "ann", 1, 150)
-			if !tc.global {
+			switch {
+			case tc.claim:
+				castMayor(b, "ben", 101, 160) // one segment to Mayor's shard
+			case !tc.global:
 				castMayor(b, "ben", 101, 400)
 			}
 			editCouncil(b, "olga", 3)

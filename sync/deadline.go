@@ -75,3 +75,9 @@ func (t timedClient) DescribeTable(ctx context.Context, in *dynamodb.DescribeTab
 	defer cancel()
 	return t.c.DescribeTable(ctx, in, opts...)
 }
+
+func (t timedClient) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	ctx, cancel := t.ctx(ctx)
+	defer cancel()
+	return t.c.BatchGetItem(ctx, in, opts...)
+}

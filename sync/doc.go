@@ -327,6 +327,65 @@
 //     so a reader must anchor what it reads from one to the consistent
 //     head's hash before applying any of it.
 //
+// # Claims
+//
+// Built on 2026-11-28 (claim.go), the first of those designs in part: a
+// large append loses its races cheaply. A segment appended alone (one
+// PutItem) that would be stored larger than Config.ClaimFrom (default 4 KB,
+// about ten ballots gzipped: a close of polls, a laptop back from a day
+// offline) is written once as a proposal, under a partition key of its
+// own (PROPOSAL#{its first entry's id}, sorted by its content's SHA-256),
+// with its entries placed at 1, 2, ... from "": a proposal does not depend
+// on where it lands. The place in the log is then raced for with a claim:
+// the segment's item without its events, naming the proposal and the hash
+// of the entry before it (prev_hash). Every step of the protocol above is
+// unchanged, since a claim has a segment's key, first_seq, last_seq,
+// first_id and last_hash: the head, the condition, the look at what holds
+// a contested place after a lost race (a claim whose answer was lost is
+// found by its first id and last hash, as a segment is), the pull that
+// confirms. A reader resolves the claims of each page it queries
+// (BatchGetItem, eventually consistent, and consistently for what that
+// did not find: the proposal was written before its claim), places the
+// proposal's entries at the claim's place chained from its prev_hash, and
+// takes them only if they end with the claim's last hash and start with
+// its first id; then they are checked as any segment's are (the chain, each
+// hash against its content, every signature). So a proposal changed,
+// reordered, cut short or deleted after its claim was written stops every
+// pull there, named by the claim's place, as a changed segment does
+// (TestTamperedProposalRefused).
+//
+// What it changes: a lost race costs the log's partition one write unit
+// (the claim is a few hundred bytes) instead of the whole segment's, and
+// the segment's bytes are written once, to a partition no one else
+// writes, instead of once per attempt. Readers of the log's partition read
+// claims; the events are read from the proposals' partitions, one per
+// large append, so the reads of a close of polls are spread over as many
+// partitions as devices. Measured with TestAppendCapacity at a close of
+// polls (200 devices, 100 ballots each cast offline, 20,000 in all), two
+// runs each way interleaved (make loadtest, -claimfrom -1 for none): all
+// 20,000 in the log at 1,602 and 1,711 ballots/s instead of 619 and 635,
+// p50 6.0-6.6 s and p99 10.7-12.4 s from cast to append instead of
+// 14.3-15.5 s and 29.9-31.3 s, no failed cycle instead of 164-173, and
+// no throttled request instead of 4,219-4,285: the log's partition took
+// 89 write units a second instead of 564-580, although a device lost 4.2
+// to 4.5 races an append instead of 1.7 to 1.8 (a lost race no longer
+// costs enough to be throttled, so devices try more often). The 200
+// proposals took 6,589 write units, each within its own partition's
+// budget.
+//
+// What it costs: an append of a large run makes one more request (the
+// proposal, once per run and cycle, before the first try), and a reader
+// one more for each page that holds claims; small appends (every
+// interactive sync of a ballot or two) are not claimed. A proposal whose
+// run was never claimed (its device stopped between the two writes, or
+// had more to push by its next try, which proposes the longer run) stays
+// in the table unread: storage, not a wrong log. Crash points: after a
+// proposal is written (TestCrashBetweenSteps/proposed-claim) and after its
+// claim commits (appended-claim). A device of a version before claims
+// stops its pull at the first claim ("holds no events"), naming its place,
+// until it is upgraded. TestRandomDeploymentsKeepEveryReceipt claims every
+// append, however small (Config.ClaimFrom 1).
+//
 // Reading at half price: a cycle reads the head consistently first; every
 // event up to it is in the log. When at least 16 of them are to be
 // pulled, they are read with eventually consistent queries as far as those

@@ -21,6 +21,7 @@ import (
 // misses, and one whose appends it all misses; it ends with the first
 // laptop's state, for fewer read units than reading it all consistently.
 func TestPullEventuallyConsistent(t *testing.T) {
+	noClaims(t) // what queries of segments cost; claims read their proposals
 	prefix := newPrefix(t)
 	clk := apptest.NewClock(start, 0)
 	tr := ddblimit.New(nil, ddblimit.Config{Unlimited: true, NoConflicts: true, StaleReads: time.Minute, Now: clk.Now})

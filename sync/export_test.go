@@ -49,7 +49,12 @@ func ReadLogRaw(ctx context.Context, c *Cloud, from, settled uint64) (last uint6
 // with its backoff and its check for an append whose answer was lost). It
 // returns how many races it lost.
 func AppendAfter(ctx context.Context, c *Cloud, evs []*app.Event, seq uint64, hash string) (lost int, err error) {
-	s := &Syncer{Step: func(name string) {
+	return AppendAfterClaiming(ctx, c, evs, seq, hash, 0)
+}
+
+// AppendAfterClaiming is AppendAfter with Config.ClaimFrom claimFrom.
+func AppendAfterClaiming(ctx context.Context, c *Cloud, evs []*app.Event, seq uint64, hash string, claimFrom int) (lost int, err error) {
+	s := &Syncer{cfg: Config{ClaimFrom: claimFrom}, Step: func(name string) {
 		if name == "lost" {
 			lost++
 		}
@@ -62,7 +67,7 @@ func AppendAfter(ctx context.Context, c *Cloud, evs []*app.Event, seq uint64, ha
 	if len(batchSegments(segs)) != 1 {
 		return 0, errors.New("AppendAfter: the events need more than one transaction")
 	}
-	err = c.appendSegments(ctx, segs)
+	err = s.write(ctx, c, segs)
 	if errors.Is(err, errLostRace) {
 		s.step("lost")
 		var res app.SyncResult

@@ -61,8 +61,28 @@ func cloudConfig(prefix string, hc aws.HTTPClient) cloudsync.Config {
 		// both shards with little data. TestLoad measures the default.
 		// A test may send every run there (inShards).
 		ShardFrom: testShardFrom(),
+		// A test may make every append a claim on a proposal (withClaims);
+		// otherwise large ones are, as in production.
+		ClaimFrom: testClaimFrom(),
 	}
 }
+
+// envClaimFrom, when set, is the ClaimFrom of every device a test makes,
+// in its process and the children that crash (see withClaims).
+const envClaimFrom = "VOTEDESK_TEST_CLAIM_FROM"
+
+func testClaimFrom() int {
+	n, _ := strconv.Atoi(os.Getenv(envClaimFrom))
+	return n
+}
+
+// withClaims makes every append of the rest of a test, however small, a
+// claim on a proposal written first (claim.go).
+func withClaims(t *testing.T) { t.Setenv(envClaimFrom, "1") }
+
+// noClaims makes every append of the rest of a test hold its events, as
+// before claims: for tests of what segments hold and cost.
+func noClaims(t *testing.T) { t.Setenv(envClaimFrom, "-1") }
 
 // envShardFrom, when set, is the ShardFrom of every device a test makes,
 // in its process and the children that crash (see inShards).

@@ -20,9 +20,14 @@ import (
 // ballot of that voter or a conflict officials can decide, the devices and
 // the cloud projection agree, and the log holds every event once.
 //
+// Every append is a claim on a proposal (claim.go), however small, so the
+// kills also stop syncs between a proposal and its claim, and the lost
+// races are claims'.
+//
 // VOTEDESK_PROPERTY_SEED replays one history; VOTEDESK_PROPERTY_RUNS sets how
 // many random ones run (default 3).
 func TestRandomDeploymentsKeepEveryReceipt(t *testing.T) {
+	withClaims(t)
 	runHistories(t, 18, func(t *testing.T, rng *rand.Rand) { playHistory(t, rng, 70) })
 }
 

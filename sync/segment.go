@@ -178,9 +178,12 @@ func decodeSegment(item map[string]types.AttributeValue) ([]entry, error) {
 		if err != nil {
 			return nil, app.Errorf(app.CodeInvalid, "cloud log segment at %d: its compressed events are corrupt: %v", first, err)
 		}
+	case item[attrProposalPK] != nil:
+		return nil, app.Errorf(app.CodeInvalid, "cloud log segment at %d claims a proposal (%s) that is not in the cloud", first, getStr(item, attrProposalPK))
 	default:
 		return nil, app.Errorf(app.CodeInvalid, "cloud log segment at %d holds no events", first)
 	}
+	claim := item[attrPrevHash] != nil
 	evs := make([]entry, 0, min(last-first+1, segmentMaxEvents))
 	for i, line := range bytes.Split(lines, []byte{'\n'}) {
 		seq := first + uint64(i)
@@ -188,13 +191,16 @@ func decodeSegment(item map[string]types.AttributeValue) ([]entry, error) {
 		if err != nil {
 			return nil, app.Errorf(app.CodeInvalid, "cloud log event %d is malformed: %s", seq, app.ErrorMessage(err))
 		}
-		if e.seq() != seq {
+		if !claim && e.seq() != seq {
 			return nil, app.Errorf(app.CodeInvalid, "cloud log event %d: the segment at %d holds sequence %d in its place", seq, first, e.seq())
 		}
 		evs = append(evs, e)
 	}
 	if got := first + uint64(len(evs)) - 1; got != last {
 		return nil, app.Errorf(app.CodeInvalid, "cloud log segment at %d says it ends at %d but holds events up to %d", first, last, got)
+	}
+	if claim {
+		return placeClaimed(item, first, evs)
 	}
 	return evs, nil
 }

@@ -102,6 +102,14 @@ func (e entry) hash() string {
 	return e.ev.Hash
 }
 
+// prevHash is the hash the entry is chained to.
+func (e entry) prevHash() string {
+	if e.cut != nil {
+		return e.cut.PrevHash
+	}
+	return e.ev.PrevHash
+}
+
 // id names the entry: an event's id, or what a cut covers (two cuts with
 // the same name are the same cut).
 func (e entry) id() string {

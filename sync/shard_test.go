@@ -206,6 +206,7 @@ func TestSweepOrdersAStoppedDevicesBallots(t *testing.T) {
 // every pull at the cut that orders it, applying none of that page, and
 // `verify --cloud` names its place in the log every device holds.
 func TestTamperedShardIsNamed(t *testing.T) {
+	noClaims(t) // a changed segment; TestTamperedProposalRefused changes proposals
 	prefix := newPrefix(t)
 	a := newDevice(t, "laptop", prefix, 0, nil)
 	seed(a, 300)

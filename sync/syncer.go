@@ -90,8 +90,9 @@ type Syncer struct {
 	cfg   Config
 
 	// Step, when set, is called after each step of a cycle with its name
-	// (page, appended (to an election's shard, before its cut), pushed,
-	// lost, confirmed, projection-claimed, projection-chunk,
+	// (page, proposed (a large run written for its claim, claim.go),
+	// appended (to an election's shard, before its cut), pushed, lost,
+	// confirmed, projection-claimed, projection-chunk,
 	// projection-done): tests stop the process there to simulate a crash,
 	// and count appends and lost races.
 	Step func(name string)
@@ -121,6 +122,9 @@ type Syncer struct {
 	// follows takes them from here when a cut orders them, instead of
 	// reading back what this device just wrote (see ownRange).
 	appended map[string][]entry
+	// proposed holds the proposals this cycle wrote (pk/sk): a run raced
+	// for again is not proposed again.
+	proposed map[string]bool
 	// lastSweep is when this Syncer last swept, at most every sweepEvery
 	// (sweep).
 	lastSweep  time.Time
@@ -259,6 +263,7 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 	s.progress.ToPush = pending
 	s.lostRaces = 0
 	s.appended = map[string][]entry{}
+	s.proposed = nil
 	for {
 		if err := s.pull(ctx, c, head, &res); err != nil {
 			return res, err
@@ -527,7 +532,7 @@ func (s *Syncer) push(ctx context.Context, c *Cloud, evs []*app.Event, res *app.
 	batches := batchSegments(segs)
 	done := 0
 	for _, batch := range batches {
-		err := c.appendSegments(ctx, batch)
+		err := s.write(ctx, c, batch)
 		if errors.Is(err, errLostRace) {
 			s.step("lost")
 			if len(batches) == 1 {
@@ -724,7 +729,7 @@ func (s *Syncer) appendEntries(ctx context.Context, c *Cloud, shard string, from
 		for _, seg := range batch {
 			n += len(seg.entries)
 		}
-		err := c.appendSegments(ctx, batch)
+		err := s.write(ctx, c, batch)
 		if errors.Is(err, errLostRace) {
 			s.step("lost")
 			id, hash, herr := c.holder(ctx, shard, err, placed[0].seq())
