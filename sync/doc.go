@@ -24,6 +24,11 @@
 //	                                   byte what the local log stores (seq,
 //	                                   id, when, actor, type, data,
 //	                                   prev_hash, hash), gzipped when large
+//	prev_hash, proposal_pk, proposal_sk  instead of the events, in a
+//	                                   claim: a large append's events are
+//	                                   in the proposal it names (PK
+//	                                   PROPOSAL#{first id}, SK its content's
+//	                                   SHA-256), see "Claims"
 //
 // # Why not the seed's {sequence}#{timestamp} sort key
 //
