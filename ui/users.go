@@ -178,9 +178,38 @@ func (sc *UsersScreen) setRole(choice string) {
 	if err != nil {
 		return
 	}
-	sc.s.do("Cannot change the role of "+u.Name, func(ctx context.Context) error {
-		return sc.s.svc.SetRole(app.ForUser(ctx, u.Name, u.ID), sc.s.actor(), u.Name, r)
-	}, sc.refresh)
+	set := func() {
+		sc.s.do("Cannot change the role of "+u.Name, func(ctx context.Context) error {
+			return sc.s.svc.SetRole(app.ForUser(ctx, u.Name, u.ID), sc.s.actor(), u.Name, r)
+		}, sc.refresh)
+	}
+	if !r.Has(app.PermViewSecrets) || u.Role.Has(app.PermViewSecrets) {
+		set()
+		return
+	}
+	// Seeing who cast each secret ballot is what a secret ballot is kept
+	// from: a choice made by a slip of the mouse must not give it.
+	msg := fmt.Sprintf("Make %s %s %s?\n\n%s will see, in every secret election, who cast each ballot and how they ranked the candidates, and the counts while the polls are open, and may back up the database (a backup holds every secret ballot).",
+		u.Name, article(r.String()), r, u.Name)
+	d := modal.NewConfirm("Give "+u.Name+" the role "+r.String(), msg, func(yes bool) {
+		if yes {
+			set()
+			return
+		}
+		sc.settingRole = true
+		sc.Role.ClearSelected()
+		sc.settingRole = false
+	}, sc.s.win)
+	d.SetConfirmText("Make " + r.String())
+	d.Show()
+}
+
+// article is "an" before a role name that starts with a vowel, else "a".
+func article(name string) string {
+	if name != "" && strings.ContainsRune("AEIOU", rune(name[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 // transfer asks for confirmation and makes the selected user the OWNER.

@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 
@@ -63,6 +64,40 @@ func TestUsersAndRoles(t *testing.T) {
 		got, _ := h.svc.User(h.ctx, "Olivia", "Adam")
 		if got.Role != app.RoleAdmin {
 			t.Errorf("Adam is %s", got.Role)
+		}
+	})
+	t.Run("SeeingSecretBallotsIsConfirmed", func(t *testing.T) {
+		u.Select("Adam")
+		u.Role.SetSelected("AUDITOR")
+		h.wait()
+		if got, _ := h.svc.User(h.ctx, "Olivia", "Adam"); got.Role != app.RoleAdmin {
+			t.Fatalf("Adam is %s before anyone confirmed", got.Role)
+		}
+		if text := h.dialogText(); !strings.Contains(text, "Make Adam an AUDITOR?") || !strings.Contains(text, "who cast each ballot") {
+			t.Errorf("the confirmation says %q", text)
+		}
+		h.tapDialogButton("No")
+		h.wait()
+		if got, _ := h.svc.User(h.ctx, "Olivia", "Adam"); got.Role != app.RoleAdmin {
+			t.Errorf("Adam is %s after the change was cancelled", got.Role)
+		}
+		if u.Role.Selected != "" {
+			t.Errorf("after a cancel the role picker shows %q", u.Role.Selected)
+		}
+		u.Role.SetSelected("AUDITOR")
+		h.wait()
+		h.tapDialogButton("Make AUDITOR")
+		h.wait()
+		if got, _ := h.svc.User(h.ctx, "Olivia", "Adam"); got.Role != app.RoleAuditor {
+			t.Errorf("Adam is %s after the change was confirmed", got.Role)
+		}
+		h.clock.Add(time.Second) // not the same event as the first change to ADMIN
+		u.Select("Adam")
+		u.Role.SetSelected("ADMIN") // less is not asked
+		h.wait()
+		h.clock.Add(-time.Second)
+		if got, _ := h.svc.User(h.ctx, "Olivia", "Adam"); got.Role != app.RoleAdmin || h.win.Canvas().Overlays().Top() != nil {
+			t.Errorf("back to ADMIN: Adam is %s, a dialog open: %q", got.Role, h.dialogText())
 		}
 	})
 	t.Run("NoRolesForOneself", func(t *testing.T) {
