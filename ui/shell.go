@@ -2,7 +2,10 @@ package ui
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -99,13 +102,25 @@ func (sh *Shell) Show() {
 		sh.win.Canvas().Focus(sh.FirstRun.Name)
 		return
 	}
-	sh.SignIn = newSignInScreen(sh.cfg.Service, sh.win, sh.tasks, sh.cfg.Icon, p.String(prefLogin), sh.signedIn)
+	sh.SignIn = newSignInScreen(sh.cfg.Service, sh.win, sh.tasks, sh.cfg.Icon, p.String(loginKey(sh.cfg.DBPath)), sh.signedIn)
 	sh.win.SetContent(sh.SignIn.content)
 	if sh.SignIn.Login.Text == "" {
 		sh.win.Canvas().Focus(sh.SignIn.Login)
 	} else {
 		sh.win.Canvas().Focus(sh.SignIn.Password)
 	}
+}
+
+// loginKey is the preference that remembers who signed in last to the
+// database at path: each database its own, so that another database's
+// sign-in screen does not offer (and show) a name that is not one of its
+// users.
+func loginKey(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	sum := sha256.Sum256([]byte(path))
+	return prefLogin + "." + hex.EncodeToString(sum[:8])
 }
 
 // RestoreWindow sizes the window as it was when last closed.
@@ -135,7 +150,7 @@ func (sh *Shell) SaveWindow() {
 
 // signedIn builds the user's screens and shows the one they were on last.
 func (sh *Shell) signedIn(u app.User) {
-	sh.app.Preferences().SetString(prefLogin, u.Name)
+	sh.app.Preferences().SetString(loginKey(sh.cfg.DBPath), u.Name)
 	sh.sess = &session{svc: sh.cfg.Service, user: u, win: sh.win, tasks: sh.tasks, prefs: sh.app.Preferences(), sync: sh.cfg.Sync, since: sh.since, changed: sh.roleMayHaveChanged, kioskDone: sh.afterKiosk, keep: sh.keep}
 	sh.build()
 	last := sh.app.Preferences().StringWithFallback(prefScreen, screenElections)

@@ -6,6 +6,9 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"votedesk/app"
+	"votedesk/app/apptest"
+	"votedesk/assets"
+	"votedesk/ui/offui"
 )
 
 func TestFirstRunCreatesTheOwner(t *testing.T) {
@@ -105,5 +108,24 @@ func TestSignIn(t *testing.T) {
 		if got := h.sh.SignIn.Login.Text; got != "Olivia" {
 			t.Errorf("sign-in after sign-out offers %q, want Olivia", got)
 		}
+	})
+	t.Run("OtherDatabaseDoesNotOfferIt", func(t *testing.T) {
+		// The same app (its preferences) opens another database with
+		// users of its own: Olivia is not one of them.
+		other := mustOpenStore(t)
+		svc := app.NewService(other, h.clock, &apptest.SeqIDs{})
+		h.must(svc.RegisterUser(h.ctx, "", "Otto", "otto@example.org", "otto-password"))
+		win := test.NewWindow(nil)
+		defer win.Close()
+		sh := NewShell(h.app, win, Config{Service: svc, DBPath: other.Path(), Icon: assets.Icon})
+		sh.tasks = offui.NewManual()
+		sh.Show()
+		if got := sh.SignIn.Login.Text; got != "" {
+			t.Errorf("another database's sign-in offers %q, want nothing", got)
+		}
+		if win.Canvas().Focused() != sh.SignIn.Login {
+			t.Errorf("focus on %T, want the name", win.Canvas().Focused())
+		}
+		sh.Wait()
 	})
 }
