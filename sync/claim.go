@@ -138,6 +138,9 @@ func (c *Cloud) resolveClaims(ctx context.Context, items []map[string]types.Attr
 			continue
 		}
 		k := key{pk, sk}
+		if c.onClaim != nil {
+			c.onClaim(pk + "/" + sk)
+		}
 		if at[k] == nil {
 			want = append(want, k)
 		}
@@ -248,4 +251,35 @@ func (s *Syncer) write(ctx context.Context, c *Cloud, batch []segment) error {
 		s.step("proposed")
 	}
 	return c.appendSegments(ctx, []segment{claimOf(batch[0], p)})
+}
+
+// unclaimedProposals counts the proposals in the log table whose keys are
+// not in claimed: runs written by devices that stopped between a proposal
+// and its claim, or whose run grew before they claimed it (they proposed
+// the longer run), or whose claim is being raced for right now. Nothing
+// reads them; they take storage. It scans the table.
+func (c *Cloud) unclaimedProposals(ctx context.Context, claimed map[string]bool) (int, error) {
+	n := 0
+	var start map[string]types.AttributeValue
+	for {
+		out, err := c.db.Scan(ctx, &dynamodb.ScanInput{
+			TableName:                 aws.String(c.tables.Log),
+			FilterExpression:          aws.String("begins_with(PK, :p)"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":p": str(proposalPrefix)},
+			ProjectionExpression:      aws.String("PK, SK"),
+			ExclusiveStartKey:         start,
+		})
+		if err != nil {
+			return n, c.classify(ctx, "read the cloud log", err)
+		}
+		for _, it := range out.Items {
+			if !claimed[getStr(it, attrPK)+"/"+getStr(it, attrSK)] {
+				n++
+			}
+		}
+		if out.LastEvaluatedKey == nil {
+			return n, nil
+		}
+		start = out.LastEvaluatedKey
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -147,8 +148,25 @@ func TestClaimedAppends(t *testing.T) {
 	checkBallotsOnce(t, log, 121)
 	rep, err := b.syncer.VerifyCloud(b.ctx)
 	b.must(err)
-	if len(rep.Problems) > 0 {
-		t.Errorf("verify --cloud: %v", rep.Problems)
+	if len(rep.Problems) > 0 || strings.Contains(strings.Join(rep.Notes, " "), "proposal") {
+		t.Errorf("verify --cloud: problems %v, notes %v", rep.Problems, rep.Notes)
+	}
+
+	// A device that wrote a proposal and stopped before its claim leaves
+	// it unread: verify --cloud counts it, and nothing else changes.
+	stray := proposalOf(t, prefix, claims[0])
+	stray["SK"] = &types.AttributeValueMemberS{Value: strings.Repeat("0", 64)}
+	if _, err := rawClient().PutItem(context.Background(), &dynamodb.PutItemInput{
+		TableName: aws.String(cloudsync.TablesFor(prefix).Log), Item: stray,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = a.syncer.VerifyCloud(a.ctx)
+	a.must(err)
+	if len(rep.Problems) > 0 || !slices.ContainsFunc(rep.Notes, func(n string) bool {
+		return strings.HasPrefix(n, "1 proposal(s) in the cloud log table that no claim names")
+	}) {
+		t.Errorf("verify --cloud with a proposal no claim names: problems %v, notes %v", rep.Problems, rep.Notes)
 	}
 }
 

@@ -76,6 +76,10 @@ type Cloud struct {
 	tables   Tables
 	endpoint string
 	region   string
+	// onClaim, when set, is told of each claim a read resolves: the key
+	// of the proposal it names (verify counts the proposals no claim
+	// names). Reads call it from their own goroutine.
+	onClaim func(proposal string)
 }
 
 // Connect builds a DynamoDB client from cfg and the AWS environment. It does

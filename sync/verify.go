@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"votedesk/app"
 )
@@ -51,6 +52,16 @@ func (s *Syncer) VerifyCloud(ctx context.Context) (app.VerifyReport, error) {
 		r.Problem("%s", cloudProblem(err))
 		return errStop
 	}
+	// The proposals the log's claims name, to count those none names.
+	claimed := map[string]bool{}
+	var mu sync.Mutex
+	vc := *c
+	vc.onClaim = func(p string) {
+		mu.Lock()
+		claimed[p] = true
+		mu.Unlock()
+	}
+	c = &vc
 	start, _ := decodeMark(nil, 0, "")
 	end := start
 	err = c.readMerged(ctx, start, 1, "", 0, true, nil, func(page []*app.Event, m mark) error {
@@ -79,6 +90,15 @@ func (s *Syncer) VerifyCloud(ctx context.Context) (app.VerifyReport, error) {
 	if r.OK() {
 		if err := verifyTails(ctx, c, end, &r); err != nil {
 			return r, err
+		}
+		mu.Lock()
+		n, err := c.unclaimedProposals(ctx, claimed)
+		mu.Unlock()
+		if err != nil {
+			return r, err
+		}
+		if n > 0 {
+			r.Notes = append(r.Notes, fmt.Sprintf("%d proposal(s) in the cloud log table that no claim names: runs of ballots a device wrote before racing for their place, and then did not claim (it stopped in between, or claimed a longer run next time, or is racing for the place now); nothing reads them, and they take storage only", n))
 		}
 	}
 	if r.OK() && r.Events < confirmed {
