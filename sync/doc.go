@@ -384,7 +384,8 @@
 // interactive sync of a ballot or two) are not claimed. A proposal whose
 // run was never claimed (its device stopped between the two writes, or
 // had more to push by its next try, which proposes the longer run) stays
-// in the table unread: storage, not a wrong log. Crash points: after a
+// in the table unread: storage, not a wrong log; verify --cloud counts
+// them (it scans the table for proposals). Crash points: after a
 // proposal is written (TestCrashBetweenSteps/proposed-claim) and after its
 // claim commits (appended-claim). A device of a version before claims
 // stops its pull at the first claim ("holds no events"), naming its place,
