@@ -16,7 +16,8 @@ import (
 // attribute-value map that was stored:
 //
 //	value  = attrs                                    PK and SK live in the key
-//	attrs  = uvarint(count) { string(name) attr }     names in byte order
+//	attrs  = uvarint(count) { name attr }             names in byte order
+//	name   = string(name), or 0x00 index(1 byte): attrNames[index]
 //	attr   = kind(1 byte) payload
 //	  S, N, B       string(text or bytes)
 //	  BOOL          1 byte (0 or 1)
@@ -25,6 +26,40 @@ import (
 //	  M             attrs
 //	  SS, NS, BS    uvarint(count) { string(member) }
 //	string = uvarint(length) bytes
+
+// attrNames are the attribute names an item's value writes as two bytes,
+// a zero (no name is empty) and the name's index here, instead of the
+// name: the names of a ballot's item, which a million-ballot election
+// holds a million times (75 of its 240 bytes), and the names most other
+// items have. Since layout version 5; before it every name was written
+// out, which the decoder still reads. The list only grows: a name's index
+// never changes, and a name added is a new layout version (an older
+// VoteDesk could not read it).
+var attrNames = [...]string{
+	1: "batch", "confirmation", "election_name", "entity_type", "precinct", "rankings", "source", "source_id",
+	"tabulator", "transcribed", "voter_name", "when_cast", app.AttrGSI1PK, app.AttrGSI1SK, "name", "email",
+	"created", "election_id", "user_id", "status", "seq", "when", "actor", "event_id", "kind", "description",
+	"version", "event_type",
+}
+
+// attrIndex is attrNames' index of each name.
+var attrIndex = func() map[string]byte {
+	m := make(map[string]byte, len(attrNames))
+	for i, n := range attrNames {
+		if i > 0 {
+			m[n] = byte(i)
+		}
+	}
+	return m
+}()
+
+// appendName appends an attribute's name as a value writes it.
+func appendName(b []byte, name string) []byte {
+	if i, ok := attrIndex[name]; ok {
+		return append(b, 0, i)
+	}
+	return appendString(b, name)
+}
 
 // maxDepth bounds the nesting of lists and maps a decoder follows.
 const maxDepth = 32
@@ -41,7 +76,7 @@ func encodeItem(b []byte, it app.Item) []byte {
 	b = binary.AppendUvarint(b, uint64(n))
 	for _, a := range it {
 		if a.Name != app.AttrPK && a.Name != app.AttrSK {
-			b = appendString(b, a.Name)
+			b = appendName(b, a.Name)
 			b = encodeValue(b, a.Value)
 		}
 	}
@@ -129,6 +164,22 @@ func (d *decoder) count() (int, error) {
 		return 0, errCorrupt
 	}
 	return int(n), nil
+}
+
+// name reads an attribute's name (see attrNames).
+func (d *decoder) name() (string, error) {
+	if d.off < len(d.b) && d.b[d.off] == 0 {
+		if d.off+1 >= len(d.b) {
+			return "", errCorrupt
+		}
+		i := int(d.b[d.off+1])
+		if i == 0 || i >= len(attrNames) {
+			return "", errCorrupt
+		}
+		d.off += 2
+		return attrNames[i], nil
+	}
+	return d.str()
 }
 
 func (d *decoder) str() (string, error) {
@@ -230,7 +281,7 @@ func decodeItem(k, b []byte) (app.Item, error) {
 	it.Set(app.AttrSK, app.S(key[sep+1:]))
 	prev := ""
 	for i := range n {
-		name, err := d.str()
+		name, err := d.name()
 		if err != nil || i > 0 && name <= prev || name == app.AttrPK || name == app.AttrSK {
 			return nil, errCorrupt
 		}
@@ -263,16 +314,29 @@ func findText(b []byte, name string) (app.Kind, []byte, error) {
 		return 0, nil, err
 	}
 	for range n {
-		ln, err := d.uvarint()
-		if err != nil || ln > uint64(len(b)-d.off) {
-			return 0, nil, errCorrupt
+		var k []byte
+		if d.off < len(b) && b[d.off] == 0 {
+			nk, err := d.name()
+			if err != nil {
+				return 0, nil, err
+			}
+			if nk == name {
+				k = b[:0] // found: compared below as equal
+			}
+		} else {
+			ln, err := d.uvarint()
+			if err != nil || ln > uint64(len(b)-d.off) {
+				return 0, nil, errCorrupt
+			}
+			if string(b[d.off:d.off+int(ln)]) == name {
+				k = b[:0]
+			}
+			d.off += int(ln)
 		}
-		k := b[d.off : d.off+int(ln)]
-		d.off += int(ln)
 		if d.off >= len(b) {
 			return 0, nil, errCorrupt
 		}
-		if string(k) == name {
+		if k != nil {
 			switch kind := app.Kind(b[d.off]); kind {
 			case app.KindS, app.KindN, app.KindB:
 				d.off++

@@ -1,6 +1,8 @@
 package localstore
 
 import (
+	"bytes"
+	"encoding/binary"
 	"reflect"
 	"strings"
 	"testing"
@@ -181,4 +183,70 @@ func FuzzFindText(f *testing.F) {
 			}
 		}
 	})
+}
+
+// encodeItemSpelled writes an item as layout version 4 did: every name
+// spelled out.
+func encodeItemSpelled(it app.Item) []byte {
+	n := 0
+	for _, a := range it {
+		if a.Name != app.AttrPK && a.Name != app.AttrSK {
+			n++
+		}
+	}
+	b := binary.AppendUvarint(nil, uint64(n))
+	for _, a := range it {
+		if a.Name != app.AttrPK && a.Name != app.AttrSK {
+			b = appendString(b, a.Name)
+			b = encodeValue(b, a.Value)
+		}
+	}
+	return b
+}
+
+// TestItemNamesAsIndexes: the common names (a ballot's) are written as
+// two bytes; an item reads back the same written either way, finding an
+// attribute finds it either way, and an index no name has is refused.
+func TestItemNamesAsIndexes(t *testing.T) {
+	// An imported ballot's item, as app writes it.
+	var it app.Item
+	for name, v := range map[string]string{
+		app.AttrPK: "ELECTION#Mayor", app.AttrSK: "BALLOT##957a446d02ad531a-0000000004.000001",
+		"confirmation": "957a446d02ad531a-0000000004.000001", "election_name": "Mayor", "entity_type": "BALLOT",
+		"precinct": "P-7", "rankings": `[["Ada Lovelace"],["Ken Thompson"]]`, "source": "cvr", "source_id": "cvr-1",
+		"when_cast": "2026-11-27T23:29:14.280942673Z", "zz_not_common": "kept spelled out",
+	} {
+		it.Set(name, app.S(v))
+	}
+	k := itemKey(it.PK(), it.SK())
+	short, spelled := encodeItem(nil, it), encodeItemSpelled(it)
+	if len(spelled)-len(short) < 60 {
+		t.Errorf("a ballot's item takes %d bytes, %d with its names spelled out: want the common names as indexes", len(short), len(spelled))
+	}
+	for name, enc := range map[string][]byte{"indexed": short, "spelled": spelled} {
+		got, err := decodeItem(k, enc)
+		if err != nil || !reflect.DeepEqual(got, it) {
+			t.Errorf("%s: decoded %v (%v), want %v", name, got, err, it)
+		}
+		for _, attr := range []string{"rankings", "source_id", "zz_not_common"} {
+			kind, text, err := findText(enc, attr)
+			if v, _ := it.Get(attr); err != nil || kind != app.KindS || string(text) != v.S {
+				t.Errorf("%s: found %s as %v %q (%v), want %q", name, attr, kind, text, err, v.S)
+			}
+		}
+		if kind, text, err := findText(enc, "missing"); kind != 0 || text != nil || err != nil {
+			t.Errorf("%s: found a missing name: %v %q %v", name, kind, text, err)
+		}
+	}
+	if !bytes.Equal(encodeItem(nil, it), short) {
+		t.Error("encoding is not deterministic")
+	}
+	for _, bad := range [][]byte{{1, 0, 0, byte(app.KindNull)}, {1, 0, byte(len(attrNames)), byte(app.KindNull)}, {1, 0}} {
+		if _, err := decodeItem(k, bad); err == nil {
+			t.Errorf("%v decoded: an index no name has", bad)
+		}
+		if _, _, err := findText(bad, "rankings"); err == nil {
+			t.Errorf("%v: findText took an index no name has", bad)
+		}
+	}
 }

@@ -44,12 +44,35 @@ import (
 // only records were such receipts could be deleted with them. The log is
 // unchanged; the projection is rebuilt from it by the rules as they are, as
 // for version 1, and marked for the cloud projection.
+//
+// Version 4 (a copy is kept first, "{file}.before-format-5-{time}") spells
+// out every attribute name in every item; version 5 writes the common ones
+// as two bytes (codec.go, attrNames). Every item, and every before-image
+// of an undo record, is written again the new way: the same attributes,
+// so the projection is unchanged, but the bytes are those a device that
+// applied the same log under version 5 holds, which the state hash and
+// verify compare.
 func (s *Store) migrate(now time.Time) error {
 	var format string
 	_ = s.db.View(func(btx *bolt.Tx) error {
 		format = string(btx.Bucket(bucketDevice).Get(keyFormat))
 		return nil
 	})
+	if format == formatNames4 {
+		err := s.db.Update(func(btx *bolt.Tx) error {
+			if err := respellBucket(btx.Bucket(bucketData), respelled); err != nil {
+				return err
+			}
+			if err := respellBucket(btx.Bucket(bucketUndo), respellUndo); err != nil {
+				return err
+			}
+			return btx.Bucket(bucketDevice).Put(keyFormat, []byte(formatVersion))
+		})
+		if err != nil {
+			return fmt.Errorf("localstore: upgrade %s from layout version %s to %s (it is kept as it was in %s): %w", s.path, format, formatVersion, s.kept, err)
+		}
+		return nil
+	}
 	if format != formatLegacy && format != formatSeenByHash && format != formatRules3 {
 		return nil
 	}
@@ -116,10 +139,10 @@ func (s *Store) keepIfLegacy(now time.Time) error {
 		}
 		return nil
 	})
-	if err != nil || format != formatLegacy && format != formatSeenByHash && format != formatRules3 {
+	if err != nil || format != formatLegacy && format != formatSeenByHash && format != formatRules3 && format != formatNames4 {
 		return err
 	}
-	what := map[string]string{formatLegacy: "format-2", formatSeenByHash: "format-3", formatRules3: "format-4"}[format]
+	what := map[string]string{formatLegacy: "format-2", formatSeenByHash: "format-3", formatRules3: "format-4", formatNames4: "format-5"}[format]
 	kept := app.KeptName(s.path, what, now)
 	if err := copyFile(s.path, kept); err != nil {
 		return fmt.Errorf("localstore: keep %s before upgrading it: %w", filepath.Base(s.path), err)
@@ -170,4 +193,75 @@ func (s *Store) replayAll(btx *bolt.Tx, undo bool) error {
 		return err
 	}
 	return t.flushUndo()
+}
+
+// respellBucket writes every value of bucket b again as respell makes it
+// from its key and value, a batch of keys at a time (a cursor must not
+// see the bucket change under it).
+func respellBucket(b *bolt.Bucket, respell func(k, v []byte) []byte) error {
+	const batch = 4096
+	var from []byte
+	for {
+		type kv struct{ k, v []byte }
+		var todo []kv
+		c := b.Cursor()
+		k, v := c.First()
+		if from != nil {
+			k, v = c.Seek(from)
+			if bytes.Equal(k, from) {
+				k, v = c.Next()
+			}
+		}
+		for ; k != nil && len(todo) < batch; k, v = c.Next() {
+			if w := respell(k, v); !bytes.Equal(w, v) {
+				todo = append(todo, kv{bytes.Clone(k), w})
+			}
+			from = bytes.Clone(k)
+		}
+		for _, e := range todo {
+			if err := b.Put(e.k, e.v); err != nil {
+				return err
+			}
+		}
+		if k == nil {
+			return nil
+		}
+	}
+}
+
+// respellUndo is an undo record with its before-images as version 5
+// writes items (respelled).
+func respellUndo(k, rec []byte) []byte { return rewriteUndo(k, rec, respelled) }
+
+// rewriteUndo is the undo record rec (of the event whose key is k) with
+// each before-image as write makes it from its item's key and value.
+func rewriteUndo(k, rec []byte, write func(k, v []byte) []byte) []byte {
+	seq := uint64(0)
+	if len(k) == 8 {
+		seq = binary.BigEndian.Uint64(k)
+	}
+	images, err := undoImages(seq, rec)
+	if err != nil {
+		return rec
+	}
+	var out, last []byte
+	for _, img := range images {
+		shared := 0
+		for shared < len(img.key) && shared < len(last) && img.key[shared] == last[shared] {
+			shared++
+		}
+		out = binary.AppendUvarint(out, uint64(shared))
+		out = binary.AppendUvarint(out, uint64(len(img.key)-shared))
+		out = append(out, img.key[shared:]...)
+		last = img.key
+		if img.old == nil {
+			out = append(out, 0)
+			continue
+		}
+		v := write(img.key, img.old)
+		out = append(out, 1)
+		out = binary.AppendUvarint(out, uint64(len(v)))
+		out = append(out, v...)
+	}
+	return out
 }

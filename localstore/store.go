@@ -40,14 +40,15 @@ var (
 
 // formatVersion is the layout version written into new files. Version 1
 // files (written before events were signed) are upgraded when opened, and
-// so are version 2 files (replay keys stored under their hash alone) and
-// version 3 files (a projection made by rules since corrected): see
-// migrate.
+// so are version 2 files (replay keys stored under their hash alone),
+// version 3 files (a projection made by rules since corrected) and version
+// 4 files (every attribute name spelled out in every item): see migrate.
 const (
-	formatVersion    = "4"
+	formatVersion    = "5"
 	formatLegacy     = "1"
 	formatSeenByHash = "2"
 	formatRules3     = "3"
+	formatNames4     = "4"
 )
 
 // OpenTimeout is how long Open waits for another process to release the file.
@@ -161,7 +162,7 @@ func (s *Store) init() error {
 // knownFormat reports whether this VoteDesk reads (and, when older,
 // upgrades) files of layout version f.
 func knownFormat(f string) bool {
-	return f == formatVersion || f == formatRules3 || f == formatSeenByHash || f == formatLegacy
+	return f == formatVersion || f == formatNames4 || f == formatRules3 || f == formatSeenByHash || f == formatLegacy
 }
 
 // settled reports whether the file needs nothing from Open: every bucket,
