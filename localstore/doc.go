@@ -5,7 +5,10 @@
 // # Buckets and keys
 //
 //	vote_data        the projection. Key: PK, a zero byte, SK. Value: the
-//	                 item's other attributes (codec.go). Names hold no control
+//	                 item's other attributes (codec.go; since layout version
+//	                 5 the common attribute names as two bytes, attrNames:
+//	                 1,000,000 imported ballots take 479 MB instead of 554).
+//	                 Names hold no control
 //	                 characters, so a partition's items are contiguous and in
 //	                 SK order: "PK = x AND begins_with(SK, y)" is one cursor
 //	                 seek to x\x00y and a walk while the prefix holds.
