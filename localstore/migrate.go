@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -59,16 +60,7 @@ func (s *Store) migrate(now time.Time) error {
 		return nil
 	})
 	if format == formatNames4 {
-		err := s.db.Update(func(btx *bolt.Tx) error {
-			if err := respellBucket(btx.Bucket(bucketData), respelled); err != nil {
-				return err
-			}
-			if err := respellBucket(btx.Bucket(bucketUndo), respellUndo); err != nil {
-				return err
-			}
-			return btx.Bucket(bucketDevice).Put(keyFormat, []byte(formatVersion))
-		})
-		if err != nil {
+		if err := s.respellFile(); err != nil {
 			return fmt.Errorf("localstore: upgrade %s from layout version %s to %s (it is kept as it was in %s): %w", s.path, format, formatVersion, s.kept, err)
 		}
 		return nil
@@ -195,36 +187,94 @@ func (s *Store) replayAll(btx *bolt.Tx, undo bool) error {
 	return t.flushUndo()
 }
 
-// respellBucket writes every value of bucket b again as respell makes it
-// from its key and value, a batch of keys at a time (a cursor must not
-// see the bucket change under it).
-func respellBucket(b *bolt.Bucket, respell func(k, v []byte) []byte) error {
-	const batch = 4096
-	var from []byte
+// respellFile writes the file again beside itself, every item and undo
+// record as version 5 writes them and the version set, and puts it in the
+// file's place. Rewriting them in place would leave the file twice its
+// size: bbolt writes every changed page anew and keeps the old ones free.
+func (s *Store) respellFile() error {
+	tmp, err := tempBeside(s.path)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	dst, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: OpenTimeout, FreelistType: bolt.FreelistMapType})
+	if err != nil {
+		return err
+	}
+	err = s.db.View(func(src *bolt.Tx) error {
+		return src.ForEach(func(name []byte, b *bolt.Bucket) error {
+			write := func(k, v []byte) []byte { return v }
+			switch {
+			case bytes.Equal(name, bucketData):
+				write = respelled
+			case bytes.Equal(name, bucketUndo):
+				write = respellUndo
+			}
+			return copyBucket(dst, name, b, write)
+		})
+	})
+	if err == nil {
+		err = dst.Update(func(btx *bolt.Tx) error {
+			return btx.Bucket(bucketDevice).Put(keyFormat, []byte(formatVersion))
+		})
+	}
+	if err == nil {
+		err = rebind(dst, tmp)
+	}
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = syncFile(tmp)
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.db.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, s.path); err != nil {
+		return err
+	}
+	if err := syncDir(filepath.Dir(s.path)); err != nil {
+		return err
+	}
+	db, err := bolt.Open(s.path, 0o600, boltOptions())
+	if err != nil {
+		return err
+	}
+	s.db = db
+	return nil
+}
+
+// copyBucket copies bucket b into a bucket of the same name in dst, each
+// value as write makes it from its key and value, a transaction of dst
+// per 64 MB.
+func copyBucket(dst *bolt.DB, name []byte, b *bolt.Bucket, write func(k, v []byte) []byte) error {
+	c := b.Cursor()
+	k, v := c.First()
 	for {
-		type kv struct{ k, v []byte }
-		var todo []kv
-		c := b.Cursor()
-		k, v := c.First()
-		if from != nil {
-			k, v = c.Seek(from)
-			if bytes.Equal(k, from) {
-				k, v = c.Next()
-			}
-		}
-		for ; k != nil && len(todo) < batch; k, v = c.Next() {
-			if w := respell(k, v); !bytes.Equal(w, v) {
-				todo = append(todo, kv{bytes.Clone(k), w})
-			}
-			from = bytes.Clone(k)
-		}
-		for _, e := range todo {
-			if err := b.Put(e.k, e.v); err != nil {
+		size := 0
+		err := dst.Update(func(btx *bolt.Tx) error {
+			to, err := btx.CreateBucketIfNotExists(name)
+			if err != nil {
 				return err
 			}
-		}
-		if k == nil {
+			to.FillPercent = 1.0 // written in key order
+			for ; k != nil && size < 64<<20; k, v = c.Next() {
+				if v == nil {
+					return fmt.Errorf("localstore: bucket %s holds a bucket %q", name, k)
+				}
+				w := write(k, v)
+				if err := to.Put(k, w); err != nil {
+					return err
+				}
+				size += len(k) + len(w)
+			}
 			return nil
+		})
+		if err != nil || k == nil {
+			return err
 		}
 	}
 }

@@ -89,13 +89,18 @@ func Open(path string) (*Store, error) {
 	return s, nil
 }
 
-// open opens the checked file at path: bbolt, buckets, layout, identity.
-func open(path string) (*Store, error) {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{
+// boltOptions are how a database file is opened.
+func boltOptions() *bolt.Options {
+	return &bolt.Options{
 		Timeout:         OpenTimeout,
 		FreelistType:    bolt.FreelistMapType,
 		InitialMmapSize: 1 << 30,
-	})
+	}
+}
+
+// open opens the checked file at path: bbolt, buckets, layout, identity.
+func open(path string) (*Store, error) {
+	db, err := bolt.Open(path, 0o600, boltOptions())
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, &app.Error{Code: app.CodeUnavailable, Message: fmt.Sprintf("the database %s is already open by another VoteDesk; close that one first", path), Err: err}
 	}

@@ -91,6 +91,9 @@ func TestOpensADatabaseOfLayoutVersion4(t *testing.T) {
 	if raw, err := os.ReadFile(kept); !strings.HasPrefix(kept, path+".before-format-5-") || err != nil || !bytes.Equal(raw, before) {
 		t.Fatalf("the upgrade kept the old file as %q, not byte for byte (%v)", kept, err)
 	}
+	if fi, err := os.Stat(path); err != nil || fi.Size() > int64(len(before)) {
+		t.Errorf("the upgraded file takes %d bytes, the file before it %d: written again in place, not beside (%v)", fi.Size(), len(before), err)
+	}
 	if got := hash(t, st); got != wantHash {
 		t.Errorf("the projection read back differs after the upgrade")
 	}
