@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -245,4 +246,68 @@ func everyEventOnce(t *testing.T, log, evs []*app.Event) {
 			t.Errorf("event %s (%s) is in the cloud log %d times", ev.ID, ev.Type, len(got))
 		}
 	}
+}
+
+// TestCopyAppendsFirst: a database copied to a kiosk (as officials do)
+// holds the same pending events in both copies. When the copy appends them
+// first, at the very place the original is about to take, the original's
+// refused append finds a run that starts with its own first event but is
+// not its attempt (it holds one more event): it pulls, which confirms the
+// copy's run, and pushes only the rest. Appending at the head, as after
+// any other lost race, would put the copied events in the log twice.
+func TestCopyAppendsFirst(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		other bool // another device appends at the contested place first
+	}{{"AtTheContestedPlace", false}, {"AfterAnotherDevicesAppend", true}} {
+		t.Run(tc.name, func(t *testing.T) { copyAppendsFirst(t, tc.other) })
+	}
+}
+
+// copyAppendsFirst plays TestCopyAppendsFirst; with other, a third device
+// appends at the place the laptop is about to take, and the copy right
+// after it, so the laptop's refusal names the third device's append and
+// the copy's is found among those after it (globalHead).
+func copyAppendsFirst(t *testing.T, other bool) {
+	prefix := newPrefix(t)
+	a := newDevice(t, "laptop", prefix, 0, nil)
+	seed(a, 100)
+	a.sync()
+	third := newDevice(t, "third", prefix, time.Minute, nil)
+	third.sync()
+	castMayor(a, "ann", 1, 5) // pending on both after the copy
+	a.close()
+	kioskPath := filepath.Join(t.TempDir(), "kiosk.db")
+	copyFile(t, a.path, kioskPath)
+	a.reopen(prefix)
+	kiosk := openDevice(t, "kiosk", kioskPath, prefix)
+	shared, _ := a.store.Pending(a.ctx, 0)
+	castMayor(a, "ann", 6, 6) // one more on the laptop alone
+
+	rt := &raceTransport{base: http.DefaultTransport.(*http.Transport).Clone()}
+	rt.before = func(n int) {
+		if n == 1 {
+			if other {
+				castMayor(third, "ben", 50, 50)
+				third.sync()
+			}
+			kiosk.sync() // the copy appends the shared events first
+		}
+	}
+	a.syncer = newTestSyncer(a.store, prefix, &http.Client{Transport: rt})
+	seen := steps(a)
+	a.sync()
+	if !strings.Contains(strings.Join(*seen, " "), "lost") {
+		t.Fatalf("the laptop's steps %v: its append did not meet the copy's", *seen)
+	}
+	kiosk.sync()
+	third.sync()
+	a.sync()
+	log := converged(t, connect(t, prefix, nil), a, kiosk, third)
+	everyEventOnce(t, log, shared)
+	want := 6
+	if other {
+		want++
+	}
+	checkBallotsOnce(t, log, want)
 }

@@ -79,6 +79,48 @@ func (c *Cloud) shardHead(ctx context.Context, shard string) (uint64, string, er
 	return last, getStr(out.Items[0], attrLastHash), nil
 }
 
+// frame is where a segment stands in its shard and what it starts with.
+type frame struct {
+	firstID  string
+	lastSeq  uint64
+	lastHash string
+}
+
+// framesFrom returns the frames of the segments of shard from sequence
+// number from to its head, read consistently (an append that committed
+// before the read is among them): the head, and the first id of every run
+// appended since from. Only the frames are projected; DynamoDB charges the
+// items' size, rounded up to 4 KB for the whole query, so a few segments
+// cost about as much as the head alone.
+func (c *Cloud) framesFrom(ctx context.Context, shard string, from uint64) ([]frame, error) {
+	var out []frame
+	var start map[string]types.AttributeValue
+	for {
+		page, err := c.db.Query(ctx, &dynamodb.QueryInput{
+			TableName:                 aws.String(c.tables.Log),
+			KeyConditionExpression:    aws.String("PK = :p AND SK >= :from"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":p": str(shardPK(shard)), ":from": str(seqKey(from))},
+			ProjectionExpression:      aws.String("SK, first_id, last_seq, last_hash"),
+			ConsistentRead:            aws.Bool(true),
+			ExclusiveStartKey:         start,
+		})
+		if err != nil {
+			return nil, c.classify(ctx, "read the head of the cloud log", err)
+		}
+		for _, it := range page.Items {
+			last, err := strconv.ParseUint(getNum(it, attrLastSeq), 10, 64)
+			if err != nil {
+				return nil, app.Errorf(app.CodeInvalid, "the segment of the cloud log%s at %s has no valid last_seq", shardWords(shard), getStr(it, attrSK))
+			}
+			out = append(out, frame{firstID: getStr(it, attrFirstID), lastSeq: last, lastHash: getStr(it, attrLastHash)})
+		}
+		if page.LastEvaluatedKey == nil {
+			return out, nil
+		}
+		start = page.LastEvaluatedKey
+	}
+}
+
 // holder returns the id of the first event and the last hash of the
 // segment that holds place seq, which an append refused by lostErr
 // contested: from the refusal when DynamoDB returned the holding item with

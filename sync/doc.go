@@ -130,10 +130,17 @@
 //     a transaction cancelled by a conflict, a consistent GetItem of its
 //     first_id and last_hash): if it starts with our first pending event
 //     and ends with the hash our attempt gave the last, it is our own
-//     append whose answer was lost, and we are done. Otherwise wait the backoff, read the cloud head (its last
-//     sequence number H and last_hash), place copies of the pending events
-//     at H+1.. chained to that hash, and append them on the same condition
-//     at H+1; on a lost race, the same again for H+1. After the append commits,
+//     append whose answer was lost, and we are done. If it starts with our
+//     first pending event but is not our attempt, a copy of this database
+//     (which held the same events pending) appended them: back to 2, whose
+//     pull confirms them. Otherwise wait the backoff, read the frames of
+//     what was appended since the place we tried (first id, last sequence
+//     number and last_hash of each segment: a few hundred bytes each, so
+//     about the head's price), and if one starts with any of our pending
+//     events, back to 2 as well; else take the last as the head H, place
+//     copies of the pending events at H+1.. chained to its hash, and
+//     append them on the same condition at H+1; on a lost race, the same
+//     again for H+1. After the append commits,
 //     the cycle goes back to 2, whose pull finds the events at their
 //     places, by id and content, and confirms them (as after a lost
 //     answer). An event's content, id and signatures do not depend on its
@@ -164,7 +171,16 @@
 //     after the place of the last attempt was found to hold
 //     another device's segment: every attempt of ours either committed at
 //     its place (and is found there, since segments never change)
-//     or wrote nothing, so no event is appended twice.
+//     or wrote nothing, so no event is appended twice by this device.
+//   - A database copied to kiosks (as officials do) holds its pending
+//     events in every copy, under one id each; any copy may append them.
+//     A device appends at the head only after reading the frames of every
+//     segment appended since it last pulled, and none starts with one of
+//     its pending events; if one does, it pulls, which confirms what the
+//     copy appended, and pushes the rest (TestCopyAppendsFirst, at the
+//     contested place and after another device's append). A copy's run
+//     starts with the first of the events it shares with this device that
+//     are not in the log yet, which this device holds pending too.
 //   - An append at the head chains onto the last_hash the head segment
 //     states, which this device has not checked yet. If that segment is
 //     bad, the next pull refuses it as any pull does, naming the sequence
@@ -569,14 +585,18 @@
 // Why nothing is lost or doubled: an event is appended to one shard, at a
 // place after everything its device read there, and an attempt either
 // committed where it was placed or wrote nothing. Within a cycle every
-// lost race is checked for its own lost answer. Across cycles, a device
-// notes (in its database, before the append) the first event of each run
-// it appends to an election's shard; a run found noted in a later cycle
-// (the device stopped after its append, before the cut or the pull that
-// confirms it) is first looked for in what the shard holds past its last
-// cut, by id, and only what is not there is appended
-// (TestCrashBetweenSteps/appended kills the process between the append
-// and the cut). A cut orders only events its device read or wrote (a tail
+// lost race is checked for its own lost answer. A run for an election's
+// shard is first looked for in what the shard holds past its last cut,
+// by id, before every try, and only what is not there is appended: the
+// device may have appended it in a cycle that stopped after the append,
+// before the cut or the pull that confirms it
+// (TestCrashBetweenSteps/appended kills the process there), or a copy of
+// this database may have, since it held the same events pending. Until
+// 2026-11-28 only a run this device had noted before appending was looked
+// for: a random history (TestRandomDeploymentsInShards, seed
+// 1795826352289860648, kept as a regression case) copied a laptop to a
+// kiosk that was killed right after appending the copied ballots, and the
+// laptop appended them again after them; the cut ordered both. A cut orders only events its device read or wrote (a tail
 // it read is checked against its chain first), so a device's pull never
 // meets a cut it cannot follow unless the shard was damaged, which the
 // pull names like any bad segment (a cut whose events are missing or do

@@ -53,9 +53,6 @@ const (
 	// settingUncut notes, per election shard, how far it held events no
 	// cut ordered when this device last looked (sweep).
 	settingUncut = "uncut"
-	// settingInFlight notes, per election shard, the first event of the
-	// run this device is appending there (appendEntries).
-	settingInFlight = "in_flight"
 )
 
 // maxRounds bounds how many races for the head of the log one cycle may
@@ -300,9 +297,6 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 	}
 	if pending == 0 {
 		s.contendedSince = time.Time{}
-		if err := s.clearInFlight(ctx); err != nil {
-			return res, err
-		}
 	}
 	res.LastEventID = confirmed
 	if s.NoProjection {
@@ -648,7 +642,7 @@ func (s *Syncer) pushShards(ctx context.Context, c *Cloud, m mark, runs []run, r
 			continue
 		}
 		if err := flush(); err != nil {
-			return pushLost, err
+			return lostToCopy(err)
 		}
 		s.lostRaces = 0
 		end, err := s.appendEntries(ctx, c, r.shard, m.Shards[r.shard], eventEntries(r.evs))
@@ -658,7 +652,7 @@ func (s *Syncer) pushShards(ctx context.Context, c *Cloud, m mark, runs []run, r
 		global = append(global, entry{cut: &cut{Cut: cutOf{Shard: r.shard, To: end.Seq, ToHash: end.Hash}}})
 	}
 	if err := flush(); err != nil {
-		return pushLost, err
+		return lostToCopy(err)
 	}
 	n := 0
 	for _, r := range runs {
@@ -671,41 +665,38 @@ func (s *Syncer) pushShards(ctx context.Context, c *Cloud, m mark, runs []run, r
 
 // appendEntries appends entries to shard after from, the last entry this
 // device read there, and returns where its last entry landed. It works as
-// appendAtHead does: it reads the shard's head (one small query; an
-// election's shard moves between cuts, the global shard during the push),
-// places the entries after it and appends them on condition that the place
-// is free. After a lost race it looks at what holds the contested place
-// (DynamoDB returns it with the refusal): its own attempt whose answer was
-// lost ends the race; otherwise it waits the backoff, reads the head again
-// and tries there. Every attempt either committed where it was placed, and
-// is found there, or wrote nothing, so no entry goes to a shard twice
-// within a cycle. Across cycles, a device that stopped after appending
-// (before the cut that orders its run, or before the pull that confirms
-// it) finds its entries first: an election run's first id is noted before
-// its append (inFlight), and a run found noted is first looked for in
-// what its shard holds past its last cut (catchUp).
+// appendAtHead does: it finds the shard's head (an election's shard moves
+// between cuts, the global shard during the push), places the entries
+// after it and appends them on condition that the place is free. After a
+// lost race it looks at what holds the contested place (DynamoDB returns
+// it with the refusal): its own attempt whose answer was lost ends the
+// race; otherwise it waits the backoff, finds the head again and tries
+// there. Every attempt either committed where it was placed, and is found
+// there, or wrote nothing, so no entry goes to a shard twice within a
+// cycle. Across cycles and copies of a database, entries that are
+// already in the shard are found first: in an election's shard, what it
+// holds past its last cut is read and the entries found there by id are
+// dropped (catchUp: this device appended them in a cycle that stopped
+// before the cut, or a copy did); in the global shard, a run appended
+// since this device pulled that starts with one of its entries sends it
+// back to pull (globalHead, errCopyAppended).
 func (s *Syncer) appendEntries(ctx context.Context, c *Cloud, shard string, from place, todo []entry) (place, error) {
 	known := from
 	if shard != globalShard {
-		again, err := s.noteInFlight(ctx, shard, todo[0].id())
-		if err != nil {
+		// What the shard holds past its last cut is read, not only its
+		// head: a run no cut orders yet may hold some of these events,
+		// appended by this device in a cycle that stopped, or by a copy
+		// of this database, which held them pending too. Only the rest
+		// is appended.
+		var err error
+		if known, todo, err = s.catchUp(ctx, c, shard, known, todo); err != nil || len(todo) == 0 {
+			return known, err
+		}
+	} else {
+		var err error
+		if known, err = s.globalHead(ctx, c, known, todo); err != nil {
 			return from, err
 		}
-		if again {
-			if known, todo, err = s.catchUp(ctx, c, shard, known, todo); err != nil || len(todo) == 0 {
-				return known, err
-			}
-		}
-	}
-	head, hash, err := c.shardHead(ctx, shard)
-	if err != nil {
-		return from, err
-	}
-	if head > known.Seq {
-		if len(hash) != 64 {
-			return from, badHead(shard)
-		}
-		known = place{head, hash}
 	}
 	// The entries are placed and packed once per race, not once per batch:
 	// after a batch commits, the rest are still placed right after it.
@@ -738,6 +729,12 @@ func (s *Syncer) appendEntries(ctx context.Context, c *Cloud, shard string, from
 			}
 			if id == placed[0].id() && hash == placed[n-1].hash() {
 				err = nil // this attempt committed; its answer was lost
+			} else if id == placed[0].id() && shard == globalShard {
+				// Another device's append starts with this one's first
+				// entry: a copy of this database, which held the same
+				// events pending. The pull finds them; appending them at
+				// the head would put them in the log twice.
+				return from, errCopyAppended
 			}
 		}
 		if err == nil {
@@ -759,54 +756,64 @@ func (s *Syncer) appendEntries(ctx context.Context, c *Cloud, shard string, from
 		if err := s.backoff(ctx, c, false); err != nil {
 			return from, err
 		}
-		head, hash, err := c.shardHead(ctx, shard)
-		if err != nil {
+		if shard != globalShard {
+			// What won may hold some of these events (a copy's run).
+			var err error
+			if known, todo, err = s.catchUp(ctx, c, shard, known, todo); err != nil || len(todo) == 0 {
+				return known, err
+			}
+			continue
+		}
+		if known, err = s.globalHead(ctx, c, known, todo); err != nil {
 			return from, err
 		}
-		if head > 0 && len(hash) != 64 {
-			return from, badHead(shard)
-		}
-		known = place{head, hash}
 	}
+}
+
+// globalHead returns the global shard's head, reading the frames of what
+// was appended after known: if a run among them starts with one of todo's
+// events, a copy of this database appended them (it held them pending
+// too), and errCopyAppended sends the cycle back to pull them; appending
+// them at the head would put them in the log twice.
+func (s *Syncer) globalHead(ctx context.Context, c *Cloud, known place, todo []entry) (place, error) {
+	frames, err := c.framesFrom(ctx, globalShard, known.Seq+1)
+	if err != nil || len(frames) == 0 {
+		return known, err
+	}
+	mine := make(map[string]bool, len(todo))
+	for _, e := range todo {
+		mine[e.id()] = true
+	}
+	for _, f := range frames {
+		if mine[f.firstID] {
+			return known, errCopyAppended
+		}
+	}
+	head := frames[len(frames)-1]
+	if len(head.lastHash) != 64 {
+		return known, badHead(globalShard)
+	}
+	return place{head.lastSeq, head.lastHash}, nil
+}
+
+// errCopyAppended means an append lost its place to another device's
+// append of some of the same events: a copy of this database, which held
+// them pending too (appendEntries). The cycle pulls, which confirms them,
+// and pushes what is left.
+var errCopyAppended = errors.New("cloudsync: a copy of this database appended these events first")
+
+// lostToCopy is the outcome of a push that stopped with err: pull and push
+// again after a copy's append, else err.
+func lostToCopy(err error) (pushOutcome, error) {
+	if errors.Is(err, errCopyAppended) {
+		return pushLost, nil
+	}
+	return pushLost, err
 }
 
 // badHead says a shard's last segment gives no hash to chain onto.
 func badHead(shard string) error {
 	return app.Errorf(app.CodeInvalid, "cloud log%s the segment at its head has no valid hash", shardWords(shard))
-}
-
-// clearInFlight forgets the runs noted in flight: every one is confirmed.
-func (s *Syncer) clearInFlight(ctx context.Context) error {
-	b, ok, err := s.local.SyncSetting(ctx, settingInFlight)
-	if err != nil || !ok || string(b) == "{}" {
-		return err
-	}
-	return s.local.SetSyncSetting(ctx, settingInFlight, []byte("{}"))
-}
-
-// noteInFlight notes, before a run is appended to an election's shard,
-// the id of its first event, and reports whether it was noted already
-// (this device appended it, or tried, in a cycle that did not end with it
-// confirmed; a damaged note counts as noted). The notes go when nothing is
-// pending at a cycle's end.
-func (s *Syncer) noteInFlight(ctx context.Context, shard, firstID string) (bool, error) {
-	notes := map[string]string{}
-	damaged := false
-	b, ok, err := s.local.SyncSetting(ctx, settingInFlight)
-	if err != nil {
-		return false, err
-	}
-	if ok && len(b) > 0 {
-		if json.Unmarshal(b, &notes) != nil || notes == nil {
-			notes, damaged = map[string]string{}, true
-		}
-	}
-	if notes[shard] == firstID {
-		return true, nil
-	}
-	notes[shard] = firstID
-	b, _ = json.Marshal(notes)
-	return damaged, s.local.SetSyncSetting(ctx, settingInFlight, b)
 }
 
 // catchUp reads what shard holds after known, and returns its head and
@@ -887,11 +894,18 @@ func (s *Syncer) appendAtHead(ctx context.Context, c *Cloud, evs []*app.Event, l
 	if err != nil {
 		return pushLost, err
 	}
-	if id != evs[0].ID || hash != evs[len(evs)-1].Hash {
+	if id == evs[0].ID && hash != evs[len(evs)-1].Hash {
+		return pushLost, nil // a copy's append (see appendEntries): pull first
+	}
+	if id != evs[0].ID {
 		if err := s.backoff(ctx, c, false); err != nil {
 			return pushLost, err
 		}
-		if _, err := s.appendEntries(ctx, c, globalShard, place{evs[0].Seq - 1, evs[0].PrevHash}, eventEntries(evs)); err != nil {
+		_, err := s.appendEntries(ctx, c, globalShard, place{evs[0].Seq - 1, evs[0].PrevHash}, eventEntries(evs))
+		if errors.Is(err, errCopyAppended) {
+			return pushLost, nil
+		}
+		if err != nil {
 			return pushLost, err
 		}
 	}
