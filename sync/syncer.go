@@ -386,7 +386,9 @@ func (s *Syncer) sweep(ctx context.Context, c *Cloud, res *app.SyncResult) error
 	if len(cuts) == 0 {
 		return nil
 	}
-	if _, err := s.appendEntries(ctx, c, globalShard, m.Global, cuts); err != nil {
+	// Another device's sweep may have appended the same cut (a cut's id
+	// is what it covers): the pull below takes it in either way.
+	if _, err := s.appendEntries(ctx, c, globalShard, m.Global, cuts); err != nil && !errors.Is(err, errCopyAppended) {
 		return err
 	}
 	s.step("swept")
