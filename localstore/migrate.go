@@ -298,22 +298,11 @@ func rewriteUndo(k, rec []byte, write func(k, v []byte) []byte) []byte {
 	}
 	var out, last []byte
 	for _, img := range images {
-		shared := 0
-		for shared < len(img.key) && shared < len(last) && img.key[shared] == last[shared] {
-			shared++
+		old := img.old
+		if old != nil {
+			old = write(img.key, old)
 		}
-		out = binary.AppendUvarint(out, uint64(shared))
-		out = binary.AppendUvarint(out, uint64(len(img.key)-shared))
-		out = append(out, img.key[shared:]...)
-		last = img.key
-		if img.old == nil {
-			out = append(out, 0)
-			continue
-		}
-		v := write(img.key, img.old)
-		out = append(out, 1)
-		out = binary.AppendUvarint(out, uint64(len(v)))
-		out = append(out, v...)
+		out, last = appendImage(out, last, img.key, old)
 	}
 	return out
 }

@@ -40,22 +40,28 @@ func (t *tx) remember(k, old []byte) error {
 	if t.undoSeq == 0 {
 		return nil
 	}
+	t.undoBuf, t.undoLast = appendImage(t.undoBuf, t.undoLast, k, old)
+	return nil
+}
+
+// appendImage appends to an undo record the before-image old of item key
+// k (nil: it did not exist), its key compressed against last, the key
+// before it; it returns the record and k as the next one's last.
+func appendImage(rec, last, k, old []byte) ([]byte, []byte) {
 	shared := 0
-	for shared < len(k) && shared < len(t.undoLast) && k[shared] == t.undoLast[shared] {
+	for shared < len(k) && shared < len(last) && k[shared] == last[shared] {
 		shared++
 	}
-	t.undoBuf = binary.AppendUvarint(t.undoBuf, uint64(shared))
-	t.undoBuf = binary.AppendUvarint(t.undoBuf, uint64(len(k)-shared))
-	t.undoBuf = append(t.undoBuf, k[shared:]...)
-	t.undoLast = append(t.undoLast[:0], k...)
+	rec = binary.AppendUvarint(rec, uint64(shared))
+	rec = binary.AppendUvarint(rec, uint64(len(k)-shared))
+	rec = append(rec, k[shared:]...)
+	last = append(last[:0], k...)
 	if old == nil {
-		t.undoBuf = append(t.undoBuf, 0)
-		return nil
+		return append(rec, 0), last
 	}
-	t.undoBuf = append(t.undoBuf, 1)
-	t.undoBuf = binary.AppendUvarint(t.undoBuf, uint64(len(old)))
-	t.undoBuf = append(t.undoBuf, old...)
-	return nil
+	rec = append(rec, 1)
+	rec = binary.AppendUvarint(rec, uint64(len(old)))
+	return append(rec, old...), last
 }
 
 // maxDirtyKeys is how many dirty marks a transaction holds before it
