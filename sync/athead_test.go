@@ -3,6 +3,7 @@ package cloudsync_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"path/filepath"
@@ -310,4 +311,52 @@ func copyAppendsFirst(t *testing.T, other bool) {
 		want++
 	}
 	checkBallotsOnce(t, log, want)
+}
+
+// TestPreparedOfflineCopiesSyncAtOnce: an election prepared on a laptop that
+// never synced, copied to ten kiosks as officials do, each kiosk and the
+// laptop taking ballots, and then all eleven syncing at the same moment,
+// twice over: the prepared events, which every copy holds pending under
+// the laptop's ids, reach the log once, every ballot once, and all agree.
+func TestPreparedOfflineCopiesSyncAtOnce(t *testing.T) {
+	prefix := newPrefix(t)
+	laptop := newDevice(t, "laptop", prefix, 0, nil)
+	seed(laptop, 200)
+	castMayor(laptop, "ann", 1, 3) // cast on the laptop before copying: pending everywhere
+	prepared, _ := laptop.store.Pending(laptop.ctx, 0)
+	laptop.close()
+	devs := []*device{}
+	for i := range 10 {
+		path := filepath.Join(t.TempDir(), fmt.Sprintf("kiosk%d.db", i))
+		copyFile(t, laptop.path, path)
+		devs = append(devs, openDevice(t, fmt.Sprintf("kiosk%d", i), path, prefix))
+	}
+	laptop.reopen(prefix)
+	devs = append(devs, laptop)
+	for i, d := range devs {
+		castMayor(d, "ann", 10+i*10, 10+i*10+1) // two ballots each, different voters
+	}
+	for round := range 2 {
+		var wg sync.WaitGroup
+		for _, d := range devs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				// Lost races may end a cycle (the next one goes on);
+				// nothing here may fail otherwise.
+				if _, err := d.syncer.Sync(d.ctx, nil); err != nil && !strings.Contains(app.ErrorMessage(err), "appending to the cloud log first") {
+					t.Errorf("round %d, %s: %v", round, d.name, err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	for range 2 {
+		for _, d := range devs {
+			d.sync()
+		}
+	}
+	log := converged(t, connect(t, prefix, nil), devs...)
+	everyEventOnce(t, log, prepared)
+	checkBallotsOnce(t, log, 3+2*len(devs))
 }
