@@ -150,30 +150,56 @@ func (g *guiRun) stop() error {
 }
 
 // startXvfb starts a headless X server on a free display and returns its
-// name; the server stops when the test ends.
+// name; the server stops when the test ends (SIGTERM, so that it removes
+// its lock file). A display whose lock file or socket is there is taken;
+// and a server that exits at once (its display turned out to be taken)
+// is not the one that answers, so the next display is tried: a test must
+// not talk to another test's server, which may go away under it.
 func startXvfb(t *testing.T) string {
 	t.Helper()
 	n := 90 + os.Getpid()%400
-	for ; ; n++ {
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); os.IsNotExist(err) {
-			break
+	for tries := 0; tries < 20; tries, n = tries+1, n+1 {
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); !os.IsNotExist(err) {
+			continue
 		}
-	}
-	display := fmt.Sprintf(":%d", n)
-	x := exec.Command("Xvfb", display, "-screen", "0", "1280x800x24", "-nolisten", "tcp")
-	if err := x.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		x.Process.Signal(syscall.SIGTERM)
-		x.Wait()
-	})
-	for i := 0; i < 100; i++ {
-		if exec.Command("xwininfo", "-display", display, "-root").Run() == nil {
-			return display
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); !os.IsNotExist(err) {
+			continue
 		}
-		time.Sleep(100 * time.Millisecond)
+		display := fmt.Sprintf(":%d", n)
+		x := exec.Command("Xvfb", display, "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+		if err := x.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan struct{})
+		go func() { x.Wait(); close(exited) }()
+		stop := func() {
+			x.Process.Signal(syscall.SIGTERM)
+			<-exited
+		}
+		up := false
+		for i := 0; i < 100 && !up; i++ {
+			select {
+			case <-exited:
+				i = 100 // taken after all: try the next display
+			default:
+				up = exec.Command("xwininfo", "-display", display, "-root").Run() == nil
+				if !up {
+					time.Sleep(100 * time.Millisecond)
+				}
+			}
+		}
+		select {
+		case <-exited:
+			continue
+		default:
+		}
+		if !up {
+			stop()
+			t.Fatalf("Xvfb did not start on %s", display)
+		}
+		t.Cleanup(stop)
+		return display
 	}
-	t.Fatalf("Xvfb did not start on %s", display)
+	t.Fatal("no free display for Xvfb")
 	return ""
 }

@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
@@ -92,12 +91,7 @@ func TestCLIKioskWindow(t *testing.T) {
 	c.ok("election", "launch", "Mayor 2026")
 	code := strings.TrimSpace(c.ok("kiosk", "Mayor 2026", "--join-code"))
 
-	display := fmt.Sprintf(":%d", 90+os.Getpid()%50)
-	xvfb := exec.Command("Xvfb", display, "-screen", "0", "1280x800x24", "-nolisten", "tcp")
-	if err := xvfb.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { xvfb.Process.Kill(); xvfb.Wait() }()
+	display := startXvfb(t)
 
 	cmd := exec.Command(binary, "--db", c.db, "kiosk", code, "--return-after", "10s", "--text-size", "3", "--high-contrast")
 	cmd.Env = append(os.Environ(), append(c.env, "DISPLAY="+display, "VOTEDESK_KIOSK_PASSCODE=kiosk-passcode", "HOME="+t.TempDir())...)
