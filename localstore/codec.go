@@ -182,6 +182,22 @@ func (d *decoder) name() (string, error) {
 	return d.str()
 }
 
+// nameIs reads an attribute's name, as name does, and reports whether it
+// is want, without copying it.
+func (d *decoder) nameIs(want string) (bool, error) {
+	if d.off < len(d.b) && d.b[d.off] == 0 {
+		got, err := d.name()
+		return got == want, err
+	}
+	n, err := d.uvarint()
+	if err != nil || n > uint64(len(d.b)-d.off) {
+		return false, errCorrupt
+	}
+	same := string(d.b[d.off:d.off+int(n)]) == want
+	d.off += int(n)
+	return same, nil
+}
+
 func (d *decoder) str() (string, error) {
 	n, err := d.uvarint()
 	if err != nil || n > uint64(len(d.b)-d.off) {
@@ -314,29 +330,14 @@ func findText(b []byte, name string) (app.Kind, []byte, error) {
 		return 0, nil, err
 	}
 	for range n {
-		var k []byte
-		if d.off < len(b) && b[d.off] == 0 {
-			nk, err := d.name()
-			if err != nil {
-				return 0, nil, err
-			}
-			if nk == name {
-				k = b[:0] // found: compared below as equal
-			}
-		} else {
-			ln, err := d.uvarint()
-			if err != nil || ln > uint64(len(b)-d.off) {
-				return 0, nil, errCorrupt
-			}
-			if string(b[d.off:d.off+int(ln)]) == name {
-				k = b[:0]
-			}
-			d.off += int(ln)
+		found, err := d.nameIs(name)
+		if err != nil {
+			return 0, nil, err
 		}
 		if d.off >= len(b) {
 			return 0, nil, errCorrupt
 		}
-		if k != nil {
+		if found {
 			switch kind := app.Kind(b[d.off]); kind {
 			case app.KindS, app.KindN, app.KindB:
 				d.off++
