@@ -190,6 +190,11 @@ func TestAppendAtHeadLostAnswers(t *testing.T) {
 			if lost := strings.Count(strings.Join(*seen, " "), "lost"); lost < 1 || lost > tc.races+1 {
 				t.Errorf("A's steps %v: want 1 to %d lost races (one of them its own lost answer)", *seen, tc.races+1)
 			}
+			// A's ballots are one claimed run, proposed once however
+			// many races it takes.
+			if n := strings.Count(strings.Join(*seen, " "), "proposed"); n != 1 {
+				t.Errorf("A's steps %v: its run proposed %d times, want once", *seen, n)
+			}
 			b.sync()
 			a.sync()
 			log := converged(t, connect(t, prefix, nil), a, b)

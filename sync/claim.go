@@ -236,21 +236,37 @@ func (s *Syncer) write(ctx context.Context, c *Cloud, batch []segment) error {
 	if len(batch) != 1 || from < 0 || batch[0].stored-256 <= from {
 		return c.appendSegments(ctx, batch)
 	}
-	p, err := proposalOf(batch[0].entries)
-	if err != nil {
-		return err
-	}
-	if !s.proposed[p.pk+"/"+p.sk] {
+	entries := batch[0].entries
+	key := runKey{first: entries[0].id(), last: entries[len(entries)-1].id(), n: len(entries)}
+	if s.proposed == nil || s.proposed.key != key {
+		// A new run: propose it. A run raced for again (after a lost
+		// race its entries are placed elsewhere, but they are the same
+		// entries) keeps the proposal already written.
+		p, err := proposalOf(entries)
+		if err != nil {
+			return err
+		}
 		if err := c.propose(ctx, p); err != nil {
 			return err
 		}
-		if s.proposed == nil {
-			s.proposed = map[string]bool{}
-		}
-		s.proposed[p.pk+"/"+p.sk] = true
+		s.proposed = &proposedRun{key: key, p: p}
 		s.step("proposed")
 	}
-	return c.appendSegments(ctx, []segment{claimOf(batch[0], p)})
+	return c.appendSegments(ctx, []segment{claimOf(batch[0], s.proposed.p)})
+}
+
+// runKey names a run of entries: its first and last entries' ids and its
+// length (an entry's id names its content).
+type runKey struct {
+	first, last string
+	n           int
+}
+
+// proposedRun is the run a cycle proposed last (Syncer.write), and its
+// proposal.
+type proposedRun struct {
+	key runKey
+	p   proposal
 }
 
 // unclaimedProposals counts the proposals in the log table whose keys are

@@ -119,9 +119,9 @@ type Syncer struct {
 	// follows takes them from here when a cut orders them, instead of
 	// reading back what this device just wrote (see ownRange).
 	appended map[string][]entry
-	// proposed holds the proposals this cycle wrote (pk/sk): a run raced
-	// for again is not proposed again.
-	proposed map[string]bool
+	// proposed is the run this cycle proposed last: raced for again, it is
+	// not proposed again (claim.go).
+	proposed *proposedRun
 	// lastSweep is when this Syncer last swept, at most every sweepEvery
 	// (sweep).
 	lastSweep  time.Time
