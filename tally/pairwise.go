@@ -91,12 +91,18 @@ func newPairwise(c Contest, b *BallotSet, explicit bool, check *ballotCheck) (*P
 			defer wg.Done()
 			for from := lo; from < hi; from += checkBlock {
 				to := min(from+checkBlock, hi)
-				if check != nil {
-					if errs[part] = check.run(from, to); errs[part] != nil {
-						return
-					}
+				switch {
+				case check != nil && counts[part].byMask != nil:
+					errs[part] = counts[part].addChecked(b, pos, from, to, check)
+				case check != nil:
+					errs[part] = check.run(from, to)
 				}
-				counts[part].add(b, pos, from, to)
+				if errs[part] != nil {
+					return
+				}
+				if check == nil || counts[part].byMask == nil {
+					counts[part].add(b, pos, from, to)
+				}
 			}
 		}()
 	}
@@ -212,6 +218,67 @@ func (pc *pairCounts) add(b *BallotSet, pos []int, lo, hi int) {
 		}
 	}
 	pc.order = order
+}
+
+// addChecked is check.run and add in one reading of each ballot's marks,
+// for the usual ballot: marks at rising ranks from 1, each a candidate of
+// the contest within maxRankingsAllowed. Such a ballot is checked and
+// counted into byMask as its marks are read; one that turns out otherwise
+// (a tie at a rank, an overvote label, a mark out of range) has what was
+// counted of it taken back, is checked closely as run checks it, and is
+// counted by add. TestCheckedPairwiseAgrees holds it to check.run and add.
+func (pc *pairCounts) addChecked(b *BallotSet, pos []int, lo, hi int, chk *ballotCheck) error {
+	k, byMask := pc.k, pc.byMask
+	nc, maxRank := chk.nc, chk.maxRank
+	start := uint32(0)
+	if lo > 0 {
+		start = b.Ends[lo-1]
+	}
+	for i := lo; i < hi; i++ {
+		end := b.Ends[i]
+		w := int64(1)
+		if b.Counts != nil {
+			w = int64(b.Counts[i])
+		}
+		if end >= start && int(end) <= len(b.Marks) && end-start <= 0xFFFF && w != 0 {
+			marks := b.Marks[start:end]
+			mask, prev, n := 0, uint16(0), 0
+			for _, m := range marks {
+				if m.Rank <= prev || m.Rank > maxRank || m.Candidate >= nc {
+					break
+				}
+				prev = m.Rank
+				n++
+				x := pos[m.Candidate]
+				if x < 0 || mask&(1<<x) != 0 {
+					continue
+				}
+				byMask[x<<k|mask] += w
+				mask |= 1 << x
+			}
+			if n == len(marks) {
+				start = end
+				continue
+			}
+			mask = 0
+			for _, m := range marks[:n] {
+				x := pos[m.Candidate]
+				if x < 0 || mask&(1<<x) != 0 {
+					continue
+				}
+				byMask[x<<k|mask] -= w
+				mask |= 1 << x
+			}
+		}
+		if !chk.plain(i, start, end) {
+			if err := chk.ballot(i); err != nil {
+				return err
+			}
+		}
+		pc.add(b, pos, i, i+1)
+		start = end
+	}
+	return nil
 }
 
 // strict reports whether no two marks share a rank.
