@@ -55,9 +55,10 @@ func (p *Pairwise) CondorcetWinner(c int) bool {
 // newPairwise counts the preference matrix of the contest's counted
 // candidates. Big ballot sets are split between two goroutines whose
 // integer matrices are then added, so the result does not depend on timing.
-// check, when set, is run on each block of ballots just before the block
-// is counted (while it is in the cache); its error is the earliest
-// ballot's.
+// check, when set, checks every ballot: as it is counted (addChecked) when
+// the per-candidate table is in use, else on each block of ballots just
+// before the block is counted (while it is in the cache); its error is the
+// earliest ballot's.
 func newPairwise(c Contest, b *BallotSet, explicit bool, check *ballotCheck) (*Pairwise, error) {
 	p := &Pairwise{}
 	for i, cand := range c.Candidates {
@@ -123,8 +124,9 @@ func newPairwise(c Contest, b *BallotSet, explicit bool, check *ballotCheck) (*P
 	return p, nil
 }
 
-// checkBlock is how many ballots newPairwise checks, then counts, at a
-// time: their marks stay in the cache between the two.
+// checkBlock is how many ballots newPairwise checks and counts at a time:
+// when the check and the count are two passes, the block's marks stay in
+// the cache between them.
 const checkBlock = 4096
 
 // pairCounts accumulates, over a range of ballots, above[x*k+y] (y ranked
