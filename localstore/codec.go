@@ -179,7 +179,11 @@ func (d *decoder) name() (string, error) {
 		d.off += 2
 		return attrNames[i], nil
 	}
-	return d.str()
+	s, err := d.str()
+	if err == nil && s == "" {
+		return "", errCorrupt // no name is empty (a zero starts an index)
+	}
+	return s, err
 }
 
 // nameIs reads an attribute's name, as name does, and reports whether it
@@ -190,7 +194,7 @@ func (d *decoder) nameIs(want string) (bool, error) {
 		return got == want, err
 	}
 	n, err := d.uvarint()
-	if err != nil || n > uint64(len(d.b)-d.off) {
+	if err != nil || n == 0 || n > uint64(len(d.b)-d.off) {
 		return false, errCorrupt
 	}
 	same := string(d.b[d.off:d.off+int(n)]) == want

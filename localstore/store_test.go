@@ -260,3 +260,39 @@ func TestPutNew(t *testing.T) {
 		return nil
 	}))
 }
+
+// TestEmptyAttributeNameRefused: an attribute with an empty name (which
+// DynamoDB refuses too) is not stored by Put or PutNew, and a stored value
+// that spells a name out as empty is refused as corrupt, not read as the
+// name index that a zero byte starts (a fuzzed value, kept in
+// testdata/fuzz/FuzzDecodeItem, decoded and then stored again as another
+// item).
+func TestEmptyAttributeNameRefused(t *testing.T) {
+	s := mustOpenRaw(t)
+	ctx := context.Background()
+	bad := item("E", "a", "", "x", "v", "y")
+	if err := s.Update(ctx, func(tx app.Tx) error { return tx.Put(bad) }); err == nil || !strings.Contains(err.Error(), "no name") {
+		t.Errorf("Put of an item with an empty attribute name: %v", err)
+	}
+	err := s.Update(ctx, func(tx app.Tx) error {
+		return tx.PutNew("E", []string{"b"}, func(int) app.Item { return item("E", "b", "", "x") })
+	})
+	if err == nil || !strings.Contains(err.Error(), "no name") {
+		t.Errorf("PutNew of an item with an empty attribute name: %v", err)
+	}
+	must(t, s.View(ctx, func(tx app.Tx) error {
+		return tx.Query("E", "", func(it app.Item) (bool, error) {
+			t.Errorf("stored: %v", it)
+			return true, nil
+		})
+	}))
+	// count 1, a name of length 0 (written in two bytes), an S of "".
+	for _, v := range [][]byte{{1, 0x80, 0x00, 1, 0}, {1, 0x00}} {
+		if it, err := decodeItem(sampleKey, v); err == nil {
+			t.Errorf("value %x decoded as %v", v, it)
+		}
+		if _, err := findString(v, "x"); err == nil {
+			t.Errorf("value %x searched without error", v)
+		}
+	}
+}

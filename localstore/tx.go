@@ -100,8 +100,8 @@ func (t *tx) Put(it app.Item) error {
 	if pk == "" || sk == "" {
 		return fmt.Errorf("localstore: item without PK or SK")
 	}
-	if !it.Sorted() {
-		return fmt.Errorf("localstore: item %s/%s has unsorted or repeated attributes", pk, sk)
+	if err := storable(it); err != nil {
+		return err
 	}
 	t.scratch = append(append(append(t.scratch[:0], pk...), 0), sk...)
 	k := t.keep(t.scratch)
@@ -113,6 +113,20 @@ func (t *tx) Put(it app.Item) error {
 		return err
 	}
 	return t.write(k, it)
+}
+
+// storable checks what the stored form needs of an item: its attributes
+// sorted, none repeated, none with an empty name (DynamoDB allows none,
+// and the stored form writes a name's index after a zero byte where a
+// name's length would be: an empty name would read as an index).
+func storable(it app.Item) error {
+	switch {
+	case !it.Sorted():
+		return fmt.Errorf("localstore: item %s/%s has unsorted or repeated attributes", it.PK(), it.SK())
+	case len(it) > 0 && it[0].Name == "":
+		return fmt.Errorf("localstore: item %s/%s has an attribute with no name", it.PK(), it.SK())
+	}
+	return nil
 }
 
 // write stores an item's value under k and indexes it in GSI-1; the undo
@@ -223,8 +237,8 @@ func encodeNew(pk string, sks []string, keys [][]byte, item func(i int) app.Item
 		switch {
 		case it.PK() != pk || it.SK() != sk:
 			c.err = fmt.Errorf("localstore: new item %d is %s/%s, not %s/%s", i, it.PK(), it.SK(), pk, sk)
-		case !it.Sorted():
-			c.err = fmt.Errorf("localstore: item %s/%s has unsorted or repeated attributes", pk, sk)
+		default:
+			c.err = storable(it)
 		}
 		if c.err != nil {
 			c.values, c.gsi = nil, nil
