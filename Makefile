@@ -43,16 +43,25 @@ bench: deps dynamodb-local
 # runs only their seeds, so a target whose checks went stale shows only here.
 # A failing input is left in the package's testdata/fuzz, where `make test`
 # runs it from then on. It ends with the list of the targets that failed.
+# Go 1.26's fuzzing coordinator can end a target with a bare "context
+# deadline exceeded" when a busy worker answers late at the end of FUZZTIME
+# (golang/go#75804, fixed in Go 1.27): with no failing input written, that
+# run is listed apart, as stopped late, and does not fail the target.
 FUZZTIME ?= 60s
 fuzz: deps
-	@failed=; \
+	@failed=; late=; log=$$(mktemp); \
 	for file in $$(grep -rl --include='*_test.go' '^func Fuzz' . | sort); do \
 		pkg=./$$(dirname $${file#./}); \
 		for target in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$file); do \
 			echo "== $$pkg $$target"; \
-			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$pkg || failed="$$failed $$pkg:$$target"; \
+			if $(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$pkg > $$log 2>&1; then cat $$log; \
+			else cat $$log; \
+				if grep -q '^    context deadline exceeded$$' $$log && ! grep -q 'Failing input written' $$log; then late="$$late $$pkg:$$target"; \
+				else failed="$$failed $$pkg:$$target"; fi; \
+			fi; \
 		done; \
-	done; \
+	done; rm -f $$log; \
+	if [ -n "$$late" ]; then echo "fuzz targets whose coordinator stopped late, no failing input (golang/go#75804):$$late"; fi; \
 	if [ -n "$$failed" ]; then echo "fuzz targets that failed:$$failed"; exit 1; fi
 
 # loadtest runs TestLoad with 10, 50, 200 and 500 simulated kiosks against
