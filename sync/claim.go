@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"maps"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -139,7 +141,7 @@ func (c *Cloud) resolveClaims(ctx context.Context, items []map[string]types.Attr
 		}
 		k := key{pk, sk}
 		if c.onClaim != nil {
-			c.onClaim(pk + "/" + sk)
+			c.onClaim(pk, sk)
 		}
 		if at[k] == nil {
 			want = append(want, k)
@@ -246,13 +248,20 @@ func (s *Syncer) write(ctx context.Context, c *Cloud, batch []segment) error {
 		if err != nil {
 			return err
 		}
+		if err := s.noteProposal(ctx, p, entries[0].id()); err != nil {
+			return err
+		}
 		if err := c.propose(ctx, p); err != nil {
 			return err
 		}
 		s.proposed = &proposedRun{key: key, p: p}
 		s.step("proposed")
 	}
-	return c.appendSegments(ctx, []segment{claimOf(batch[0], s.proposed.p)})
+	if err := c.appendSegments(ctx, []segment{claimOf(batch[0], s.proposed.p)}); err != nil {
+		return err
+	}
+	s.sawClaim(s.proposed.p.pk, s.proposed.p.sk)
+	return nil
 }
 
 // runKey names a run of entries: its first and last entries' ids and its
@@ -267,6 +276,151 @@ type runKey struct {
 type proposedRun struct {
 	key runKey
 	p   proposal
+}
+
+// writtenProposal is a proposal this device wrote (settingProposals),
+// noted before it is written, so that a device stopped right after
+// writing it still finds it, with the id of its run's first entry.
+type writtenProposal struct {
+	PK    string `json:"pk"`
+	SK    string `json:"sk"`
+	First string `json:"first"`
+}
+
+// proposalsWritten returns the proposals this device wrote and has not
+// settled yet, and notes their partition keys for sawClaim. A list that
+// does not read is taken as empty: the proposals it named are then left
+// in the cloud, where verify --cloud counts them.
+func (s *Syncer) proposalsWritten(ctx context.Context) ([]writtenProposal, error) {
+	b, ok, err := s.local.SyncSetting(ctx, settingProposals)
+	if err != nil {
+		return nil, err
+	}
+	var ps []writtenProposal
+	if ok && json.Unmarshal(b, &ps) != nil {
+		ps = nil
+	}
+	s.claimsMu.Lock()
+	defer s.claimsMu.Unlock()
+	if s.noted == nil {
+		s.noted, s.placedBy = map[string]bool{}, map[string]string{}
+	}
+	for _, w := range ps {
+		s.noted[w.PK] = true
+	}
+	return ps, nil
+}
+
+// noteProposal adds p, whose run starts with the entry first, to the
+// proposals this device wrote; before p is written.
+func (s *Syncer) noteProposal(ctx context.Context, p proposal, first string) error {
+	ps, err := s.proposalsWritten(ctx)
+	if err != nil {
+		return err
+	}
+	for _, w := range ps {
+		if w.PK == p.pk && w.SK == p.sk {
+			return nil
+		}
+	}
+	ps = append(ps, writtenProposal{PK: p.pk, SK: p.sk, First: first})
+	b, err := json.Marshal(ps)
+	if err != nil {
+		return err
+	}
+	if err := s.local.SetSyncSetting(ctx, settingProposals, b); err != nil {
+		return err
+	}
+	s.claimsMu.Lock()
+	s.noted[p.pk] = true
+	s.claimsMu.Unlock()
+	return nil
+}
+
+// sawClaim notes that a claim in the log (written by this Syncer, or read)
+// names proposal pk/sk, when pk is one of this device's proposals: that
+// proposal placed the run whose first entry pk names.
+func (s *Syncer) sawClaim(pk, sk string) {
+	s.claimsMu.Lock()
+	defer s.claimsMu.Unlock()
+	if s.noted[pk] {
+		s.placedBy[pk] = sk
+	}
+}
+
+// dropProposals removes from the cloud the proposals this device wrote
+// whose runs the log holds through another proposal's claim: a run that
+// grew before its claim won (the longer run was proposed again), a run a
+// copy of this database claimed first, the proposal of a cycle that
+// stopped before its claim. A proposal is removed only when its run's
+// first entry is no longer pending here and a claim that this Syncer wrote
+// or read names another proposal of that entry: the log holds each event
+// once, so no claim can name the one removed, and a proposal a claim names
+// is never removed. A proposal whose run was placed otherwise (a segment, a
+// claim this Syncer did not see) is forgotten and left in the cloud, where
+// verify --cloud counts it. A removal that fails is tried again next cycle.
+func (s *Syncer) dropProposals(ctx context.Context, c *Cloud, pending int) error {
+	ps, err := s.proposalsWritten(ctx)
+	if err != nil || len(ps) == 0 {
+		return err
+	}
+	waiting := map[string]bool{}
+	if pending > 0 {
+		evs, err := s.local.Pending(ctx, 0)
+		if err != nil {
+			return err
+		}
+		for _, ev := range evs {
+			waiting[ev.ID] = true
+		}
+	}
+	s.claimsMu.Lock()
+	placedBy := maps.Clone(s.placedBy)
+	s.claimsMu.Unlock()
+	var keep []writtenProposal
+	for _, w := range ps {
+		if waiting[w.First] {
+			keep = append(keep, w)
+			continue
+		}
+		if by, seen := placedBy[w.PK]; seen && by != w.SK {
+			if err := c.dropProposal(ctx, w.PK, w.SK); err != nil {
+				if ctx.Err() != nil {
+					return err
+				}
+				keep = append(keep, w)
+				continue
+			}
+			s.step("proposal-dropped")
+		}
+	}
+	b, err := json.Marshal(keep)
+	if err != nil {
+		return err
+	}
+	if err := s.local.SetSyncSetting(ctx, settingProposals, b); err != nil {
+		return err
+	}
+	s.claimsMu.Lock()
+	defer s.claimsMu.Unlock()
+	clear(s.noted)
+	for _, w := range keep {
+		s.noted[w.PK] = true
+	}
+	maps.DeleteFunc(s.placedBy, func(pk, _ string) bool { return !s.noted[pk] })
+	return nil
+}
+
+// dropProposal deletes proposal pk/sk from the log table.
+func (c *Cloud) dropProposal(ctx context.Context, pk, sk string) error {
+	_, err := c.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		TableName: aws.String(c.tables.Log),
+		Key:       map[string]types.AttributeValue{attrPK: str(pk), attrSK: str(sk)},
+	})
+	if err != nil {
+		return c.classify(ctx, "remove a proposal no claim names from the cloud log", err)
+	}
+	return nil
 }
 
 // unclaimedProposals counts the proposals in the log table whose keys are

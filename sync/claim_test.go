@@ -291,3 +291,129 @@ func rechained(t *testing.T, lines []string) []string {
 	}
 	return out
 }
+
+// proposalsUnder returns the sort keys of the proposals stored under pk.
+func proposalsUnder(t *testing.T, prefix, pk string) []string {
+	t.Helper()
+	out, err := rawClient().Query(context.Background(), &dynamodb.QueryInput{
+		TableName:                 aws.String(cloudsync.TablesFor(prefix).Log),
+		KeyConditionExpression:    aws.String("PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: pk}},
+		ConsistentRead:            aws.Bool(true),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sks []string
+	for _, it := range out.Items {
+		sks = append(sks, attrS(it, "SK"))
+	}
+	return sks
+}
+
+// claimedSK returns the sort key of the proposal under pk that a claim
+// of the log names ("" when none does).
+func claimedSK(t *testing.T, prefix, pk string) string {
+	t.Helper()
+	sk := ""
+	for _, cl := range claimsIn(t, prefix) {
+		if attrS(cl, "proposal_pk") == pk {
+			if sk != "" {
+				t.Fatalf("two claims name proposals under %s", pk)
+			}
+			sk = attrS(cl, "proposal_sk")
+		}
+	}
+	return sk
+}
+
+// proposeAndStop runs one sync cycle of d that stops right after writing
+// its proposal, before the claim.
+func proposeAndStop(t *testing.T, d *device) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(d.ctx)
+	defer cancel()
+	d.syncer.Step = func(step string) {
+		if step == "proposed" {
+			cancel()
+		}
+	}
+	defer func() { d.syncer.Step = nil }()
+	if _, err := d.syncer.Sync(ctx, nil); err == nil {
+		t.Fatalf("%s: the sync stopped after its proposal reported no error", d.name)
+	}
+}
+
+// TestUnclaimedProposalsDropped: a device removes the proposals it wrote
+// that no claim names once a claim of another proposal placed their run:
+// a run that grew after a cycle stopped between proposal and claim, and a
+// run a copy of the database claimed first. The proposal the claim names
+// stays, every device reads the log, and verify --cloud finds no proposal
+// left over.
+func TestUnclaimedProposalsDropped(t *testing.T) {
+	t.Run("RunGrew", func(t *testing.T) {
+		prefix := newPrefix(t)
+		a := newDevice(t, "A", prefix, 0, nil)
+		seed(a, 200)
+		a.sync()
+		castMayor(a, "ann", 1, 60)
+		pending, _ := a.store.Pending(a.ctx, 0)
+		pk := "PROPOSAL#" + pending[0].ID
+		proposeAndStop(t, a)
+		stopped := proposalsUnder(t, prefix, pk)
+		if len(stopped) != 1 || claimedSK(t, prefix, pk) != "" {
+			t.Fatalf("after a cycle stopped between proposal and claim: proposals %v, claimed %q", stopped, claimedSK(t, prefix, pk))
+		}
+		castMayor(a, "ann", 61, 80) // the run grows: proposed again, longer
+		all, _ := a.store.Pending(a.ctx, 0)
+		a.sync()
+		claimed := claimedSK(t, prefix, pk)
+		if left := proposalsUnder(t, prefix, pk); claimed == "" || claimed == stopped[0] || !slices.Equal(left, []string{claimed}) {
+			t.Errorf("after the longer run's claim: proposals %v, the claim names %q, the stopped cycle's was %s", left, claimed, stopped[0])
+		}
+		b := newDevice(t, "B", prefix, time.Minute, nil)
+		b.sync()
+		log := converged(t, connect(t, prefix, nil), a, b)
+		everyEventOnce(t, log, all)
+		checkBallotsOnce(t, log, 80)
+		rep, err := a.syncer.VerifyCloud(a.ctx)
+		a.must(err)
+		if len(rep.Problems) > 0 || strings.Contains(strings.Join(rep.Notes, " "), "proposal") {
+			t.Errorf("verify --cloud: problems %v, notes %v", rep.Problems, rep.Notes)
+		}
+	})
+	t.Run("CopyClaimedFirst", func(t *testing.T) {
+		prefix := newPrefix(t)
+		a := newDevice(t, "A", prefix, 0, nil)
+		seed(a, 200)
+		a.sync()
+		castMayor(a, "ann", 1, 60)
+		pending, _ := a.store.Pending(a.ctx, 0)
+		pk := "PROPOSAL#" + pending[0].ID
+		copied := copyDevice(t, a, "A2", prefix) // holds ballots 1 to 60 pending too
+		castMayor(a, "ann", 61, 80)
+		all, _ := a.store.Pending(a.ctx, 0)
+		proposeAndStop(t, a) // proposes ballots 1 to 80
+		mine := proposalsUnder(t, prefix, pk)
+		copied.sync() // proposes and claims ballots 1 to 60
+		claimed := claimedSK(t, prefix, pk)
+		if len(mine) != 1 || claimed == "" || claimed == mine[0] {
+			t.Fatalf("A proposed %v, the copy's claim names %q", mine, claimed)
+		}
+		a.sync() // finds 1 to 60 in the log, pushes 61 to 80
+		if left := proposalsUnder(t, prefix, pk); !slices.Equal(left, []string{claimed}) {
+			t.Errorf("after A's sync: proposals %v under %s, want only the one the copy's claim names, %s", left, pk, claimed)
+		}
+		b := newDevice(t, "B", prefix, time.Minute, nil)
+		b.sync()
+		copied.sync()
+		log := converged(t, connect(t, prefix, nil), a, copied, b)
+		everyEventOnce(t, log, all)
+		checkBallotsOnce(t, log, 80)
+		rep, err := b.syncer.VerifyCloud(b.ctx)
+		b.must(err)
+		if len(rep.Problems) > 0 || strings.Contains(strings.Join(rep.Notes, " "), "proposal") {
+			t.Errorf("verify --cloud: problems %v, notes %v", rep.Problems, rep.Notes)
+		}
+	})
+}

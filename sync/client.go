@@ -78,8 +78,9 @@ type Cloud struct {
 	region   string
 	// onClaim, when set, is told of each claim a read resolves: the key
 	// of the proposal it names (verify counts the proposals no claim
-	// names). Reads call it from their own goroutine.
-	onClaim func(proposal string)
+	// names; a syncer learns which of its proposals placed its runs).
+	// Reads call it from their own goroutine.
+	onClaim func(pk, sk string)
 }
 
 // Connect builds a DynamoDB client from cfg and the AWS environment. It does

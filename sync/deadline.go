@@ -52,6 +52,12 @@ func (t timedClient) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opt
 	return t.c.PutItem(ctx, in, opts...)
 }
 
+func (t timedClient) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
+	ctx, cancel := t.ctx(ctx)
+	defer cancel()
+	return t.c.DeleteItem(ctx, in, opts...)
+}
+
 func (t timedClient) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
 	ctx, cancel := t.ctx(ctx)
 	defer cancel()

@@ -399,9 +399,19 @@
 // one more for each page that holds claims; small appends (every
 // interactive sync of a ballot or two) are not claimed. A proposal whose
 // run was never claimed (its device stopped between the two writes, or
-// had more to push by its next try, which proposes the longer run) stays
-// in the table unread: storage, not a wrong log; verify --cloud counts
-// them (it scans the table for proposals). Crash points: after a
+// had more to push by its next try, which proposes the longer run, or a
+// copy of its database claimed the run first) is removed by the device
+// that wrote it (dropProposals, claim.go): it notes each proposal before
+// writing it (sync setting "proposals"), and once the run's first event
+// is no longer pending and a claim it wrote or read names another
+// proposal of that event, it deletes its own. The log holds each event
+// once, so no claim can name the proposal removed; a proposal that a
+// claim names is never removed, and one whose run went into the log
+// another way (a segment, a claim the device did not see) is left
+// (TestUnclaimedProposalsDropped: a run that grew, a copy that claimed
+// first). What is left stays in the table unread: storage, not a wrong
+// log; verify --cloud counts it (it scans the table for proposals).
+// Crash points: after a
 // proposal is written (TestCrashBetweenSteps/proposed-claim) and after its
 // claim commits (appended-claim). A device of a version before claims
 // stops its pull at the first claim ("holds no events"), naming its place,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -54,7 +55,7 @@ func AppendAfter(ctx context.Context, c *Cloud, evs []*app.Event, seq uint64, ha
 
 // AppendAfterClaiming is AppendAfter with Config.ClaimFrom claimFrom.
 func AppendAfterClaiming(ctx context.Context, c *Cloud, evs []*app.Event, seq uint64, hash string, claimFrom int) (lost int, err error) {
-	s := &Syncer{cfg: Config{ClaimFrom: claimFrom}, Step: func(name string) {
+	s := &Syncer{local: &settingsOnly{m: map[string][]byte{}}, cfg: Config{ClaimFrom: claimFrom}, Step: func(name string) {
 		if name == "lost" {
 			lost++
 		}
@@ -74,6 +75,28 @@ func AppendAfterClaiming(ctx context.Context, c *Cloud, evs []*app.Event, seq ui
 		_, err = s.appendAtHead(ctx, c, placed, err, &res)
 	}
 	return lost, err
+}
+
+// settingsOnly is the Local of a writer with no database (AppendAfter):
+// sync settings kept in memory (the proposals it wrote), and nothing else.
+type settingsOnly struct {
+	Local
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+func (l *settingsOnly) SyncSetting(_ context.Context, name string) ([]byte, bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	v, ok := l.m[name]
+	return v, ok, nil
+}
+
+func (l *settingsOnly) SetSyncSetting(_ context.Context, name string, value []byte) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.m[name] = value
+	return nil
 }
 
 // ShardContents reads one shard of the cloud log ("global", or an

@@ -53,6 +53,9 @@ const (
 	// settingUncut notes, per election shard, how far it held events no
 	// cut ordered when this device last looked (sweep).
 	settingUncut = "uncut"
+	// settingProposals lists the proposals this device wrote whose runs
+	// are not in the log yet (claim.go, dropProposals).
+	settingProposals = "proposals"
 )
 
 // maxRounds bounds how many races for the head of the log one cycle may
@@ -122,6 +125,14 @@ type Syncer struct {
 	// proposed is the run this cycle proposed last: raced for again, it is
 	// not proposed again (claim.go).
 	proposed *proposedRun
+	// claimsMu guards noted and placedBy. noted holds the partition keys
+	// of the proposals this device wrote and has not settled yet
+	// (settingProposals); placedBy, for each of them, the proposal that a
+	// claim this Syncer wrote or read names: the one that placed the run
+	// (dropProposals removes the others).
+	claimsMu sync.Mutex
+	noted    map[string]bool
+	placedBy map[string]string
 	// lastSweep is when this Syncer last swept, at most every sweepEvery
 	// (sweep).
 	lastSweep  time.Time
@@ -213,7 +224,11 @@ func (s *Syncer) connect(ctx context.Context) (*Cloud, error) {
 		return nil, err
 	}
 	cfg.onRetry = s.waiting
-	return Connect(ctx, cfg)
+	c, err := Connect(ctx, cfg)
+	if err == nil {
+		c.onClaim = s.sawClaim
+	}
+	return c, err
 }
 
 // InitCloud creates the cloud tables if they are missing.
@@ -297,6 +312,9 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 	}
 	if pending == 0 {
 		s.contendedSince = time.Time{}
+	}
+	if err := s.dropProposals(ctx, c, pending); err != nil {
+		return res, err
 	}
 	res.LastEventID = confirmed
 	if s.NoProjection {

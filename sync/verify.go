@@ -56,9 +56,9 @@ func (s *Syncer) VerifyCloud(ctx context.Context) (app.VerifyReport, error) {
 	claimed := map[string]bool{}
 	var mu sync.Mutex
 	vc := *c
-	vc.onClaim = func(p string) {
+	vc.onClaim = func(pk, sk string) {
 		mu.Lock()
-		claimed[p] = true
+		claimed[pk+"/"+sk] = true
 		mu.Unlock()
 	}
 	c = &vc
@@ -98,7 +98,7 @@ func (s *Syncer) VerifyCloud(ctx context.Context) (app.VerifyReport, error) {
 			return r, err
 		}
 		if n > 0 {
-			r.Notes = append(r.Notes, fmt.Sprintf("%d proposal(s) in the cloud log table that no claim names: runs of ballots a device wrote before racing for their place, and then did not claim (it stopped in between, or claimed a longer run next time, or is racing for the place now); nothing reads them, and they take storage only", n))
+			r.Notes = append(r.Notes, fmt.Sprintf("%d proposal(s) in the cloud log table that no claim names: runs of ballots a device wrote before racing for their place and has not claimed: it is racing for the place now, or stopped before its claim and has not synced since (its next sync removes what another claim made unneeded), or its run went into the log another way; nothing reads them, and they take storage only", n))
 		}
 	}
 	if r.OK() && r.Events < confirmed {
