@@ -55,27 +55,50 @@ func (s *Store) Rebuild(ctx context.Context) (refused int, err error) {
 
 // rebuild replaces the projection in btx with one replayed from its log.
 func rebuild(ctx context.Context, btx *bolt.Tx) (refused int, err error) {
-	if err := dropCache(btx); err != nil {
+	if err := clearProjection(btx); err != nil {
 		return 0, err
+	}
+	_, _, refused, err = replayFrom(ctx, btx, 1, 0)
+	return refused, err
+}
+
+// clearProjection empties the projection, its index and the count cache.
+func clearProjection(btx *bolt.Tx) error {
+	if err := dropCache(btx); err != nil {
+		return err
 	}
 	for _, b := range [][]byte{bucketData, bucketGSI1} {
 		if err := btx.DeleteBucket(b); err != nil {
-			return 0, fmt.Errorf("localstore: clear %s: %w", b, err)
+			return fmt.Errorf("localstore: clear %s: %w", b, err)
 		}
 		if _, err := btx.CreateBucket(b); err != nil {
-			return 0, fmt.Errorf("localstore: recreate %s: %w", b, err)
+			return fmt.Errorf("localstore: recreate %s: %w", b, err)
 		}
 	}
+	return nil
+}
+
+// replayFrom replays the events of btx's log from sequence number from on,
+// in order, into its projection; with a limit, it stops before the event
+// that would take the payloads it replayed past limit bytes, and says where
+// to go on (next, more). refused counts the events the rules refused.
+func replayFrom(ctx context.Context, btx *bolt.Tx, from uint64, limit int) (next uint64, more bool, refused int, err error) {
 	t := newTx(btx)
-	err = t.Events(1, func(ev *app.Event) (bool, error) {
+	next, size := from, 0
+	err = t.Events(from, func(ev *app.Event) (bool, error) {
 		if err := ctx.Err(); err != nil {
 			return false, err
+		}
+		if limit > 0 && size > 0 && size+len(ev.Data)+len(ev.Sealed) > limit {
+			more = true
+			return false, nil
 		}
 		r, err := app.Replay(t, ev)
 		if r != nil {
 			refused++
 		}
+		next, size = ev.Seq+1, size+len(ev.Data)+len(ev.Sealed)
 		return true, err
 	})
-	return refused, err
+	return next, more, refused, err
 }
