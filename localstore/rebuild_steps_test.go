@@ -1,9 +1,11 @@
 package localstore
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -135,5 +137,26 @@ func TestRebuildInStepsSameAsOne(t *testing.T) {
 	r, err := s.Verify(ctx)
 	if err != nil || r.OK() || !strings.Contains(strings.Join(r.Problems, " "), "CANDIDATE#Z (not in the rebuild)") {
 		t.Errorf("verify in steps of an event, an item added behind its back: %+v, %v", r, err)
+	}
+}
+
+// TestVerifyWithoutRoomForItsRebuild: a temporary folder verify cannot
+// write its rebuild in is named as such, not as a damaged database, and
+// nothing changes.
+func TestVerifyWithoutRoomForItsRebuild(t *testing.T) {
+	s := steppedStore(t)
+	before, err := os.ReadFile(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(t.TempDir(), "gone")
+	t.Setenv("TMPDIR", missing)
+	_, err = s.Verify(context.Background())
+	msg := app.ErrorMessage(err)
+	if err == nil || !strings.Contains(msg, "temporary folder "+missing) || !strings.Contains(msg, s.Path()) || strings.Contains(msg, "damaged") {
+		t.Errorf("verify with TMPDIR missing: %v", err)
+	}
+	if after, _ := os.ReadFile(s.Path()); !bytes.Equal(after, before) {
+		t.Error("the database changed")
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
@@ -196,25 +198,32 @@ func checkCounts(t *tx, r *VerifyReport) error {
 func checkRebuild(ctx context.Context, db *bolt.DB, format string, r *VerifyReport) error {
 	dir, err := os.MkdirTemp("", "votedesk-verify-")
 	if err != nil {
-		return fmt.Errorf("localstore: verify: %w", err)
+		return scratchError(db, os.TempDir(), err)
 	}
 	defer os.RemoveAll(dir)
 	scratch, err := Open(dir + "/rebuild.db")
 	if err != nil {
-		return err
+		return scratchError(db, filepath.Dir(dir), err)
 	}
 	defer scratch.Close()
 	scratch.db.NoSync = true // thrown away: nothing to make durable
 	return db.View(func(live *bolt.Tx) error {
 		if err := copyLog(ctx, live.Bucket(bucketLog), scratch.db, rebuildStep); err != nil {
-			return err
-		}
-		if _, err := replayInSteps(ctx, scratch.db, rebuildStep); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			r.Problem("the log cannot be replayed: %v", err)
-			return nil
+			return scratchError(db, filepath.Dir(dir), err)
+		}
+		if _, err := replayInSteps(ctx, scratch.db, rebuildStep); err != nil {
+			var refused replayError
+			switch {
+			case ctx.Err() != nil:
+				return ctx.Err()
+			case errors.As(err, &refused):
+				r.Problem("the log cannot be replayed: %v", refused.err)
+				return nil
+			}
+			return scratchError(db, filepath.Dir(dir), err)
 		}
 		return scratch.db.View(func(dst *bolt.Tx) error {
 			view := func(k, v []byte) ([]byte, bool) { return v, true }
@@ -247,6 +256,21 @@ func checkRebuild(ctx context.Context, db *bolt.DB, format string, r *VerifyRepo
 			return nil
 		})
 	})
+}
+
+// replayError is an error of a verify's replay of the log, as against one
+// of writing its scratch file.
+type replayError struct{ err error }
+
+func (e replayError) Error() string { return e.err.Error() }
+
+// scratchError says that verify could not write its rebuild of db's log in
+// the temporary folder dir: it has no room, or cannot be written. The file
+// verified is fine as far as anyone knows.
+func scratchError(db *bolt.DB, dir string, err error) error {
+	return &app.Error{Code: app.CodeUnavailable, Err: err, Message: fmt.Sprintf(
+		"verify could not write its rebuild of %s in the temporary folder %s: %v; nothing was changed (it needs room there for about the database's size: free some, or set TMPDIR to a folder that has it)",
+		db.Path(), dir, err)}
 }
 
 // rebuildStep is about how many bytes of events one transaction of a
@@ -286,7 +310,9 @@ func copyLog(ctx context.Context, from *bolt.Bucket, db *bolt.DB, step int) erro
 }
 
 // replayInSteps rebuilds db's projection from its log (rebuild), about step
-// bytes of events a transaction, and says in how many transactions.
+// bytes of events a transaction, and says in how many transactions. An
+// error of the replay itself (the log cannot be replayed) is a
+// replayError; any other is the scratch file's.
 func replayInSteps(ctx context.Context, db *bolt.DB, step int) (steps int, err error) {
 	if err := db.Update(clearProjection); err != nil {
 		return 0, err
@@ -294,7 +320,10 @@ func replayInSteps(ctx context.Context, db *bolt.DB, step int) (steps int, err e
 	for next, more := uint64(1), true; more; steps++ {
 		err := db.Update(func(btx *bolt.Tx) (err error) {
 			next, more, _, err = replayFrom(ctx, btx, next, step)
-			return err
+			if err != nil {
+				return replayError{err}
+			}
+			return nil
 		})
 		if err != nil {
 			return steps, err
