@@ -323,7 +323,12 @@ func (s *Syncer) noteProposal(ctx context.Context, p proposal, first string) err
 			return nil
 		}
 	}
-	ps = append(ps, writtenProposal{PK: p.pk, SK: p.sk, First: first})
+	return s.saveProposals(ctx, append(ps, writtenProposal{PK: p.pk, SK: p.sk, First: first}))
+}
+
+// saveProposals keeps ps as the proposals this device wrote and has not
+// settled, and forgets what it knew of the others.
+func (s *Syncer) saveProposals(ctx context.Context, ps []writtenProposal) error {
 	b, err := json.Marshal(ps)
 	if err != nil {
 		return err
@@ -332,8 +337,12 @@ func (s *Syncer) noteProposal(ctx context.Context, p proposal, first string) err
 		return err
 	}
 	s.claimsMu.Lock()
-	s.noted[p.pk] = true
-	s.claimsMu.Unlock()
+	defer s.claimsMu.Unlock()
+	clear(s.noted)
+	for _, w := range ps {
+		s.noted[w.PK] = true
+	}
+	maps.DeleteFunc(s.placedBy, func(pk, _ string) bool { return !s.noted[pk] })
 	return nil
 }
 
@@ -394,21 +403,7 @@ func (s *Syncer) dropProposals(ctx context.Context, c *Cloud, pending int) error
 			s.step("proposal-dropped")
 		}
 	}
-	b, err := json.Marshal(keep)
-	if err != nil {
-		return err
-	}
-	if err := s.local.SetSyncSetting(ctx, settingProposals, b); err != nil {
-		return err
-	}
-	s.claimsMu.Lock()
-	defer s.claimsMu.Unlock()
-	clear(s.noted)
-	for _, w := range keep {
-		s.noted[w.PK] = true
-	}
-	maps.DeleteFunc(s.placedBy, func(pk, _ string) bool { return !s.noted[pk] })
-	return nil
+	return s.saveProposals(ctx, keep)
 }
 
 // dropProposal deletes proposal pk/sk from the log table.

@@ -352,13 +352,7 @@ func proposeAndStop(t *testing.T, d *device) {
 // left over.
 func TestUnclaimedProposalsDropped(t *testing.T) {
 	t.Run("RunGrew", func(t *testing.T) {
-		prefix := newPrefix(t)
-		a := newDevice(t, "A", prefix, 0, nil)
-		seed(a, 200)
-		a.sync()
-		castMayor(a, "ann", 1, 60)
-		pending, _ := a.store.Pending(a.ctx, 0)
-		pk := "PROPOSAL#" + pending[0].ID
+		prefix, a, pk := withLargeRun(t)
 		proposeAndStop(t, a)
 		stopped := proposalsUnder(t, prefix, pk)
 		if len(stopped) != 1 || claimedSK(t, prefix, pk) != "" {
@@ -376,20 +370,10 @@ func TestUnclaimedProposalsDropped(t *testing.T) {
 		log := converged(t, connect(t, prefix, nil), a, b)
 		everyEventOnce(t, log, all)
 		checkBallotsOnce(t, log, 80)
-		rep, err := a.syncer.VerifyCloud(a.ctx)
-		a.must(err)
-		if len(rep.Problems) > 0 || strings.Contains(strings.Join(rep.Notes, " "), "proposal") {
-			t.Errorf("verify --cloud: problems %v, notes %v", rep.Problems, rep.Notes)
-		}
+		noStrayProposals(t, a)
 	})
 	t.Run("CopyClaimedFirst", func(t *testing.T) {
-		prefix := newPrefix(t)
-		a := newDevice(t, "A", prefix, 0, nil)
-		seed(a, 200)
-		a.sync()
-		castMayor(a, "ann", 1, 60)
-		pending, _ := a.store.Pending(a.ctx, 0)
-		pk := "PROPOSAL#" + pending[0].ID
+		prefix, a, pk := withLargeRun(t)
 		copied := copyDevice(t, a, "A2", prefix) // holds ballots 1 to 60 pending too
 		castMayor(a, "ann", 61, 80)
 		all, _ := a.store.Pending(a.ctx, 0)
@@ -410,10 +394,31 @@ func TestUnclaimedProposalsDropped(t *testing.T) {
 		log := converged(t, connect(t, prefix, nil), a, copied, b)
 		everyEventOnce(t, log, all)
 		checkBallotsOnce(t, log, 80)
-		rep, err := b.syncer.VerifyCloud(b.ctx)
-		b.must(err)
-		if len(rep.Problems) > 0 || strings.Contains(strings.Join(rep.Notes, " "), "proposal") {
-			t.Errorf("verify --cloud: problems %v, notes %v", rep.Problems, rep.Notes)
-		}
+		noStrayProposals(t, b)
 	})
+}
+
+// withLargeRun returns a device of a new deployment holding 60 ballots
+// pending (a run large enough to be claimed), and the partition key of
+// the proposals of that run.
+func withLargeRun(t *testing.T) (prefix string, d *device, pk string) {
+	t.Helper()
+	prefix = newPrefix(t)
+	d = newDevice(t, "A", prefix, 0, nil)
+	seed(d, 200)
+	d.sync()
+	castMayor(d, "ann", 1, 60)
+	pending, _ := d.store.Pending(d.ctx, 0)
+	return prefix, d, "PROPOSAL#" + pending[0].ID
+}
+
+// noStrayProposals checks that verify --cloud finds the log sound and no
+// proposal that no claim names.
+func noStrayProposals(t *testing.T, d *device) {
+	t.Helper()
+	rep, err := d.syncer.VerifyCloud(d.ctx)
+	d.must(err)
+	if len(rep.Problems) > 0 || strings.Contains(strings.Join(rep.Notes, " "), "proposal") {
+		t.Errorf("verify --cloud: problems %v, notes %v", rep.Problems, rep.Notes)
+	}
 }
