@@ -12,6 +12,7 @@ import (
 	"votedesk/app"
 	"votedesk/assets"
 	"votedesk/localstore"
+	"votedesk/memlimit"
 	"votedesk/relaunch"
 	cloudsync "votedesk/sync"
 	"votedesk/ui"
@@ -20,6 +21,7 @@ import (
 )
 
 func main() {
+	memlimit.Set() // before anything large is held
 	stop := startProfile()
 	code := cli.Main(os.Args[1:], cli.Deps{
 		Open:      openBackend,
