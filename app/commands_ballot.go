@@ -108,7 +108,33 @@ const ImportBatch = 5000
 // checked). A refusal caused by one ballot is a *BallotError saying which.
 // progress, if set, is told how many ballots are recorded so far.
 func (s *Service) ImportBallots(ctx context.Context, actor, election, source string, ballots []ImportedBallot, progress func(done int)) (int, error) {
-	if len(ballots) == 0 {
+	return s.ImportBallotsFrom(ctx, actor, election, source, ImportedBallots(ballots), progress)
+}
+
+// ImportSource is the ballots of an import, which ImportBallotsFrom reads a
+// batch at a time: a large import is not held in memory as ballots whole,
+// beside what they were read from (cast vote records hold their marks far
+// more compactly than ImportedBallot does).
+type ImportSource interface {
+	// Len is how many ballots the import holds.
+	Len() int
+	// SourceID is ballot i's source id ("" for none).
+	SourceID(i int) string
+	// Batch returns ballots lo to hi-1.
+	Batch(lo, hi int) []ImportedBallot
+}
+
+// ImportedBallots is the ImportSource of ballots already made.
+type ImportedBallots []ImportedBallot
+
+func (b ImportedBallots) Len() int                          { return len(b) }
+func (b ImportedBallots) SourceID(i int) string             { return b[i].SourceID }
+func (b ImportedBallots) Batch(lo, hi int) []ImportedBallot { return b[lo:hi] }
+
+// ImportBallotsFrom is ImportBallots for ballots read from src a batch at a
+// time.
+func (s *Service) ImportBallotsFrom(ctx context.Context, actor, election, source string, ballots ImportSource, progress func(done int)) (int, error) {
+	if ballots.Len() == 0 {
 		return 0, Errorf(CodeInvalid, "there are no ballots to import")
 	}
 	err := s.store.Update(ctx, func(tx Tx) error {
@@ -158,7 +184,7 @@ func (s *Service) ImportBallots(ctx context.Context, actor, election, source str
 	if err != nil {
 		return 0, wrapOp("import ballots into "+election, err)
 	}
-	return len(ballots), nil
+	return ballots.Len(), nil
 }
 
 // encodedBatch is one batch of an import ready to record, the place in the
@@ -173,13 +199,13 @@ type encodedBatch struct {
 // candidates (order) and encodes them in batches of ImportBatch, in order,
 // until they are done, one is refused, or stop is closed; then it closes
 // batches.
-func encodeBatches(ballots []ImportedBallot, order candidateOrder, e Election, source string, batches chan<- encodedBatch, stop <-chan struct{}) {
+func encodeBatches(ballots ImportSource, order candidateOrder, e Election, source string, batches chan<- encodedBatch, stop <-chan struct{}) {
 	defer close(batches)
-	for start := 0; start < len(ballots); start += ImportBatch {
-		end := min(start+ImportBatch, len(ballots))
+	for start := 0; start < ballots.Len(); start += ImportBatch {
+		end := min(start+ImportBatch, ballots.Len())
 		b := encodedBatch{end: end}
 		batch := make([]ImportedBallot, end-start)
-		for i, ib := range ballots[start:end] {
+		for i, ib := range ballots.Batch(start, end) {
 			r, err := normalizeCast(ib.Rankings, order, MaxRank)
 			if err != nil {
 				b.err = ballotRefused(CodeInvalid, start+i, ib.SourceID, ErrorMessage(err))
@@ -226,24 +252,25 @@ func ballotRefused(code Code, i int, sourceID, why string) *BallotError {
 
 // checkSourceIDs refuses an import whose source ids repeat, among its own
 // ballots or with ballots already imported into the election.
-func checkSourceIDs(tx Tx, election string, ballots []ImportedBallot) error {
-	first := make(map[string]int, len(ballots))
-	for i, b := range ballots {
-		if b.SourceID == "" {
+func checkSourceIDs(tx Tx, election string, ballots ImportSource) error {
+	first := make(map[string]int, ballots.Len())
+	for i := range ballots.Len() {
+		id := ballots.SourceID(i)
+		if id == "" {
 			continue
 		}
-		if j, dup := first[b.SourceID]; dup {
-			return ballotRefused(CodeInvalid, i, b.SourceID, fmt.Sprintf("source id %q is also ballot %d of this import", b.SourceID, j+1))
+		if j, dup := first[id]; dup {
+			return ballotRefused(CodeInvalid, i, id, fmt.Sprintf("source id %q is also ballot %d of this import", id, j+1))
 		}
-		first[b.SourceID] = i
+		first[id] = i
 	}
 	if len(first) == 0 {
 		return nil
 	}
 	return tx.QueryAttr(electionPK(election), prefixUnlisted, "source_id", func(v []byte) (bool, error) {
 		if i, dup := first[string(v)]; dup && len(v) > 0 {
-			return false, ballotRefused(CodeConflict, i, ballots[i].SourceID,
-				fmt.Sprintf("a ballot with source id %q was already imported into %q", ballots[i].SourceID, election))
+			return false, ballotRefused(CodeConflict, i, ballots.SourceID(i),
+				fmt.Sprintf("a ballot with source id %q was already imported into %q", ballots.SourceID(i), election))
 		}
 		return true, nil
 	})

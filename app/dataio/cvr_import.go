@@ -70,8 +70,8 @@ type CVRImport struct {
 	Matches []NameMatch      `json:"matches"` // names taken for a candidate other than by their exact name
 	Ballots int              `json:"ballots"` // ballots to import (records weighted by their counts)
 
-	ballots []app.ImportedBallot
-	spans   []span
+	names []string // the candidates a mark's index names
+	spans []span   // one a file, in order
 }
 
 // CVRFileSummary says what was read from one file.
@@ -91,11 +91,15 @@ type CVRFileSummary struct {
 	FileID     string `json:"file_id,omitempty"` // the first 12 hex digits of the file's SHA-256, when WithoutIDs > 0
 }
 
-// span is where one file's ballots sit in the import: from start, with the
-// records' counts (nil when every record counts once).
+// span is one file's ballots in the import, as read: from ballot start
+// of the import, its records, and the id of the file for records without
+// one. A record counted n times is n ballots (ids ID_1 ... ID_n); ends then
+// says how many ballots the file's records up to each make.
 type span struct {
 	start  int
-	counts []uint32
+	set    *tally.BallotSet
+	fileID string
+	ends   []int
 }
 
 // ImportCVRs reads cast vote record files and imports their ballots into an
@@ -222,10 +226,10 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 		im.Files = append(im.Files, sum)
 		sets = append(sets, &set)
 	}
-	// Every file is read and within the limits before ballots are expanded.
-	im.ballots = make([]app.ImportedBallot, 0, ballots)
+	// Every file is read and within the limits before its ballots count.
+	im.names = names
 	for i, set := range sets {
-		if err := im.add(set, &im.Files[i], names); err != nil {
+		if err := im.add(set, &im.Files[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -245,9 +249,11 @@ func readError(err error) error {
 	return &app.Error{Code: app.CodeInvalid, Message: err.Error(), Err: err}
 }
 
-// add appends one file's ballots, expanding records counted n times into n
-// ballots with ids ID_1 ... ID_n.
-func (im *CVRImport) add(set *tally.BallotSet, sum *CVRFileSummary, names []string) error {
+// add appends one file's ballots to the import. Its records are kept as
+// read, and made into ballots a batch at a time as they are recorded
+// (Batch): a million ballots take about 40 MB as read, and 230 MB as
+// ImportedBallot values.
+func (im *CVRImport) add(set *tally.BallotSet, sum *CVRFileSummary) error {
 	for i := range set.Len() {
 		if set.ID(i) == "" {
 			sum.WithoutIDs++
@@ -260,42 +266,101 @@ func (im *CVRImport) add(set *tally.BallotSet, sum *CVRFileSummary, names []stri
 		}
 		sum.FileID = h[:12]
 	}
-	im.spans = append(im.spans, span{start: len(im.ballots), counts: set.Counts})
-	ranks := app.MarksToRankings(make([]app.Ranking, 0, len(set.Marks)), set.Marks, names)
-	start := 0
-	for i := range set.Len() {
-		count := uint32(1)
-		if set.Counts != nil {
-			count = set.Counts[i]
-		}
-		end := int(set.Ends[i])
-		r := ranks[start:end:end]
-		start = end
-		id := set.ID(i)
-		if id == "" {
-			id = sum.FileID + "/" + strconv.Itoa(i+1)
-		}
-		b := app.ImportedBallot{SourceID: id, Rankings: r}
-		if set.Precincts != nil {
-			b.Precinct = set.Precincts[i]
-		}
-		if set.Batches != nil {
-			b.Batch = set.Batches[i]
-		}
-		if set.Tabulators != nil {
-			b.Tabulator = set.Tabulators[i]
-		}
-		if count == 1 {
-			im.ballots = append(im.ballots, b)
-			continue
-		}
-		for k := range count {
-			b.SourceID = id + "_" + strconv.Itoa(int(k)+1)
-			im.ballots = append(im.ballots, b)
+	sp := span{start: im.Ballots, set: set, fileID: sum.FileID}
+	n := set.Len()
+	if set.Counts != nil {
+		sp.ends = make([]int, set.Len())
+		n = 0
+		for i, c := range set.Counts {
+			n += int(c)
+			sp.ends[i] = n
 		}
 	}
-	im.Ballots = len(im.ballots)
+	im.spans = append(im.spans, sp)
+	im.Ballots += n
 	return nil
+}
+
+// Len is how many ballots the import holds (app.ImportSource).
+func (im *CVRImport) Len() int { return im.Ballots }
+
+// locate says where ballot i of the import comes from: its file's span,
+// the record, and which of the record's count of copies it is.
+func (im *CVRImport) locate(i int) (f, rec, copyOf int) {
+	f = sort.Search(len(im.spans), func(k int) bool { return im.spans[k].start > i }) - 1
+	sp := im.spans[f]
+	j := i - sp.start
+	if sp.ends == nil {
+		return f, j, 0
+	}
+	rec = sort.Search(len(sp.ends), func(r int) bool { return sp.ends[r] > j })
+	if rec > 0 {
+		j -= sp.ends[rec-1]
+	}
+	return f, rec, j
+}
+
+// sourceID is the source id of copy k of record rec of span sp: the
+// record's id, or the file's and the record's place when it has none, and
+// for a record counted more than once, _1, _2, ... after it.
+func (sp span) sourceID(rec, k int) string {
+	id := sp.set.ID(rec)
+	if id == "" {
+		id = sp.fileID + "/" + strconv.Itoa(rec+1)
+	}
+	if sp.set.Counts != nil && sp.set.Counts[rec] != 1 {
+		id += "_" + strconv.Itoa(k+1)
+	}
+	return id
+}
+
+// SourceID is ballot i's source id (app.ImportSource).
+func (im *CVRImport) SourceID(i int) string {
+	f, rec, k := im.locate(i)
+	return im.spans[f].sourceID(rec, k)
+}
+
+// Batch makes ballots lo to hi-1 of the import (app.ImportSource).
+func (im *CVRImport) Batch(lo, hi int) []app.ImportedBallot {
+	out := make([]app.ImportedBallot, 0, hi-lo)
+	if lo >= hi {
+		return out
+	}
+	f, rec, k := im.locate(lo)
+	var ranks []app.Ranking
+	for len(out) < hi-lo {
+		sp := im.spans[f]
+		set := sp.set
+		if rec == set.Len() {
+			f, rec, k = f+1, 0, 0
+			continue
+		}
+		marks, count := set.Ballot(rec)
+		if count == 0 {
+			rec, k = rec+1, 0
+			continue
+		}
+		if cap(ranks)-len(ranks) < len(marks) {
+			ranks = make([]app.Ranking, 0, max(4096, len(marks)))
+		}
+		at := len(ranks)
+		ranks = app.MarksToRankings(ranks, marks, im.names)
+		b := app.ImportedBallot{SourceID: sp.sourceID(rec, k), Rankings: ranks[at:len(ranks):len(ranks)]}
+		if set.Precincts != nil {
+			b.Precinct = set.Precincts[rec]
+		}
+		if set.Batches != nil {
+			b.Batch = set.Batches[rec]
+		}
+		if set.Tabulators != nil {
+			b.Tabulator = set.Tabulators[rec]
+		}
+		out = append(out, b)
+		if k++; k >= int(count) {
+			rec, k = rec+1, 0
+		}
+	}
+	return out
 }
 
 // Record imports the ballots read into the election, all or nothing, and
@@ -304,10 +369,10 @@ func (im *CVRImport) add(set *tally.BallotSet, sum *CVRFileSummary, names []stri
 func (im *CVRImport) Record(ctx context.Context, svc *app.Service, actor, election string, progress func(Progress)) error {
 	var report func(int)
 	if progress != nil {
-		total := int64(len(im.ballots))
+		total := int64(im.Ballots)
 		report = func(done int) { progress(Progress{Stage: StageRecord, Done: int64(done), Total: total}) }
 	}
-	_, err := svc.ImportBallots(ctx, actor, election, app.SourceCVR, im.ballots, report)
+	_, err := svc.ImportBallotsFrom(ctx, actor, election, app.SourceCVR, im, report)
 	var be *app.BallotError
 	if errors.As(err, &be) {
 		return &app.Error{Code: app.ErrorCode(err), Message: im.where(be.Index) + ": " + be.Reason, Err: err}
@@ -317,19 +382,15 @@ func (im *CVRImport) Record(ctx context.Context, svc *app.Service, actor, electi
 
 // where says which file and record ballot i of the import came from.
 func (im *CVRImport) where(i int) string {
-	f := sort.Search(len(im.spans), func(k int) bool { return im.spans[k].start > i }) - 1
-	if f < 0 || f >= len(im.Files) {
+	if i < 0 || i >= im.Ballots {
 		return fmt.Sprintf("ballot %d", i+1)
 	}
-	sp, rec, off := im.spans[f], i-im.spans[f].start+1, ""
-	if sp.counts != nil {
-		n := i - sp.start
-		for rec = 1; n >= int(sp.counts[rec-1]); rec++ {
-			n -= int(sp.counts[rec-1])
-		}
-		off = fmt.Sprintf(", copy %d of %d", n+1, sp.counts[rec-1])
+	f, rec, k := im.locate(i)
+	sp, off := im.spans[f], ""
+	if sp.set.Counts != nil {
+		off = fmt.Sprintf(", copy %d of %d", k+1, sp.set.Counts[rec])
 	}
-	return fmt.Sprintf("%s: record %d%s (source id %q)", im.Files[f].Name, rec, off, im.ballots[i].SourceID)
+	return fmt.Sprintf("%s: record %d%s (source id %q)", im.Files[f].Name, rec+1, off, sp.sourceID(rec, k))
 }
 
 // repeatedCandidates counts the records of a set that rank a candidate

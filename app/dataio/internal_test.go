@@ -12,7 +12,11 @@ import (
 // repeated source id.
 func (im *CVRImport) Check(names []string) error {
 	ids := map[string]bool{}
-	for i, b := range im.ballots {
+	ballots := im.Batch(0, im.Len())
+	for i, b := range ballots {
+		if id := im.SourceID(i); id != b.SourceID {
+			return fmt.Errorf("ballot %d: SourceID says %q, Batch %q", i+1, id, b.SourceID)
+		}
 		if b.SourceID == "" || ids[b.SourceID] {
 			return fmt.Errorf("ballot %d: source id %q is empty or repeated", i+1, b.SourceID)
 		}
@@ -24,8 +28,8 @@ func (im *CVRImport) Check(names []string) error {
 			return fmt.Errorf("ballot %d (%s): not sorted by rank: %+v", i+1, b.SourceID, b.Rankings)
 		}
 	}
-	if len(im.ballots) != im.Ballots {
-		return fmt.Errorf("%d ballots, summary says %d", len(im.ballots), im.Ballots)
+	if len(ballots) != im.Ballots {
+		return fmt.Errorf("%d ballots, summary says %d", len(ballots), im.Ballots)
 	}
 	return nil
 }
