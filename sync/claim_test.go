@@ -358,6 +358,8 @@ func TestUnclaimedProposalsDropped(t *testing.T) {
 		if len(stopped) != 1 || claimedSK(t, prefix, pk) != "" {
 			t.Fatalf("after a cycle stopped between proposal and claim: proposals %v, claimed %q", stopped, claimedSK(t, prefix, pk))
 		}
+		a.close()
+		a.reopen(prefix) // a new process, as each `votedesk sync` is
 		castMayor(a, "ann", 61, 80) // the run grows: proposed again, longer
 		all, _ := a.store.Pending(a.ctx, 0)
 		a.sync()
@@ -378,6 +380,8 @@ func TestUnclaimedProposalsDropped(t *testing.T) {
 		castMayor(a, "ann", 61, 80)
 		all, _ := a.store.Pending(a.ctx, 0)
 		proposeAndStop(t, a) // proposes ballots 1 to 80
+		a.close()
+		a.reopen(prefix) // a new process, as each `votedesk sync` is
 		mine := proposalsUnder(t, prefix, pk)
 		copied.sync() // proposes and claims ballots 1 to 60
 		claimed := claimedSK(t, prefix, pk)

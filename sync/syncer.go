@@ -276,6 +276,11 @@ func (s *Syncer) cycle(ctx context.Context) (app.SyncResult, error) {
 	s.lostRaces = 0
 	s.appended = map[string][]entry{}
 	s.proposed = nil
+	// The proposals this device wrote before, so that the pull notes the
+	// claims that placed their runs (dropProposals).
+	if _, err := s.proposalsWritten(ctx); err != nil {
+		return res, err
+	}
 	for {
 		if err := s.pull(ctx, c, head, &res); err != nil {
 			return res, err
