@@ -160,3 +160,41 @@ func TestVerifyWithoutRoomForItsRebuild(t *testing.T) {
 		t.Error("the database changed")
 	}
 }
+
+// TestVerifyTellsItsProgress: verify tells the progress it carries in its
+// context how far each step is, in order (the chain, the rebuild, the
+// comparison), each step's counts rising to the log's last event.
+func TestVerifyTellsItsProgress(t *testing.T) {
+	s := steppedStore(t)
+	old := rebuildStep
+	rebuildStep = 1
+	t.Cleanup(func() { rebuildStep = old })
+	type report struct {
+		step        string
+		done, total uint64
+	}
+	var got []report
+	ctx := app.WithVerifyProgress(context.Background(), func(step string, done, total uint64) {
+		got = append(got, report{step, done, total})
+	})
+	r, err := s.Verify(ctx)
+	if err != nil || !r.OK() {
+		t.Fatalf("verify: %+v, %v", r, err)
+	}
+	order := map[string]int{"chain": 0, "rebuild": 1, "compare": 2}
+	last := map[string]report{}
+	for i, g := range got {
+		if i > 0 && (order[g.step] < order[got[i-1].step] || g.step == got[i-1].step && g.done < got[i-1].done) {
+			t.Fatalf("report %d, %+v, after %+v", i, g, got[i-1])
+		}
+		last[g.step] = g
+	}
+	for _, step := range []string{"chain", "rebuild"} {
+		if l := last[step]; l.done != r.Events || l.total != r.Events {
+			t.Errorf("the last report of %s: %+v, want %d of %d", step, l, r.Events, r.Events)
+		}
+	}
+	if _, ok := last["compare"]; !ok || len(got) < int(r.Events)+2 {
+		t.Errorf("%d reports for %d events (a rebuild a step an event): %+v", len(got), r.Events, got)
+	}
+}

@@ -114,6 +114,8 @@ func checkChain(ctx context.Context, log *bolt.Bucket, r *VerifyReport) {
 	prev := ""
 	want := uint64(1)
 	c := log.Cursor()
+	report, total := app.VerifyProgressOf(ctx), lastSeq(log)
+	defer func() { report("chain", r.Events, total) }()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		if ctx.Err() != nil {
 			r.Problem("verification cancelled")
@@ -121,6 +123,9 @@ func checkChain(ctx context.Context, log *bolt.Bucket, r *VerifyReport) {
 		}
 		seq := getSeq(k)
 		r.Events = seq
+		if seq%progressEvery == 0 {
+			report("chain", seq, total)
+		}
 		ev, err := app.DecodeEvent(v)
 		switch {
 		case seq != want:
@@ -225,6 +230,7 @@ func checkRebuild(ctx context.Context, db *bolt.DB, format string, r *VerifyRepo
 			}
 			return scratchError(db, filepath.Dir(dir), err)
 		}
+		app.VerifyProgressOf(ctx)("compare", 0, 0)
 		return scratch.db.View(func(dst *bolt.Tx) error {
 			view := func(k, v []byte) ([]byte, bool) { return v, true }
 			switch format {
@@ -256,6 +262,16 @@ func checkRebuild(ctx context.Context, db *bolt.DB, format string, r *VerifyRepo
 			return nil
 		})
 	})
+}
+
+// progressEvery is how many events a verify's step goes between reports
+// of its progress.
+const progressEvery = 4096
+
+// lastSeq is the sequence number of the last event of log (0 for none).
+func lastSeq(log *bolt.Bucket) uint64 {
+	k, _ := log.Cursor().Last()
+	return getSeq(k)
 }
 
 // replayError is an error of a verify's replay of the log, as against one
@@ -317,8 +333,11 @@ func replayInSteps(ctx context.Context, db *bolt.DB, step int) (steps int, err e
 	if err := db.Update(clearProjection); err != nil {
 		return 0, err
 	}
+	report := app.VerifyProgressOf(ctx)
 	for next, more := uint64(1), true; more; steps++ {
+		var total uint64
 		err := db.Update(func(btx *bolt.Tx) (err error) {
+			total = lastSeq(btx.Bucket(bucketLog))
 			next, more, _, err = replayFrom(ctx, btx, next, step)
 			if err != nil {
 				return replayError{err}
@@ -328,6 +347,7 @@ func replayInSteps(ctx context.Context, db *bolt.DB, step int) (steps int, err e
 		if err != nil {
 			return steps, err
 		}
+		report("rebuild", next-1, total)
 	}
 	return steps, nil
 }

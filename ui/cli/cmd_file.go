@@ -138,6 +138,23 @@ func compact(c *call) error {
 	})
 }
 
+// verifyStep is the progress line of a verify's step.
+func verifyStep(step string, done, total uint64) string {
+	of := func(what string) string {
+		if total == 0 {
+			return what
+		}
+		return fmt.Sprintf("%s: %s of %s events (%d%%)", what, thousands(int(done)), thousands(int(total)), 100*done/total)
+	}
+	switch step {
+	case "chain":
+		return of("checking the hash chain")
+	case "rebuild":
+		return of("replaying the log into a rebuild of the projection")
+	}
+	return "comparing the projection with the rebuild"
+}
+
 type verifyJSON struct {
 	OK          bool     `json:"ok"`
 	Events      uint64   `json:"events"`
@@ -153,8 +170,11 @@ func verify(c *call) error {
 	}
 	var r app.VerifyReport
 	var err error
+	p := c.progress()
+	ctx := app.WithVerifyProgress(c.ctx, func(step string, done, total uint64) { p.show(verifyStep(step, done, total)) })
 	if f := c.args.str("file"); f != "" {
-		r, err = c.deps.Files.CheckFile(c.ctx, f)
+		r, err = c.deps.Files.CheckFile(ctx, f)
+		p.end()
 	} else if c.args.flag("cloud") {
 		if err := c.open(); err != nil {
 			return err
@@ -176,7 +196,8 @@ func verify(c *call) error {
 			return err
 		}
 		defer c.backend.Store.Close()
-		r, err = c.backend.Store.Verify(c.ctx)
+		r, err = c.backend.Store.Verify(ctx)
+		p.end()
 	}
 	if err != nil {
 		return err
