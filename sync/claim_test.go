@@ -359,7 +359,7 @@ func TestUnclaimedProposalsDropped(t *testing.T) {
 			t.Fatalf("after a cycle stopped between proposal and claim: proposals %v, claimed %q", stopped, claimedSK(t, prefix, pk))
 		}
 		a.close()
-		a.reopen(prefix) // a new process, as each `votedesk sync` is
+		a.reopen(prefix)            // a new process, as each `votedesk sync` is
 		castMayor(a, "ann", 61, 80) // the run grows: proposed again, longer
 		all, _ := a.store.Pending(a.ctx, 0)
 		a.sync()
