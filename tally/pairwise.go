@@ -93,16 +93,17 @@ func newPairwise(c Contest, b *BallotSet, explicit bool, check *ballotCheck) (*P
 			for from := lo; from < hi; from += checkBlock {
 				to := min(from+checkBlock, hi)
 				switch {
-				case check != nil && counts[part].byMask != nil:
+				case check == nil:
+					counts[part].add(b, pos, from, to)
+				case counts[part].byMask != nil:
 					errs[part] = counts[part].addChecked(b, pos, from, to, check)
-				case check != nil:
-					errs[part] = check.run(from, to)
+				default:
+					if errs[part] = check.run(from, to); errs[part] == nil {
+						counts[part].add(b, pos, from, to)
+					}
 				}
 				if errs[part] != nil {
 					return
-				}
-				if check == nil || counts[part].byMask == nil {
-					counts[part].add(b, pos, from, to)
 				}
 			}
 		}()
