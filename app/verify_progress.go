@@ -2,11 +2,16 @@ package app
 
 import "context"
 
-// VerifyProgress is told how far a verify of a database is: step is
-// "chain" (the hash chain, event by event), "rebuild" (the log replayed
-// into a rebuild of the projection) or "compare" (the projection against
-// the rebuild), done and total counted in events (0 of 0 for compare).
+// VerifyProgress is told how far a verify of a database is: in which step,
+// and done and total counted in events (0 of 0 for VerifyCompare).
 type VerifyProgress func(step string, done, total uint64)
+
+// The steps of a verify, in order.
+const (
+	VerifyChain   = "chain"   // the hash chain, event by event
+	VerifyRebuild = "rebuild" // the log replayed into a rebuild of the projection
+	VerifyCompare = "compare" // the projection against the rebuild
+)
 
 type verifyProgressKey struct{}
 

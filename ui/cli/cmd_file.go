@@ -147,9 +147,9 @@ func verifyStep(step string, done, total uint64) string {
 		return fmt.Sprintf("%s: %s of %s events (%d%%)", what, thousands(int(done)), thousands(int(total)), 100*done/total)
 	}
 	switch step {
-	case "chain":
+	case app.VerifyChain:
 		return of("checking the hash chain")
-	case "rebuild":
+	case app.VerifyRebuild:
 		return of("replaying the log into a rebuild of the projection")
 	}
 	return "comparing the projection with the rebuild"
