@@ -403,6 +403,9 @@ func (s *Syncer) dropProposals(ctx context.Context, c *Cloud, pending int) error
 			s.step("proposal-dropped")
 		}
 	}
+	if len(keep) == len(ps) {
+		return nil // nothing settled: the list stands
+	}
 	return s.saveProposals(ctx, keep)
 }
 
