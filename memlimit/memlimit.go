@@ -18,30 +18,30 @@ func Set() int64 {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return 0
 	}
-	limit := Of(Available("/proc/self/cgroup", "/sys/fs/cgroup", physical()))
+	limit := limitFor(available("/proc/self/cgroup", "/sys/fs/cgroup", physical()))
 	if limit > 0 {
 		debug.SetMemoryLimit(limit)
 	}
 	return limit
 }
 
-// Of is the limit Set takes for avail bytes of memory: three quarters of
+// limitFor is the limit Set takes for avail bytes of memory: three quarters of
 // it, the rest left to the page cache (the database file is read through
 // it), the stacks and the runtime's own; 0 for avail unknown.
-func Of(avail int64) int64 {
+func limitFor(avail int64) int64 {
 	if avail <= 0 {
 		return 0
 	}
 	return avail / 4 * 3
 }
 
-// Available returns the least of total (the machine's memory; 0 when
+// available returns the least of total (the machine's memory; 0 when
 // unknown) and the memory limits of the control groups that the file
 // cgroups (/proc/self/cgroup) places the process in, and of their
 // ancestors, as mounted under root: version 2's memory.max in the unified
 // hierarchy, version 1's memory.limit_in_bytes in the memory controller's.
 // A limit that cannot be read, or says "max", limits nothing.
-func Available(cgroups, root string, total int64) int64 {
+func available(cgroups, root string, total int64) int64 {
 	b, err := os.ReadFile(cgroups)
 	if err != nil {
 		return total

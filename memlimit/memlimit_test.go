@@ -79,19 +79,19 @@ func TestAvailable(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := tree(t, tc.files)
-			if got := Available(filepath.Join(dir, "self"), filepath.Join(dir, "fs"), tc.total); got != tc.want {
-				t.Errorf("Available = %d, want %d", got, tc.want)
+			if got := available(filepath.Join(dir, "self"), filepath.Join(dir, "fs"), tc.total); got != tc.want {
+				t.Errorf("available = %d, want %d", got, tc.want)
 			}
 		})
 	}
 }
 
-func TestOf(t *testing.T) {
-	if got := Of(6 * gb); got != 6*gb/4*3 {
-		t.Errorf("Of(6 GB) = %d", got)
+func TestLimitFor(t *testing.T) {
+	if got := limitFor(6 * gb); got != 6*gb/4*3 {
+		t.Errorf("limitFor(6 GB) = %d", got)
 	}
-	if got := Of(0); got != 0 {
-		t.Errorf("Of(unknown) = %d, want no limit", got)
+	if got := limitFor(0); got != 0 {
+		t.Errorf("limitFor(unknown) = %d, want no limit", got)
 	}
 }
 
