@@ -253,22 +253,21 @@ func ballotRefused(code Code, i int, sourceID, why string) *BallotError {
 // checkSourceIDs refuses an import whose source ids repeat, among its own
 // ballots or with ballots already imported into the election.
 func checkSourceIDs(tx Tx, election string, ballots ImportSource) error {
-	first := make(map[string]int, ballots.Len())
+	first := NewIDSet(ballots.Len(), ballots.SourceID)
 	for i := range ballots.Len() {
 		id := ballots.SourceID(i)
 		if id == "" {
 			continue
 		}
-		if j, dup := first[id]; dup {
+		if j, dup := first.Add(id, i); dup {
 			return ballotRefused(CodeInvalid, i, id, fmt.Sprintf("source id %q is also ballot %d of this import", id, j+1))
 		}
-		first[id] = i
 	}
-	if len(first) == 0 {
+	if first.Len() == 0 {
 		return nil
 	}
 	return tx.QueryAttr(electionPK(election), prefixUnlisted, "source_id", func(v []byte) (bool, error) {
-		if i, dup := first[string(v)]; dup && len(v) > 0 {
+		if i, dup := first.Find(v); dup && len(v) > 0 {
 			return false, ballotRefused(CodeConflict, i, ballots.SourceID(i),
 				fmt.Sprintf("a ballot with source id %q was already imported into %q", ballots.SourceID(i), election))
 		}

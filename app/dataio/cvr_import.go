@@ -70,8 +70,9 @@ type CVRImport struct {
 	Matches []NameMatch      `json:"matches"` // names taken for a candidate other than by their exact name
 	Ballots int              `json:"ballots"` // ballots to import (records weighted by their counts)
 
-	names []string // the candidates a mark's index names
-	spans []span   // one a file, in order
+	names []string           // the candidates a mark's index names
+	spans []span             // one a file, in order
+	read  []*tally.BallotSet // the files' records as read, in order (ReadCVRs)
 }
 
 // CVRFileSummary says what was read from one file.
@@ -174,11 +175,10 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 		sizes[i] = sourceBytes(src.FilePath)
 		total += sizes[i]
 	}
-	ids := map[string]place{}
 	im := &CVRImport{}
+	ids := app.NewIDSet(0, im.recordID)
 	var before int64
 	var ballots uint64
-	sets := make([]*tally.BallotSet, 0, len(sources))
 	for i, src := range sources {
 		var set tally.BallotSet
 		ro := read
@@ -219,16 +219,16 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 		}
 		sum := CVRFileSummary{Name: filepath.Base(src.FilePath), Path: src.FilePath, Format: src.Provider,
 			Records: st.Records, Ballots: int(st.Ballots), Undervotes: st.Undervotes, Skipped: st.Skipped, Repeated: repeatedCandidates(&set)}
+		im.read = append(im.read, &set)
 		if err := im.checkIDs(ids, &set, i); err != nil {
 			return nil, app.Errorf(app.CodeInvalid, "%s: %v", sum.Name, err)
 		}
 		ballots += st.Ballots
 		im.Files = append(im.Files, sum)
-		sets = append(sets, &set)
 	}
 	// Every file is read and within the limits before its ballots count.
 	im.names = names
-	for i, set := range sets {
+	for i, set := range im.read {
 		if err := im.add(set, &im.Files[i]); err != nil {
 			return nil, err
 		}
@@ -416,23 +416,25 @@ func repeatedCandidates(set *tally.BallotSet) int {
 type place struct{ file, record int32 }
 
 // checkIDs refuses ballot ids that repeat within the files read so far.
-func (im *CVRImport) checkIDs(ids map[string]place, set *tally.BallotSet, file int) error {
+func (im *CVRImport) checkIDs(ids *app.IDSet[place], set *tally.BallotSet, file int) error {
 	for i := range set.Len() {
 		id := set.ID(i)
 		if id == "" {
 			continue
 		}
-		if first, dup := ids[id]; dup {
+		if first, dup := ids.Add(id, place{int32(file), int32(i + 1)}); dup {
 			where := fmt.Sprintf("record %d", first.record)
 			if int(first.file) != file {
 				where += " of " + im.Files[first.file].Name
 			}
 			return fmt.Errorf("record %d: ballot id %q repeats %s", i+1, id, where)
 		}
-		ids[id] = place{int32(file), int32(i + 1)}
 	}
 	return nil
 }
+
+// recordID is the ballot id of a record checkIDs has met.
+func (im *CVRImport) recordID(p place) string { return im.read[p.file].ID(int(p.record) - 1) }
 
 // sourceBytes is the size of a cast vote record source for progress: a
 // file's size, or the files of an export folder together.
