@@ -87,8 +87,8 @@ func runKiosk(k cli.KioskStart) error {
 // files are the operations on database files that are not open here.
 type files struct{}
 
-func (files) Restore(ctx context.Context, dbPath, from string) (app.RestoreInfo, error) {
-	return localstore.Restore(ctx, dbPath, from, time.Now())
+func (files) Restore(ctx context.Context, dbPath, from string, approve func(app.VerifyReport) error) (app.RestoreInfo, error) {
+	return localstore.Restore(ctx, dbPath, from, time.Now(), approve)
 }
 
 func (files) Compact(ctx context.Context, dbPath string) (app.CompactInfo, error) {

@@ -71,14 +71,22 @@ type RestoreInfo = app.RestoreInfo
 // checking the backup (layout, hash chain, projection = rebuild from the log,
 // counts). Nothing is replaced when the check fails. The database must not be
 // open elsewhere; the file it replaces is kept beside it as
-// "{dbPath}.before-restore-{time}".
-func Restore(ctx context.Context, dbPath, from string, now time.Time) (RestoreInfo, error) {
+// "{dbPath}.before-restore-{time}". approve, if set, is asked after the
+// check whether the backup the check describes may replace the database
+// (app.VerifyReport.RestoreRefusal): a refusal restores nothing, and the
+// backup is checked once, not once for the question and once to restore.
+func Restore(ctx context.Context, dbPath, from string, now time.Time, approve func(app.VerifyReport) error) (RestoreInfo, error) {
 	report, err := CheckFile(ctx, from)
 	if err != nil {
 		return RestoreInfo{}, err
 	}
 	if !report.OK() {
 		return RestoreInfo{Report: report}, app.Errorf(app.CodeInvalid, "the backup %s fails its check: %s; nothing was restored", from, report.Problems[0])
+	}
+	if approve != nil {
+		if err := approve(report); err != nil {
+			return RestoreInfo{Report: report}, err
+		}
 	}
 	var kept string
 	if _, err := os.Stat(dbPath); err == nil {

@@ -62,7 +62,7 @@ func TestDamagedFilesAreReported(t *testing.T) {
 		report("check", err)
 		_ = r
 		target := filepath.Join(dir, "restored-"+name)
-		_, err = localstore.Restore(ctx, target, p, time.Now())
+		_, err = localstore.Restore(ctx, target, p, time.Now(), nil)
 		if err == nil && len(data) < len(raw) {
 			t.Errorf("a copy of %s cut to %d of %d bytes was restored", name, len(data), len(raw))
 		}

@@ -2,6 +2,7 @@ package localstore_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -135,7 +136,7 @@ func TestBackupRestoreCompact(t *testing.T) {
 	}
 	path := st.Path()
 	t.Run("ErrRestoreWhileOpen", func(t *testing.T) {
-		if _, err := localstore.Restore(ctx, path, backup, time.Now()); !strings.Contains(app.ErrorMessage(err), "already open") {
+		if _, err := localstore.Restore(ctx, path, backup, time.Now(), nil); !strings.Contains(app.ErrorMessage(err), "already open") {
 			t.Errorf("restore over an open database: %v", err)
 		}
 	})
@@ -143,11 +144,24 @@ func TestBackupRestoreCompact(t *testing.T) {
 	t.Run("ErrBackupFailsCheck", func(t *testing.T) {
 		bad := filepath.Join(dir, "bad.db")
 		os.WriteFile(bad, []byte("not a database"), 0o600)
-		if _, err := localstore.Restore(ctx, path, bad, time.Now()); err == nil {
+		if _, err := localstore.Restore(ctx, path, bad, time.Now(), nil); err == nil {
 			t.Error("restored a file that is not a database")
 		}
 	})
-	ri, err := localstore.Restore(ctx, path, backup, time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC))
+	t.Run("ErrNotApproved", func(t *testing.T) {
+		before, _ := os.ReadFile(path)
+		var asked app.VerifyReport
+		_, err := localstore.Restore(ctx, path, backup, time.Now(), func(r app.VerifyReport) error {
+			asked = r
+			return app.Errorf(app.CodeForbidden, "not this one")
+		})
+		after, _ := os.ReadFile(path)
+		kept, _ := filepath.Glob(path + ".before-restore-*")
+		if app.ErrorMessage(err) != "not this one" || asked.Events != 8 || !bytes.Equal(before, after) || len(kept) != 0 {
+			t.Errorf("a restore refused by approve: %v, asked about %d events, database changed %v, kept %q", err, asked.Events, !bytes.Equal(before, after), kept)
+		}
+	})
+	ri, err := localstore.Restore(ctx, path, backup, time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func (g GUI) Run(path string, ask bool) error {
 // restoreNotice restores the backup at from over the database at path and
 // says, for the user, what happened.
 func restoreNotice(path, from string) string {
-	info, err := localstore.Restore(context.Background(), path, from, time.Now())
+	info, err := localstore.Restore(context.Background(), path, from, time.Now(), nil)
 	if err != nil {
 		return "The restore failed; the database is as it was.\n" + app.ErrorMessage(err)
 	}

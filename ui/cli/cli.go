@@ -57,7 +57,9 @@ type Maintenance interface {
 
 // Files are the operations on a database file that is not open here.
 type Files interface {
-	Restore(ctx context.Context, dbPath, from string) (app.RestoreInfo, error)
+	// Restore checks the backup at from and, if approve (when set) lets
+	// what the check found through, replaces the database at dbPath with it.
+	Restore(ctx context.Context, dbPath, from string, approve func(app.VerifyReport) error) (app.RestoreInfo, error)
 	Compact(ctx context.Context, dbPath string) (app.CompactInfo, error)
 	// RequestBackup asks the process that has the database open for a
 	// backup, as user (who must be allowed to make one there).

@@ -82,6 +82,7 @@ func restore(c *call) error {
 	// replaces signs in first, and the backup must hold their own account
 	// (or they name its OWNER to confirm). Restoring where there is no
 	// database yet (a new machine) needs no one.
+	var approve func(app.VerifyReport) error
 	if _, err := os.Stat(path); err == nil {
 		if err := c.open(); err != nil {
 			return err
@@ -95,17 +96,21 @@ func restore(c *call) error {
 		if err != nil {
 			return err
 		}
-		report, err := c.deps.Files.CheckFile(c.ctx, c.args.pos[0])
-		if err != nil {
-			return err
-		}
-		if report.OK() {
+		approve = func(report app.VerifyReport) error {
 			if err := report.RestoreRefusal(u, c.args.str("owner")); err != nil {
 				return app.Errorf(app.ErrorCode(err), "%s (votedesk restore %s --owner NAME); nothing was restored", app.ErrorMessage(err), c.args.pos[0])
 			}
+			return nil
 		}
 	}
-	info, err := c.deps.Files.Restore(c.ctx, path, c.args.pos[0])
+	// The check of a state's backup takes tens of seconds: a terminal is
+	// shown how far it is.
+	p := c.progress()
+	ctx := app.WithVerifyProgress(c.ctx, func(step string, done, total uint64) {
+		p.show("checking the backup, " + verifyStep(step, done, total))
+	})
+	info, err := c.deps.Files.Restore(ctx, path, c.args.pos[0], approve)
+	p.end()
 	if err != nil {
 		return err
 	}

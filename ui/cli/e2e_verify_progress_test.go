@@ -3,6 +3,7 @@ package cli_test
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -48,5 +49,40 @@ func TestCLIVerifyShowsProgressOnATerminal(t *testing.T) {
 	}
 	if !strings.Contains(text, "\r\x1b[Kverified:") {
 		t.Errorf("the progress line was not cleared before the verdict:\n%q", text)
+	}
+}
+
+// TestCLIRestoreShowsProgressOnATerminal: a restore checks the backup
+// (tens of seconds for a state's database) with the verify's progress line
+// on a terminal, cleared before what was restored is said.
+func TestCLIRestoreShowsProgressOnATerminal(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) to run the command on a terminal:", err)
+	}
+	c := newCLI(t)
+	c.run([]string{"VOTEDESK_PASSWORD=olga-password"}, "user", "add", "olga", "--email", "olga@example.org")
+	c.signedIn("olga", "olga-password")
+	c.ok("election", "create", "E")
+	backup := filepath.Join(t.TempDir(), "backup.db")
+	c.ok("backup", backup)
+
+	// Restored on a new machine: where there is no database yet.
+	fresh := filepath.Join(t.TempDir(), "fresh.db")
+	cmd := exec.Command(script, "-qec", "'"+binary+"' --db '"+fresh+"' restore '"+backup+"'", "/dev/null")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "VOTEDESK_DB=")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("restore on a terminal: %v\n%q", err, out)
+	}
+	text := string(out)
+	for _, want := range []string{
+		"checking the backup, checking the hash chain: 2 of 2 events (100%)",
+		"checking the backup, replaying the log into a rebuild of the projection",
+		"\r\x1b[Krestored 2 events into " + fresh,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("restore on a terminal wrote no %q:\n%q", want, text)
+		}
 	}
 }
