@@ -3,9 +3,11 @@ package localstore
 import (
 	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"votedesk/app"
@@ -77,7 +79,69 @@ func checkShape(path string) error {
 	if size < need {
 		return app.Errorf(app.CodeInvalid, "%s is damaged: it holds %d bytes but its header says %d (a copy cut short?); nothing was changed", path, size, need)
 	}
+	if !freelistWhole(f, size) {
+		return app.Errorf(app.CodeInvalid, "%s is damaged: its list of free pages is not where its header says (a changed page?); nothing was changed", path)
+	}
 	return nil
+}
+
+// freelistWhole reports whether the list of free pages that bbolt reads
+// when it opens f for writing is a freelist page within the file: the one
+// the current header names (bbolt's choice: the valid header with the
+// higher transaction id). bbolt panics there on any other page, after it
+// has locked the file, and nothing can unlock it but the end of the
+// process: every later open of the file, a restore over it included,
+// would be told that another VoteDesk has it open. A file with no valid
+// header, or whose header names no freelist, is left to bbolt.
+func freelistWhole(f *os.File, size int64) bool {
+	var best []byte
+	var bestTx uint64
+	off := int64(0)
+	for i := range 2 {
+		var page [16 + 64]byte
+		if _, err := f.ReadAt(page[:], off); err != nil {
+			break
+		}
+		m := page[16:]
+		ps := int64(binary.LittleEndian.Uint32(m[8:]))
+		if i == 0 {
+			off = ps // the second header follows the first, at its page size
+		}
+		h := fnv.New64a()
+		h.Write(m[:56])
+		valid := binary.LittleEndian.Uint32(m[0:]) == 0xED0CDAED && binary.LittleEndian.Uint32(m[4:]) == 2 &&
+			h.Sum64() == binary.LittleEndian.Uint64(m[56:]) && ps >= 512 && ps <= 1<<20
+		if tx := binary.LittleEndian.Uint64(m[48:]); valid && (best == nil || tx > bestTx) {
+			best, bestTx = slices.Clone(m), tx
+		}
+		if ps < 512 || ps > 1<<20 {
+			break
+		}
+	}
+	if best == nil {
+		return true
+	}
+	ps := int64(binary.LittleEndian.Uint32(best[8:]))
+	pgid := binary.LittleEndian.Uint64(best[32:])
+	if pgid == ^uint64(0) {
+		return true // not kept in the file: bbolt rebuilds it
+	}
+	if pgid < 2 || pgid > uint64(size/ps) {
+		return false
+	}
+	var hdr [16 + 8]byte
+	at := int64(pgid) * ps
+	if _, err := f.ReadAt(hdr[:], at); err != nil {
+		return false
+	}
+	flags := binary.LittleEndian.Uint16(hdr[8:])
+	count := uint64(binary.LittleEndian.Uint16(hdr[10:]))
+	overflow := int64(binary.LittleEndian.Uint32(hdr[12:]))
+	if count == 0xFFFF {
+		count = binary.LittleEndian.Uint64(hdr[16:]) + 1 // the count, then the ids
+	}
+	room := (overflow + 1) * ps
+	return flags == 0x10 && at+room <= size && count <= uint64(room-16)/8
 }
 
 // guard runs fn and turns a memory fault or a panic while it reads the

@@ -2,6 +2,7 @@ package localstore_test
 
 import (
 	"context"
+	"encoding/binary"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -75,23 +76,51 @@ func TestDamagedFilesAreReported(t *testing.T) {
 			report("open", err)
 		}
 	}
-	for _, n := range []int{100, 4096, 4096 + 100, 8192, len(raw) / 2, len(raw) - 4096, len(raw) - 1} {
+	ps := int(binary.LittleEndian.Uint32(raw[16+8:])) // the file's page size, from its header
+	for _, n := range []int{100, 4096, 4096 + 100, ps, ps + 100, 2 * ps, len(raw) / 2, len(raw) - ps, len(raw) - 1} {
 		try("cut.db", raw[:n])
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 40 {
 		data := append([]byte(nil), raw...)
 		for range 1 + i%8 {
-			p := 2*4096 + rng.IntN(len(data)-2*4096)
+			p := 2*ps + rng.IntN(len(data)-2*ps)
 			data[p] ^= byte(1 + rng.IntN(255))
 		}
 		// Some runs hit page headers: their type and count.
 		if i%2 == 0 {
-			pg := 2 + rng.IntN(len(data)/4096-2)
-			data[pg*4096+8] ^= 0xff
-			data[pg*4096+10] ^= byte(rng.IntN(256))
+			pg := 2 + rng.IntN(len(data)/ps-2)
+			data[pg*ps+8] ^= 0xff
+			data[pg*ps+10] ^= byte(rng.IntN(256))
 		}
 		try("flipped.db", data)
+	}
+	// The list of free pages, which bbolt reads as it opens a file for
+	// writing, after it has locked it: a bbolt panic there left the file
+	// locked for as long as the process ran, so the open after it (the
+	// GUI opening the database again, a restore over it) was told that
+	// another VoteDesk had it open.
+	freelist := int(binary.LittleEndian.Uint64(raw[16+32:]))
+	for _, change := range []struct {
+		name string
+		at   int
+		xor  byte
+	}{{"type", 8, 0xff}, {"count", 11, 0x7f}, {"length", 13, 0x10}} {
+		t.Run("Freelist"+change.name, func(t *testing.T) {
+			p := filepath.Join(dir, "freelist.db")
+			data := append([]byte(nil), raw...)
+			data[freelist*ps+change.at] ^= change.xor
+			must(os.WriteFile(p, data, 0o600))
+			if _, err := localstore.Open(p); err == nil || !strings.Contains(app.ErrorMessage(err), p) {
+				t.Fatalf("a file whose freelist page's %s changed opened: %v", change.name, err)
+			}
+			must(os.WriteFile(p, raw, 0o600))
+			s, err := localstore.Open(p)
+			if err != nil {
+				t.Fatalf("the file made whole again does not open: %v", err)
+			}
+			s.Close()
+		})
 	}
 }
 
