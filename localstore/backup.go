@@ -149,7 +149,7 @@ func (src *Store) compact(ctx context.Context, now time.Time) (app.CompactInfo, 
 		return app.CompactInfo{}, err
 	}
 	defer os.Remove(tmp)
-	dst, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: OpenTimeout})
+	dst, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: OpenTimeout, PageSize: pageSize})
 	if err != nil {
 		return app.CompactInfo{}, err
 	}

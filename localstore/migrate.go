@@ -199,7 +199,7 @@ func (s *Store) respellFile() error {
 		return err
 	}
 	defer os.Remove(tmp)
-	dst, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: OpenTimeout, FreelistType: bolt.FreelistMapType})
+	dst, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: OpenTimeout, FreelistType: bolt.FreelistMapType, PageSize: pageSize})
 	if err != nil {
 		return err
 	}
