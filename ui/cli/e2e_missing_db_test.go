@@ -120,7 +120,8 @@ func TestCLIBackupRestoreGates(t *testing.T) {
 	cut, scribbled := filepath.Join(dir, "cut.db"), filepath.Join(dir, "scribbled.db")
 	os.WriteFile(cut, raw[:len(raw)/3], 0o600)
 	bad := bytes.Clone(raw)
-	for i := 4096 * 2; i < len(bad) && i < 4096*6; i++ {
+	ps := int(raw[24]) | int(raw[25])<<8 | int(raw[26])<<16 // the file's page size, from its header
+	for i := ps * 2; i < len(bad) && i < ps*6; i++ {
 		bad[i] = 0xA5
 	}
 	os.WriteFile(scribbled, bad, 0o600)
