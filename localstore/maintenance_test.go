@@ -140,6 +140,14 @@ func TestBackupRestoreCompact(t *testing.T) {
 			t.Errorf("restore over an open database: %v", err)
 		}
 	})
+	t.Run("ErrCheckWhileOpen", func(t *testing.T) {
+		// verify --file on the database the app has open: it is not
+		// "not a VoteDesk database".
+		_, err := localstore.CheckFile(ctx, path)
+		if app.ErrorCode(err) != app.CodeUnavailable || !strings.Contains(app.ErrorMessage(err), "open in another VoteDesk") || !strings.Contains(app.ErrorMessage(err), path) {
+			t.Errorf("checking the database while it is open: %v", err)
+		}
+	})
 	st.Close()
 	t.Run("ErrBackupFailsCheck", func(t *testing.T) {
 		bad := filepath.Join(dir, "bad.db")

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"votedesk/app"
 )
@@ -47,6 +48,9 @@ func CheckFile(ctx context.Context, path string) (VerifyReport, error) {
 		return VerifyReport{}, err
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: OpenTimeout})
+	if errors.Is(err, berrors.ErrTimeout) {
+		return VerifyReport{}, &app.Error{Code: app.CodeUnavailable, Message: fmt.Sprintf("%s is open in another VoteDesk, which may be changing it; close that one first, or check a backup of it", path), Err: err}
+	}
 	if err != nil {
 		return VerifyReport{}, &app.Error{Code: app.CodeInvalid, Message: fmt.Sprintf("%s is not a VoteDesk database", path), Err: err}
 	}
