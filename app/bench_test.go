@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -123,6 +124,60 @@ func BenchmarkCountInput1M(b *testing.B) {
 	}
 	b.Run("cached", read)
 	b.Run("cached-irv", irv)
+}
+
+// BenchmarkBallotList1M measures the Results tab's ballot list of a stored
+// 1,000,000-ballot election: /whole lists every ballot (Ballots, what the
+// tab did until 2026-11-28, and what `ballot list` and the export read),
+// /list lists them as the tab does now (ListBallots and its first page of
+// 256). kept-MB is the heap the result holds once the garbage is collected.
+func BenchmarkBallotList1M(b *testing.B) {
+	const n = 1_000_000
+	cands := []string{"Ada", "Ben", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo"}
+	e := newEnv(b)
+	e.must(e.svc.CreateElection(e.ctx, "user", "Big", "", false))
+	e.must(e.svc.AddCandidates(e.ctx, "user", "Big", cands...))
+	if _, err := e.svc.ImportBallots(e.ctx, "user", "Big", app.SourceCVR, randomBallots(n, cands), nil); err != nil {
+		b.Fatal(err)
+	}
+	kept := func(b *testing.B, hold any) {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		before := m.HeapAlloc
+		runtime.KeepAlive(hold)
+		hold = nil
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		b.ReportMetric(float64(before-min(before, m.HeapAlloc))/1e6, "kept-MB")
+	}
+	b.Run("whole", func(b *testing.B) {
+		var last []app.Ballot
+		for b.Loop() {
+			last = nil
+			bs, err := e.svc.Ballots(e.ctx, "user", "Big")
+			if err != nil || len(bs) != n {
+				b.Fatalf("%d ballots, %v", len(bs), err)
+			}
+			last = bs
+		}
+		kept(b, last)
+	})
+	b.Run("list", func(b *testing.B) {
+		var last *app.BallotList
+		for b.Loop() {
+			last = nil
+			l, err := e.svc.ListBallots(e.ctx, "user", "Big")
+			if err != nil || l.Len() != n {
+				b.Fatalf("%v", err)
+			}
+			if rows, err := l.Rows(e.ctx, 0, 256); err != nil || len(rows) != 256 {
+				b.Fatalf("%d rows, %v", len(rows), err)
+			}
+			last = l
+		}
+		kept(b, last)
+	})
 }
 
 // randomBallots makes n ballots ranking 1 to all of cands at random (fixed

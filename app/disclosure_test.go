@@ -2,6 +2,8 @@ package app_test
 
 import (
 	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 
 	"votedesk/app"
@@ -37,6 +39,7 @@ func TestDisclosureMatrix(t *testing.T) {
 					if (err == nil) != contents {
 						t.Fatalf("ballot list: %v, want contents shown: %v", err, contents)
 					}
+					listedAsWhole(t, e, actor, el, ballots, err)
 					if err == nil {
 						if len(ballots) == 0 {
 							t.Fatal("no ballots listed")
@@ -107,4 +110,77 @@ func disclosureElection(e *env, secret bool, state string) string {
 		e.must(e.svc.FinalizeElection(e.ctx, "user", name))
 	}
 	return name
+}
+
+// listedAsWhole checks that the list a screen reads a few rows at a time
+// (ListBallots, then Rows) shows what Ballots shows whole (ballots, or
+// the refusal err): the same ballots in the same order, with the same
+// parts withheld. It reads the rows in blocks of two, as a screen would.
+func listedAsWhole(t *testing.T, e *env, actor, election string, ballots []app.Ballot, err error) {
+	t.Helper()
+	l, lerr := e.svc.ListBallots(e.ctx, actor, election)
+	if (lerr == nil) != (err == nil) || err != nil && app.ErrorCode(lerr) != app.ErrorCode(err) {
+		t.Fatalf("ListBallots: %v; Ballots: %v", lerr, err)
+	}
+	if err != nil {
+		return
+	}
+	var rows []app.Ballot
+	for i := 0; i < l.Len(); i += 2 {
+		r, err := l.Rows(e.ctx, i, i+2)
+		if err != nil {
+			t.Fatalf("rows %d to %d: %v", i, i+2, err)
+		}
+		rows = append(rows, r...)
+	}
+	if !reflect.DeepEqual(rows, ballots) {
+		t.Errorf("the list read in blocks shows\n%+v\nBallots shows\n%+v", rows, ballots)
+	}
+	for i, b := range ballots {
+		if l.Code(i) != b.Confirmation || l.Find(strings.ToLower(b.Confirmation)) != i {
+			t.Errorf("ballot %d: code %q, found at %d; Ballots has %q", i, l.Code(i), l.Find(b.Confirmation), b.Confirmation)
+		}
+	}
+}
+
+// TestBallotListRefusesWhatChanged: a list made under one state of the
+// rule is not read under another. An AUDITOR's list of a secret election
+// holds its ballots in the order of their keys, which are the voters'
+// names: read by a USER, that order would tie each name to its ranking.
+func TestBallotListRefusesWhatChanged(t *testing.T) {
+	t.Run("ErrRoleLowered", func(t *testing.T) {
+		e := newEnv(t)
+		el := disclosureElection(e, true, "closed")
+		l, err := e.svc.ListBallots(e.ctx, "auditor", el)
+		e.must(err)
+		if _, err := l.Rows(e.ctx, 0, l.Len()); err != nil {
+			t.Fatal(err)
+		}
+		e.must(e.svc.SetRole(e.ctx, "owner", "auditor", app.RoleUser))
+		rows, err := l.Rows(e.ctx, 0, l.Len())
+		if app.ErrorCode(err) != app.CodeConflict || !strings.Contains(app.ErrorMessage(err), "list them again") || rows != nil {
+			t.Errorf("rows read after the lister lost AUDITOR: %v, %+v", err, rows)
+		}
+	})
+	t.Run("ErrAccessRemoved", func(t *testing.T) {
+		// A USER's list, read once the user may see nothing.
+		e := newEnv(t)
+		el := disclosureElection(e, true, "closed")
+		l, err := e.svc.ListBallots(e.ctx, "user", el)
+		e.must(err)
+		e.must(e.svc.SetRole(e.ctx, "owner", "user", app.RoleNoAccess))
+		if _, err := l.Rows(e.ctx, 0, l.Len()); app.ErrorCode(err) != app.CodeForbidden {
+			t.Errorf("rows read by NO ACCESS: %v", err)
+		}
+	})
+	t.Run("ErrElectionRenamed", func(t *testing.T) {
+		e := newEnv(t)
+		el := disclosureElection(e, false, "draft")
+		l, err := e.svc.ListBallots(e.ctx, "user", el)
+		e.must(err)
+		e.must(e.svc.RenameElection(e.ctx, "user", el, "Renamed"))
+		if _, err := l.Rows(e.ctx, 0, l.Len()); err == nil || !strings.Contains(app.ErrorMessage(err), el) {
+			t.Errorf("rows of a renamed election: %v", err)
+		}
+	})
 }

@@ -70,6 +70,7 @@ func TestOneReadFindsNothing(t *testing.T) {
 		actor := roleUsers[role]
 		ballots, err := e.svc.Ballots(e.ctx, actor, "R")
 		e.must(err)
+		listedAsWhole(t, e, actor, "R", ballots, err)
 		if len(ballots) < 3 {
 			t.Fatalf("%s: the polls are closed, the ballot list shows %d ballots", role, len(ballots))
 		}

