@@ -136,10 +136,25 @@ func listedAsWhole(t *testing.T, e *env, actor, election string, ballots []app.B
 	if !reflect.DeepEqual(rows, ballots) {
 		t.Errorf("the list read in blocks shows\n%+v\nBallots shows\n%+v", rows, ballots)
 	}
+	shown := false
 	for i, b := range ballots {
 		if l.Code(i) != b.Confirmation || l.Find(strings.ToLower(b.Confirmation)) != i {
 			t.Errorf("ballot %d: code %q, found at %d; Ballots has %q", i, l.Code(i), l.Find(b.Confirmation), b.Confirmation)
 		}
+		if b.SourceID != "" {
+			shown = true
+			if at, err := l.FindSource(e.ctx, b.SourceID); at != i || err != nil {
+				t.Errorf("source id %q of ballot %d found at %d: %v", b.SourceID, i, at, err)
+			}
+		}
+	}
+	// Every election here holds imported ballots: where the list shows
+	// no source id, a search by one is refused, not answered.
+	if _, err := l.FindSource(e.ctx, "r1"); !shown && app.ErrorCode(err) != app.CodeForbidden {
+		t.Errorf("a search by source id where none is shown: %v", err)
+	}
+	if at, err := l.FindSource(e.ctx, "no such id"); shown && (at != -1 || err != nil) {
+		t.Errorf("a source id no ballot has: %d, %v", at, err)
 	}
 }
 
@@ -181,6 +196,9 @@ func TestBallotListRefusesWhatChanged(t *testing.T) {
 		e.must(e.svc.RenameElection(e.ctx, "user", el, "Renamed"))
 		if _, err := l.Rows(e.ctx, 0, l.Len()); err == nil || !strings.Contains(app.ErrorMessage(err), el) {
 			t.Errorf("rows of a renamed election: %v", err)
+		}
+		if at, err := l.FindSource(e.ctx, "r1"); err == nil || at != -1 {
+			t.Errorf("a source id found in a renamed election: %d, %v", at, err)
 		}
 	})
 }

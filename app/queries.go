@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 )
@@ -361,6 +362,54 @@ func (l *BallotList) Find(code string) int {
 		}
 	}
 	return -1
+}
+
+// FindSource returns the place in the list of the imported ballot whose
+// source id (the cast vote record's id, printed on its paper) is id, or -1.
+// Source ids are what Ballots shows: withheld in a secret election from
+// roles below AUDITOR, who are told so.
+func (l *BallotList) FindSource(ctx context.Context, id string) (int, error) {
+	if id == "" {
+		return -1, nil
+	}
+	if !l.d.Links {
+		return -1, Errorf(CodeForbidden, "%q is a secret election: its ballots' source ids are withheld from your role", l.election)
+	}
+	// The list is in key order, and imported ballots' keys are one run of
+	// it, in the order a query of them meets them.
+	from := sort.SearchStrings(l.keys, prefixUnlisted)
+	at := -1
+	err := l.s.view(ctx, "find a ballot", l.actor, PermViewApplication, func(tx Tx, u User) error {
+		e, err := electionFor(ctx, tx, l.election)
+		if err != nil {
+			return err
+		}
+		if Disclose(e, u.Role) != l.d {
+			return Errorf(CodeConflict, "who may see what of %q changed since its ballots were listed: list them again", l.election)
+		}
+		n := 0
+		err = tx.QueryAttr(electionPK(l.election), prefixUnlisted, "source_id", func(v []byte) (bool, error) {
+			if string(v) == id {
+				at = from + n
+				return false, nil
+			}
+			n++
+			return true, nil
+		})
+		if err != nil || at < 0 {
+			return err
+		}
+		if at < len(l.keys) {
+			if it, ok, err := tx.Get(electionPK(l.election), l.keys[at]); err != nil || ok && it.Str("source_id") == id {
+				return err
+			}
+		}
+		return Errorf(CodeConflict, "the ballots of %q changed since they were listed: list them again", l.election)
+	})
+	if err != nil {
+		return -1, err
+	}
+	return at, nil
 }
 
 // Rows reads ballots from to to-1 of the list as Ballots shows them. The

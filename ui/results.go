@@ -129,7 +129,8 @@ type ResultsScreen struct {
 	BallotList  *grid
 	BallotNote  *widget.Label
 	LoadBallots *modal.Button
-	// FindCode finds a ballot of the list by its confirmation code, typed
+	// FindCode finds a ballot of the list by its confirmation code (or an
+	// imported one by its source id), the code typed
 	// however a voter wrote it down; Found says what it found.
 	FindCode  *modal.Entry
 	Found     *widget.Label
@@ -197,7 +198,7 @@ func newResultsScreen(s *session, name string) *ResultsScreen {
 	sc.PathsTitle.TextStyle.Bold = true
 	sc.LoadBallots = modal.NewButtonWithIcon("Show the ballots", theme.ListIcon(), sc.loadBallots)
 	sc.FindCode = modal.NewEntry()
-	sc.FindCode.SetPlaceHolder("Find a confirmation code")
+	sc.FindCode.SetPlaceHolder("Find a confirmation code or source id")
 	sc.FindCode.OnSubmitted = sc.findCode
 	sc.Found = widget.NewLabel("")
 	sc.Found.Truncation = fyne.TextTruncateEllipsis

@@ -125,26 +125,53 @@ func (sc *ResultsScreen) ballotRow(row int) (app.Ballot, bool) {
 }
 
 // findCode selects the listed ballot whose confirmation code is typed (in
-// any case, with or without dashes, O for 0 and I or L for 1), and says
-// whether there is one.
+// any case, with or without dashes, O for 0 and I or L for 1), or, for
+// imported ballots, whose source id (the cast vote record's id, printed on
+// its paper) is, and says whether there is one.
 func (sc *ResultsScreen) findCode(typed string) {
-	code, ok := app.ParseConfirmation(typed)
+	typed = strings.TrimSpace(typed)
+	l := sc.ballots.list
 	switch {
-	case !ok:
-		sc.Found.SetText(fmt.Sprintf("%q is not a confirmation code (like K3QZ-8WPM-T2VD)", strings.TrimSpace(typed)))
+	case typed == "":
 		return
-	case sc.ballots.list == nil:
+	case l == nil:
 		sc.Found.SetText("Show the ballots first")
 		return
 	}
-	if i := sc.ballots.list.Find(code); i >= 0 {
-		sc.BallotList.Select(widget.TableCellID{Row: i, Col: 0})
-		sc.BallotList.ScrollTo(widget.TableCellID{Row: i, Col: 0})
-		sc.Found.SetText(fmt.Sprintf("%s is ballot %s of %s", sc.ballots.list.Code(i), fmtCount(i+1), fmtCount(sc.ballots.Len())))
-		return
+	if code, ok := app.ParseConfirmation(typed); ok {
+		if i := l.Find(code); i >= 0 {
+			sc.showFound(i, fmt.Sprintf("%s is ballot %s of %s", l.Code(i), fmtCount(i+1), fmtCount(l.Len())))
+			return
+		}
 	}
-	sc.BallotList.UnselectAll()
-	sc.Found.SetText(fmt.Sprintf("No ballot with the code %s", code))
+	// A source id is looked for among the stored ballots, off the UI
+	// goroutine.
+	sc.Found.SetText(fmt.Sprintf("Looking for source id %q…", typed))
+	offui.Run(sc.s.tasks, func() (int, error) {
+		return l.FindSource(sc.s.ctx(), typed)
+	}, func(i int, err error) {
+		switch {
+		case sc.ballots.list != l:
+			return // listed again since
+		case app.ErrorCode(err) == app.CodeForbidden:
+			sc.Found.SetText(fmt.Sprintf("No ballot with the code %q (%s)", typed, app.ErrorMessage(err)))
+		case err != nil:
+			sc.Found.SetText(app.ErrorMessage(err))
+		case i < 0:
+			sc.BallotList.UnselectAll()
+			sc.Found.SetText(fmt.Sprintf("No ballot with the code or source id %q (a code looks like K3QZ-8WPM-T2VD)", typed))
+		default:
+			sc.showFound(i, fmt.Sprintf("source id %q is ballot %s of %s, %s", typed, fmtCount(i+1), fmtCount(l.Len()), l.Code(i)))
+		}
+	})
+}
+
+// showFound selects row i of the ballot list, scrolled to, and says what
+// was found.
+func (sc *ResultsScreen) showFound(i int, what string) {
+	sc.BallotList.Select(widget.TableCellID{Row: i, Col: 0})
+	sc.BallotList.ScrollTo(widget.TableCellID{Row: i, Col: 0})
+	sc.Found.SetText(what)
 }
 
 func (sc *ResultsScreen) ballotCell(row, col int) string {

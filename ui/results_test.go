@@ -325,9 +325,13 @@ func TestResultsSecretBallots(t *testing.T) {
 			if want := fmt.Sprintf("%s is ballot %d of %d", code, last+1, r.ballots.Len()); r.Found.Text != want {
 				t.Errorf("found %q, want %q", r.Found.Text, want)
 			}
-			for typed, says := range map[string]string{"ZZZZ-ZZZZ-ZZZZ": "No ballot with the code ZZZZ-ZZZZ-ZZZZ", "hello": "not a confirmation code"} {
+			// Anything else is looked for as a source id, which a secret
+			// election withholds below AUDITOR.
+			withheld := map[bool]string{false: "its ballots' source ids are withheld from your role", true: "No ballot with the code or source id"}[c.sees]
+			for typed, says := range map[string]string{"ZZZZ-ZZZZ-ZZZZ": withheld, "hello": withheld} {
 				r.FindCode.SetText(typed)
 				r.FindCode.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+				h.wait()
 				if !strings.Contains(r.Found.Text, says) {
 					t.Errorf("%q: found %q", typed, r.Found.Text)
 				}
@@ -470,15 +474,29 @@ func TestResultsBallotsReadByPage(t *testing.T) {
 		t.Errorf("a row of a page not read yet shows %q", got)
 	}
 	h.wait()
-	if got := r.ballotCell(row, 3); got != "1 Bob" || len(r.ballots.pages) != 2 {
+	if got := r.ballotCell(row, 3); got != "1 Bob" || len(r.ballots.pages) < 2 {
 		t.Errorf("the row, once its page is read, shows %q; %d pages read", got, len(r.ballots.pages))
 	}
 	if got := r.ballotCell(n+2, 0); got != code {
 		t.Errorf("the voter's row shows %q, found as %q", got, code)
 	}
+	// A cast vote record's id, printed on its paper, finds its ballot.
+	r.FindCode.SetText(" cvr-0300 ")
+	r.FindCode.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.wait()
+	if want := fmt.Sprintf("source id %q is ballot 301 of %d, %s", "cvr-0300", total, r.ballots.list.Code(300)); r.Found.Text != want {
+		t.Errorf("found %q, want %q", r.Found.Text, want)
+	}
 
+	// Listed again, near row 300: page 2 is not read until shown, and by
+	// then the election was renamed.
+	test.Tap(r.LoadBallots)
+	h.wait()
+	if _, read := r.ballots.pages[2]; read {
+		t.Fatal("page 2 read before it was shown")
+	}
 	h.must(h.svc.RenameElection(h.ctx, "Olivia", "Mayor", "Mayor 2026"))
-	r.ballotCell(ballotPage+5, 0) // its page is read now, of an election renamed since
+	r.ballotCell(2*ballotPage+5, 0)
 	h.wait()
 	if r.ballots.Len() != 0 || !strings.Contains(h.dialogText(), "Mayor") {
 		t.Errorf("after the election was renamed: %d ballots still listed, dialog %q", r.ballots.Len(), h.dialogText())
