@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"votedesk/app"
 )
@@ -136,6 +137,13 @@ func listedAsWhole(t *testing.T, e *env, actor, election string, ballots []app.B
 	if !reflect.DeepEqual(rows, ballots) {
 		t.Errorf("the list read in blocks shows\n%+v\nBallots shows\n%+v", rows, ballots)
 	}
+	width := 0
+	for _, b := range ballots {
+		width = max(width, utf8.RuneCountInString(b.Voter))
+	}
+	if l.VoterWidth() != width {
+		t.Errorf("VoterWidth %d; the longest voter name shown has %d characters", l.VoterWidth(), width)
+	}
 	shown := false
 	for i, b := range ballots {
 		if l.Code(i) != b.Confirmation || l.Find(strings.ToLower(b.Confirmation)) != i {
@@ -201,4 +209,27 @@ func TestBallotListRefusesWhatChanged(t *testing.T) {
 			t.Errorf("a source id found in a renamed election: %d, %v", at, err)
 		}
 	})
+}
+
+// TestBallotListHeldToItsElection: a list is of one election, not of a
+// name. Renamed, and its name given to a new election in which a voter of
+// the same name voted, the list does not show that election's ballot in
+// the first one's place (its key, BALLOT#v1, is the same).
+func TestBallotListHeldToItsElection(t *testing.T) {
+	e := newEnv(t)
+	el := disclosureElection(e, false, "closed")
+	l, err := e.svc.ListBallots(e.ctx, "user", el)
+	e.must(err)
+	e.must(e.svc.RenameElection(e.ctx, "user", el, "Before"))
+	again := disclosureElection(e, false, "closed")
+	if again != el {
+		t.Fatalf("made %q, want %q again", again, el)
+	}
+	rows, err := l.Rows(e.ctx, 0, l.Len())
+	if app.ErrorCode(err) != app.CodeConflict || !strings.Contains(app.ErrorMessage(err), "another election") {
+		t.Errorf("rows of the election that now has the name: %v, %+v", err, rows)
+	}
+	if _, err := l.FindSource(e.ctx, "r1"); app.ErrorCode(err) != app.CodeConflict {
+		t.Errorf("a source id found in the election that now has the name: %v", err)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Users lists every user, by name, without password hashes.
@@ -278,6 +279,8 @@ var ballotGroups = [...]struct {
 type BallotList struct {
 	s               *Service
 	actor, election string
+	id              string // the election's id: its name may go to another
+	byKey           bool   // in key order (else in confirmation-code order)
 	d               Disclosure
 	keys, codes     []string                             // in the order shown
 	groups          [len(ballotGroups)]map[string]string // a group's name as shown, where the small-group rule changes it
@@ -285,6 +288,17 @@ type BallotList struct {
 
 // ListBallots lists an election's ballots for actor, as Ballots does.
 func (s *Service) ListBallots(ctx context.Context, actor, election string) (*BallotList, error) {
+	return s.listBallots(ctx, actor, election, false)
+}
+
+// ListBallotsByCode is ListBallots in confirmation-code order whatever the
+// rule lets actor see: the order of what an election publishes (an
+// export of its cast vote records), which says nothing of who voted when.
+func (s *Service) ListBallotsByCode(ctx context.Context, actor, election string) (*BallotList, error) {
+	return s.listBallots(ctx, actor, election, true)
+}
+
+func (s *Service) listBallots(ctx context.Context, actor, election string, byCode bool) (*BallotList, error) {
 	l := &BallotList{s: s, actor: actor, election: election}
 	err := s.view(ctx, "list ballots", actor, PermViewApplication, func(tx Tx, u User) error {
 		e, err := electionFor(ctx, tx, election)
@@ -294,6 +308,7 @@ func (s *Service) ListBallots(ctx context.Context, actor, election string) (*Bal
 		if l.d = Disclose(e, u.Role); !l.d.Contents {
 			return withheld(e)
 		}
+		l.id, l.byKey = e.ID, l.d.Links && !byCode
 		var groups [len(ballotGroups)][]string
 		err = tx.Query(electionPK(election), prefixBallot, func(it Item) (bool, error) {
 			sk, code := it.SK(), it.Str("confirmation")
@@ -327,7 +342,7 @@ func (s *Service) ListBallots(ctx context.Context, actor, election string) (*Bal
 				}
 			}
 		}
-		if !l.d.Links {
+		if !l.byKey {
 			order := make([]int, len(l.keys))
 			for i := range order {
 				order[i] = i
@@ -349,6 +364,20 @@ func (s *Service) ListBallots(ctx context.Context, actor, election string) (*Bal
 
 // Len is how many ballots the list holds.
 func (l *BallotList) Len() int { return len(l.keys) }
+
+// VoterWidth is the length in characters of the longest voter name the
+// list shows (0 where the rule shows none), for a table's column.
+func (l *BallotList) VoterWidth() int {
+	w := 0
+	if l.d.Links {
+		for _, k := range l.keys {
+			if !strings.HasPrefix(k, prefixUnlisted) {
+				w = max(w, utf8.RuneCountInString(k[len(prefixBallot):]))
+			}
+		}
+	}
+	return w
+}
 
 // Code is the confirmation code of ballot i of the list.
 func (l *BallotList) Code(i int) string { return l.codes[i] }
@@ -375,20 +404,19 @@ func (l *BallotList) FindSource(ctx context.Context, id string) (int, error) {
 	if !l.d.Links {
 		return -1, Errorf(CodeForbidden, "%q is a secret election: its ballots' source ids are withheld from your role", l.election)
 	}
+	if !l.byKey {
+		return -1, Errorf(CodeInternal, "a ballot list in confirmation-code order is not searched by source id")
+	}
 	// The list is in key order, and imported ballots' keys are one run of
 	// it, in the order a query of them meets them.
 	from := sort.SearchStrings(l.keys, prefixUnlisted)
 	at := -1
 	err := l.s.view(ctx, "find a ballot", l.actor, PermViewApplication, func(tx Tx, u User) error {
-		e, err := electionFor(ctx, tx, l.election)
-		if err != nil {
+		if err := l.still(ctx, tx, u); err != nil {
 			return err
 		}
-		if Disclose(e, u.Role) != l.d {
-			return Errorf(CodeConflict, "who may see what of %q changed since its ballots were listed: list them again", l.election)
-		}
 		n := 0
-		err = tx.QueryAttr(electionPK(l.election), prefixUnlisted, "source_id", func(v []byte) (bool, error) {
+		err := tx.QueryAttr(electionPK(l.election), prefixUnlisted, "source_id", func(v []byte) (bool, error) {
 			if string(v) == id {
 				at = from + n
 				return false, nil
@@ -412,6 +440,25 @@ func (l *BallotList) FindSource(ctx context.Context, id string) (int, error) {
 	return at, nil
 }
 
+// still refuses to read the list further when what it was made under has
+// changed: the election (its name may now be another's), or what the rule
+// lets u see of it.
+func (l *BallotList) still(ctx context.Context, tx Tx, u User) error {
+	e, err := electionFor(ctx, tx, l.election)
+	if err != nil {
+		return err
+	}
+	switch d := Disclose(e, u.Role); {
+	case e.ID != l.id:
+		return Errorf(CodeConflict, "%q is now another election than the one whose ballots were listed: list them again", l.election)
+	case d == l.d:
+		return nil
+	case !d.Contents:
+		return withheld(e)
+	}
+	return Errorf(CodeConflict, "who may see what of %q changed since its ballots were listed: list them again", l.election)
+}
+
 // Rows reads ballots from to to-1 of the list as Ballots shows them. The
 // rule is applied again as it stands now: a list made under another (the
 // polls closed since, or the viewer's role changed) or whose ballots have
@@ -421,15 +468,8 @@ func (l *BallotList) Rows(ctx context.Context, from, to int) ([]Ballot, error) {
 	from, to = max(from, 0), min(to, len(l.keys))
 	out := make([]Ballot, 0, max(to-from, 0))
 	err := l.s.view(ctx, "list ballots", l.actor, PermViewApplication, func(tx Tx, u User) error {
-		e, err := electionFor(ctx, tx, l.election)
-		if err != nil {
+		if err := l.still(ctx, tx, u); err != nil {
 			return err
-		}
-		if d := Disclose(e, u.Role); d != l.d {
-			if !d.Contents {
-				return withheld(e)
-			}
-			return Errorf(CodeConflict, "who may see what of %q changed since its ballots were listed: list them again", l.election)
 		}
 		for i := from; i < to; i++ {
 			it, ok, err := tx.Get(electionPK(l.election), l.keys[i])

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -141,9 +140,8 @@ func unwrapPath(err error) error {
 // ballots as a ballot set: one record per ballot, in confirmation-code order,
 // each with its confirmation code as its id and its precinct (as
 // app.Service.Ballots gives it: small precincts of a secret election
-// combined). No voter
-// is in it, whatever the actor's role; app.Service.Ballots checks that the
-// actor may see ballots.
+// combined). No voter is in it, whatever the actor's role;
+// app.Service.ListBallotsByCode checks that the actor may see ballots.
 func ElectionBallots(ctx context.Context, svc *app.Service, actor, election string) ([]string, *tally.BallotSet, error) {
 	ctx, _, err := svc.HoldElection(ctx, actor, election) // candidates and ballots of one election
 	if err != nil {
@@ -153,32 +151,42 @@ func ElectionBallots(ctx context.Context, svc *app.Service, actor, election stri
 	if err != nil {
 		return nil, nil, err
 	}
-	ballots, err := svc.Ballots(ctx, actor, election)
+	// Read a page at a time into the set, which holds a ballot in a few
+	// bytes: a million ballots read whole took 1.5 GB.
+	l, err := svc.ListBallotsByCode(ctx, actor, election)
 	if err != nil {
 		return nil, nil, err
 	}
-	slices.SortFunc(ballots, func(a, b app.Ballot) int { return strings.Compare(a.Confirmation, b.Confirmation) })
 	names := make([]string, len(cands))
 	for i, c := range cands {
 		names[i] = c.Name
 	}
 	index := app.MarkIndex(names)
-	set := &tally.BallotSet{Ends: make([]uint32, 0, len(ballots))}
+	set := &tally.BallotSet{Ends: make([]uint32, 0, l.Len())}
 	var marks []tally.Mark
-	for _, b := range ballots {
-		marks, err = app.RankingsToMarks(marks[:0], b.Rankings, index)
+	for from := 0; from < l.Len(); from += exportPage {
+		ballots, err := l.Rows(ctx, from, from+exportPage)
 		if err != nil {
-			return nil, nil, fmt.Errorf("ballot %s: %w", b.Confirmation, err)
-		}
-		if err := set.Add(b.Confirmation, 1, marks); err != nil {
 			return nil, nil, err
 		}
-		if b.Precinct != "" || set.Precincts != nil {
-			set.SetPrecinct(b.Precinct)
+		for _, b := range ballots {
+			marks, err = app.RankingsToMarks(marks[:0], b.Rankings, index)
+			if err != nil {
+				return nil, nil, fmt.Errorf("ballot %s: %w", b.Confirmation, err)
+			}
+			if err := set.Add(b.Confirmation, 1, marks); err != nil {
+				return nil, nil, err
+			}
+			if b.Precinct != "" || set.Precincts != nil {
+				set.SetPrecinct(b.Precinct)
+			}
 		}
 	}
 	return names, set, nil
 }
+
+// exportPage is how many ballots an export reads at a time.
+const exportPage = 4096
 
 // ExportBallots writes an election's ballots as cast vote records: format
 // BallotsCDF or BallotsCSV. The records carry each ballot's confirmation

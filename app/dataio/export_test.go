@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"votedesk/app"
 	"votedesk/app/dataio"
+	"votedesk/tally"
 	"votedesk/tally/cvr"
 )
 
@@ -298,5 +300,48 @@ func TestWriteFileAtomic(t *testing.T) {
 	}
 	if err := dataio.WriteFileAtomic(filepath.Join(dir, "missing", "x"), 0o600, func(io.Writer) error { return nil }); app.ErrorCode(err) != app.CodeInvalid {
 		t.Errorf("write into a missing folder: %v", err)
+	}
+}
+
+// TestExportBallotsInPages: an export reads an election's ballots a page
+// at a time (a million read whole took 1.5 GB) and writes, byte for byte,
+// what the ballots read whole give, in confirmation-code order.
+func TestExportBallotsInPages(t *testing.T) {
+	e := newEnv(t)
+	castElection(e, false)
+	n := 2*4096 + 5
+	cvrs := make([]app.ImportedBallot, n)
+	for i := range cvrs {
+		cvrs[i] = app.ImportedBallot{SourceID: fmt.Sprintf("cvr-%05d", i), Precinct: fmt.Sprintf("P%d", i%7),
+			Rankings: []app.Ranking{{Candidate: []string{"Ada", "Grace", "Alan"}[i%3], Rank: 1}, {Candidate: "Edsger", Rank: 2 + i%2}}}
+	}
+	_, err := e.svc.ImportBallots(e.ctx, clerk, "Council", app.SourceCVR, cvrs, nil)
+	e.must(err)
+
+	// The set made from every ballot at once, as the export made it.
+	ballots, err := e.svc.Ballots(e.ctx, clerk, "Council")
+	e.must(err)
+	slices.SortFunc(ballots, func(a, b app.Ballot) int { return strings.Compare(a.Confirmation, b.Confirmation) })
+	cands, err := e.svc.Candidates(e.ctx, clerk, "Council")
+	e.must(err)
+	var names []string
+	for _, c := range cands {
+		names = append(names, c.Name)
+	}
+	want := &tally.BallotSet{}
+	for _, b := range ballots {
+		marks, err := app.RankingsToMarks(nil, b.Rankings, app.MarkIndex(names))
+		e.must(err)
+		e.must(want.Add(b.Confirmation, 1, marks))
+		want.SetPrecinct(b.Precinct)
+	}
+	for _, format := range []string{dataio.BallotsCSV, dataio.BallotsCDF} {
+		var got, wantOut bytes.Buffer
+		count, err := dataio.ExportBallots(e.ctx, e.svc, clerk, "Council", format, &got)
+		e.must(err)
+		e.must(dataio.WriteBallots(&wantOut, format, "Council", names, want, e.svc.Now()))
+		if count != len(ballots) || !bytes.Equal(got.Bytes(), wantOut.Bytes()) {
+			t.Errorf("%s: exported %d ballots (%d bytes); whole, %d (%d bytes)", format, count, got.Len(), len(ballots), wantOut.Len())
+		}
 	}
 }

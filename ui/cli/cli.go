@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -311,6 +312,46 @@ func (c *call) out(v any, text func(w io.Writer)) error {
 	}
 	text(c.deps.Stdout)
 	return nil
+}
+
+// outPages writes a list of n items read a page at a time (read returns
+// items from to to-1): with --json, byte for byte the array out would write
+// of the items made by asJSON; else each page through text (first says
+// whether it is the first). A state's million ballots are never held at
+// once.
+func outPages[T any](c *call, n int, read func(from, to int) ([]T, error), asJSON func(T) any, text func(w io.Writer, first bool, page []T)) error {
+	const page = 4096
+	w := bufio.NewWriter(c.deps.Stdout)
+	if c.json && n == 0 {
+		w.WriteString("[]\n")
+	}
+	for from := 0; from < n; from += page {
+		items, err := read(from, from+page)
+		if err != nil {
+			w.Flush()
+			return err
+		}
+		if !c.json {
+			text(w, from == 0, items)
+			continue
+		}
+		for i, it := range items {
+			b, err := json.MarshalIndent(asJSON(it), "  ", "  ")
+			if err != nil {
+				return err
+			}
+			sep := ",\n  "
+			if from+i == 0 {
+				sep = "[\n  "
+			}
+			w.WriteString(sep)
+			w.Write(b)
+		}
+		if from+page >= n {
+			w.WriteString("\n]\n")
+		}
+	}
+	return w.Flush()
 }
 
 func (c *call) usage(w io.Writer) {

@@ -84,29 +84,39 @@ func ballotList(c *call) error {
 	if err := c.args.want(1, 1, "ballot list ELECTION"); err != nil {
 		return err
 	}
-	ballots, err := c.backend.Service.Ballots(c.ctx, c.actor, c.args.pos[0])
+	// A page at a time: a million ballots read whole took 1.7 GB.
+	l, err := c.backend.Service.ListBallots(c.ctx, c.actor, c.args.pos[0])
 	if err != nil {
 		return err
 	}
-	out := make([]ballotJSON, len(ballots))
-	for i, b := range ballots {
-		out[i] = ballotJSON{Confirmation: b.Confirmation, Voter: b.Voter, Source: b.Source, Rankings: make([]rankingJSON, len(b.Rankings))}
-		if !b.WhenCast.IsZero() {
-			t := b.WhenCast
-			out[i].WhenCast = &t
-		}
-		for j, r := range b.Rankings {
-			out[i].Rankings[j] = rankingJSON{Candidate: r.Candidate, Rank: r.Rank}
-		}
+	// The columns are as wide as the whole list's widest cells: every page
+	// is laid out alike.
+	width, voters := len("CONFIRMATION"), max(len("VOTER"), l.VoterWidth())
+	for i := range l.Len() {
+		width = max(width, len(l.Code(i)))
 	}
-	return c.out(out, func(w io.Writer) {
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "CONFIRMATION\tVOTER\tRANKING")
-		for _, b := range ballots {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", b.Confirmation, b.Voter, FormatRanking(b.Rankings))
-		}
-		tw.Flush()
-	})
+	return outPages(c, l.Len(), func(from, to int) ([]app.Ballot, error) { return l.Rows(c.ctx, from, to) },
+		func(b app.Ballot) any {
+			j := ballotJSON{Confirmation: b.Confirmation, Voter: b.Voter, Source: b.Source, Rankings: make([]rankingJSON, len(b.Rankings))}
+			if !b.WhenCast.IsZero() {
+				t := b.WhenCast
+				j.WhenCast = &t
+			}
+			for k, r := range b.Rankings {
+				j.Rankings[k] = rankingJSON{Candidate: r.Candidate, Rank: r.Rank}
+			}
+			return j
+		},
+		func(w io.Writer, first bool, page []app.Ballot) {
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			if first {
+				fmt.Fprintf(tw, "%-*s\t%-*s\tRANKING\n", width, "CONFIRMATION", voters, "VOTER")
+			}
+			for _, b := range page {
+				fmt.Fprintf(tw, "%-*s\t%-*s\t%s\n", width, b.Confirmation, voters, b.Voter, FormatRanking(b.Rankings))
+			}
+			tw.Flush()
+		})
 }
 
 // FormatRanking writes rankings for people, as the command line takes them
