@@ -66,7 +66,7 @@ type Ballot struct {
 	Source       string
 	SourceID     string
 	Transcribed  bool
-	Precinct     string // imported cast vote records: the precinct, batch and tabulator they name (small groups merged for secret elections: mergeBallotGroups)
+	Precinct     string // imported cast vote records: the precinct, batch and tabulator they name (small groups merged for secret elections: BallotList)
 	Batch        string
 	Tabulator    string
 }

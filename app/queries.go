@@ -216,48 +216,11 @@ func (s *Service) CheckVoter(ctx context.Context, actor, election, voter string)
 // secret election come with small ones combined (MergeSmallGroups), for
 // every role.
 func (s *Service) Ballots(ctx context.Context, actor, election string) ([]Ballot, error) {
-	var out []Ballot
-	err := s.view(ctx, "list ballots", actor, PermViewApplication, func(tx Tx, u User) error {
-		e, err := electionFor(ctx, tx, election)
-		if err != nil {
-			return err
-		}
-		d := Disclose(e, u.Role)
-		if !d.Contents {
-			return withheld(e)
-		}
-		err = tx.Query(electionPK(election), prefixBallot, func(it Item) (bool, error) {
-			b, err := ballotFromItem(it)
-			out = append(out, b)
-			return true, err
-		})
-		mergeBallotGroups(e, out)
-		if err != nil || d.Links {
-			return err
-		}
-		hideLinks(d, out)
-		slices.SortFunc(out, func(a, b Ballot) int { return strings.Compare(a.Confirmation, b.Confirmation) })
-		return nil
-	})
-	return out, err
-}
-
-// mergeBallotGroups applies the small-group rule (MergeSmallGroups) to the
-// precincts, batches and tabulators of a list of an election's ballots.
-func mergeBallotGroups(e Election, out []Ballot) {
-	if !e.Grouped {
-		return
+	l, err := s.ListBallots(ctx, actor, election)
+	if err != nil {
+		return nil, err
 	}
-	for _, col := range ballotGroups {
-		values := make([]string, len(out))
-		for i := range out {
-			values[i] = *col.field(&out[i])
-		}
-		values, _ = MergeSmallGroups(e, col.what, values)
-		for i := range out {
-			*col.field(&out[i]) = values[i]
-		}
-	}
+	return l.Rows(ctx, 0, l.Len())
 }
 
 // ballotGroups are the groups an imported ballot names, each with its

@@ -287,3 +287,37 @@ func TestSealedPartCheckedFromElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSecretBallotsInCodeOrder: below AUDITOR, a closed secret election's
+// ballots are listed in confirmation-code order, however they are read
+// (whole, a page at a time, exported): in the order of their keys, a
+// voter's ballot would stand where their name does in the poll book.
+func TestSecretBallotsInCodeOrder(t *testing.T) {
+	e := newEnv(t)
+	e.must(e.svc.CreateElection(e.ctx, "user", "S", "", true))
+	e.must(e.svc.AddCandidates(e.ctx, "user", "S", "A", "B", "C"))
+	var voters []app.VoterEntry
+	for i := range 12 {
+		voters = append(voters, app.VoterEntry{Name: fmt.Sprintf("voter %02d", i)})
+	}
+	e.must(e.svc.AddVoters(e.ctx, "user", "S", voters...))
+	e.must(e.svc.LaunchElection(e.ctx, "user", "S"))
+	for i, v := range voters {
+		e.must(cast(e, "user", "S", v.Name, []string{"A", "B", "C"}[i%3]))
+	}
+	e.must(e.svc.CloseElection(e.ctx, "user", "S"))
+	byCode := func(a, b app.Ballot) int { return strings.Compare(a.Confirmation, b.Confirmation) }
+	seen, err := e.svc.Ballots(e.ctx, "auditor", "S") // in voter order
+	e.must(err)
+	if slices.IsSortedFunc(seen, byCode) {
+		t.Fatal("the voters' codes are in their names' order: this test cannot tell the two orders apart")
+	}
+	for _, actor := range []string{"observer", "voter", "user", "admin"} {
+		ballots, err := e.svc.Ballots(e.ctx, actor, "S")
+		e.must(err)
+		listedAsWhole(t, e, actor, "S", ballots, err)
+		if len(ballots) != len(voters) || !slices.IsSortedFunc(ballots, byCode) {
+			t.Errorf("%s: %d ballots, in code order %v", actor, len(ballots), slices.IsSortedFunc(ballots, byCode))
+		}
+	}
+}
