@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -494,5 +495,25 @@ func FuzzPayloads(f *testing.F) {
 		agreePayload(t, ballotCast{}, b)
 		agreePayload(t, ballotRankingsChanged{Voter: "v", Rankings: rankList{{Candidate: "a", Rank: 1}}}, b)
 		agreeOpenKeys(t, b)
+	})
+}
+
+// FuzzDecodeRankings: whatever the one-pass reading of rankings accepts,
+// encoding/json reads to the same rankings, and what it refuses,
+// DecodeRankings answers as encoding/json does.
+func FuzzDecodeRankings(f *testing.F) {
+	for _, s := range []string{`[["A"],["B","C"],[]]`, `[]`, `[[]]`, `[["A"]]`, `[["Ann Lee"],["#overvote"],[],["Bob"]]`,
+		`null`, `[["A"] ,["B"]]`, `[["\u00e9"]]`, `[["é"]]`, "[[\"\xff\"]]", `[["A"],]`, `[["A"]`, `[[1]]`, `[["A"]]x`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "" {
+			return
+		}
+		got, err := DecodeRankings(s)
+		want, werr := decodeRankingsJSON(s)
+		if (err == nil) != (werr == nil) || !slices.Equal(got, want) {
+			t.Errorf("%q: %v, %v; through encoding/json %v, %v", s, got, err, want, werr)
+		}
 	})
 }
