@@ -80,10 +80,15 @@ func (a *applier) namesFree(e Election, names []string, prefix, attr, what strin
 	for _, n := range names {
 		want[NameKey(n)] = n
 	}
+	// Each name in the partition is compared where it lies, without
+	// decoding its item: a poll book of 500,000 added 2,000 at a time
+	// reads 62 million names.
 	var clash string
-	err := a.tx.Query(electionPK(e.Name), prefix, func(it Item) (bool, error) {
-		if n, ok := want[NameKey(it.Str(attr))]; ok {
-			clash = fmt.Sprintf("%q %s %q (as %q)", n, what, e.Name, it.Str(attr))
+	var key []byte
+	err := a.tx.QueryAttr(electionPK(e.Name), prefix, attr, func(v []byte) (bool, error) {
+		key = appendNameKey(key[:0], v)
+		if n, ok := want[string(key)]; ok {
+			clash = fmt.Sprintf("%q %s %q (as %q)", n, what, e.Name, v)
 			return false, nil
 		}
 		return true, nil

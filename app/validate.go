@@ -81,8 +81,42 @@ func visible(s string) string {
 // NameKey is what two names are compared by: normalized (CleanName's
 // rules, without refusing anything), letter case folded.
 func NameKey(name string) string {
+	if plainName(name) {
+		return strings.ToLower(name) // returns name itself when it has no capitals
+	}
 	n := strings.Join(strings.Fields(norm.NFC.String(name)), " ")
 	return strings.ToLower(n)
+}
+
+// appendNameKey appends NameKey(name) to b, without making a string of
+// either for the usual name: an addition to a poll book compares every
+// name already in it.
+func appendNameKey(b, name []byte) []byte {
+	if !plainName(name) {
+		return append(b, NameKey(string(name))...)
+	}
+	for _, c := range name {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
+}
+
+// plainName reports whether name is ASCII without spacing to tidy (no
+// space at either end, none doubled, no tab or line break): normalizing
+// leaves it as it is, so its key is its lower case.
+func plainName[T string | []byte](name T) bool {
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 0x80 || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+			return false
+		case c == ' ' && (i == 0 || i == len(name)-1 || name[i-1] == ' '):
+			return false
+		}
+	}
+	return true
 }
 
 // legacyName checks a name the way format-1 events were checked, so the
