@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -128,4 +129,30 @@ func TestBigPollBookIsBatched(t *testing.T) {
 			t.Error("a refused poll-book addition changed the database")
 		}
 	})
+}
+
+// TestPollBookNamesCompareAsTheDomainDoes: a name already in the poll book
+// in another letter case or spacing is the same voter, in a later
+// addition or a later batch of the same one, ASCII or not.
+func TestPollBookNamesCompareAsTheDomainDoes(t *testing.T) {
+	e := newEnv(t)
+	e.must(e.svc.AddVoters(e.ctx, "user", "Draft", app.VoterEntry{Name: "Ann Lee"}, app.VoterEntry{Name: "Zoë Ortiz"}))
+	for _, c := range []struct{ name, as string }{
+		{"ann lee", "Ann Lee"}, {"ANN  LEE", "Ann Lee"}, {" ann Lee", "Ann Lee"}, {"ZOË ORTIZ", "Zoë Ortiz"}, {"Zoe\u0308 Ortiz", "Zoë Ortiz"},
+	} {
+		// The clash in a batch after a first batch of fresh names.
+		var voters []app.VoterEntry
+		for i := range app.VoterBatch {
+			voters = append(voters, app.VoterEntry{Name: fmt.Sprintf("fresh-%06d", i)})
+		}
+		voters = append(voters, app.VoterEntry{Name: c.name})
+		snap := e.snapshot()
+		err := e.svc.AddVoters(e.ctx, "user", "Draft", voters...)
+		if msg := app.ErrorMessage(err); app.ErrorCode(err) != app.CodeConflict || !strings.Contains(msg, "already in the poll book") || !strings.Contains(msg, fmt.Sprintf("%q", c.as)) {
+			t.Errorf("adding %q with %q in the poll book: %v", c.name, c.as, err)
+		}
+		if e.snapshot() != snap {
+			t.Errorf("a refused addition of %q changed the database", c.name)
+		}
+	}
 }
