@@ -137,8 +137,12 @@ func freelistWhole(f *os.File, size int64) bool {
 	flags := binary.LittleEndian.Uint16(hdr[8:])
 	count := uint64(binary.LittleEndian.Uint16(hdr[10:]))
 	overflow := int64(binary.LittleEndian.Uint32(hdr[12:]))
-	if count == 0xFFFF {
-		count = binary.LittleEndian.Uint64(hdr[16:]) + 1 // the count, then the ids
+	if count == 0xFFFF { // the count is the first element, then the ids
+		n := binary.LittleEndian.Uint64(hdr[16:])
+		if n >= 1<<40 {
+			return false // bbolt would take it for a negative int and panic
+		}
+		count = n + 1
 	}
 	room := (overflow + 1) * ps
 	return flags == 0x10 && at+room <= size && count <= uint64(room-16)/8

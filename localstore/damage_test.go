@@ -103,13 +103,21 @@ func TestDamagedFilesAreReported(t *testing.T) {
 	freelist := int(binary.LittleEndian.Uint64(raw[16+32:]))
 	for _, change := range []struct {
 		name string
-		at   int
-		xor  byte
-	}{{"type", 8, 0xff}, {"count", 11, 0x7f}, {"length", 13, 0x10}} {
+		set  map[int]byte // offset in the page -> byte
+	}{
+		{"type", map[int]byte{8: raw[freelist*ps+8] ^ 0xff}},
+		{"count", map[int]byte{11: raw[freelist*ps+11] ^ 0x7f}},
+		{"length", map[int]byte{13: raw[freelist*ps+13] ^ 0x10}},
+		// A count of 0xFFFF says the first element holds it: here one
+		// bbolt reads as a negative int.
+		{"countoverflow", map[int]byte{10: 0xff, 11: 0xff, 16: 0xff, 17: 0xff, 18: 0xff, 19: 0xff, 20: 0xff, 21: 0xff, 22: 0xff, 23: 0xff}},
+	} {
 		t.Run("Freelist"+change.name, func(t *testing.T) {
 			p := filepath.Join(dir, "freelist.db")
 			data := append([]byte(nil), raw...)
-			data[freelist*ps+change.at] ^= change.xor
+			for at, b := range change.set {
+				data[freelist*ps+at] = b
+			}
 			must(os.WriteFile(p, data, 0o600))
 			if _, err := localstore.Open(p); err == nil || !strings.Contains(app.ErrorMessage(err), p) {
 				t.Fatalf("a file whose freelist page's %s changed opened: %v", change.name, err)
