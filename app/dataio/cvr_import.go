@@ -70,9 +70,8 @@ type CVRImport struct {
 	Matches []NameMatch      `json:"matches"` // names taken for a candidate other than by their exact name
 	Ballots int              `json:"ballots"` // ballots to import (records weighted by their counts)
 
-	names []string           // the candidates a mark's index names
-	spans []span             // one a file, in order
-	read  []*tally.BallotSet // the files' records as read, in order (ReadCVRs)
+	names []string // the candidates a mark's index names
+	spans []span   // one a file, in order
 }
 
 // CVRFileSummary says what was read from one file.
@@ -176,7 +175,8 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 		total += sizes[i]
 	}
 	im := &CVRImport{}
-	ids := app.NewIDSet(0, im.recordID)
+	sets := make([]*tally.BallotSet, 0, len(sources)) // the files' records as read
+	ids := app.NewIDSet(0, func(p place) string { return sets[p.file].ID(int(p.record) - 1) })
 	var before int64
 	var ballots uint64
 	for i, src := range sources {
@@ -219,7 +219,7 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 		}
 		sum := CVRFileSummary{Name: filepath.Base(src.FilePath), Path: src.FilePath, Format: src.Provider,
 			Records: st.Records, Ballots: int(st.Ballots), Undervotes: st.Undervotes, Skipped: st.Skipped, Repeated: repeatedCandidates(&set)}
-		im.read = append(im.read, &set)
+		sets = append(sets, &set)
 		if err := im.checkIDs(ids, &set, i); err != nil {
 			return nil, app.Errorf(app.CodeInvalid, "%s: %v", sum.Name, err)
 		}
@@ -228,7 +228,7 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 	}
 	// Every file is read and within the limits before its ballots count.
 	im.names = names
-	for i, set := range im.read {
+	for i, set := range sets {
 		if err := im.add(set, &im.Files[i]); err != nil {
 			return nil, err
 		}
@@ -432,9 +432,6 @@ func (im *CVRImport) checkIDs(ids *app.IDSet[place], set *tally.BallotSet, file 
 	}
 	return nil
 }
-
-// recordID is the ballot id of a record checkIDs has met.
-func (im *CVRImport) recordID(p place) string { return im.read[p.file].ID(int(p.record) - 1) }
 
 // sourceBytes is the size of a cast vote record source for progress: a
 // file's size, or the files of an export folder together.
