@@ -368,6 +368,9 @@ func (a *applier) merge(from Election, c Item, d conflictResolved) error {
 	if err := a.tx.Delete(electionPK(from.Name), skMetadata); err != nil {
 		return err
 	}
+	if err := dropVoterNames(a.tx, from.ID); err != nil {
+		return err
+	}
 	r, _, err := getElectionRecord(a.tx, from.ID)
 	if err != nil {
 		return err
@@ -425,6 +428,9 @@ func (a *applier) moveInto(into *Election, it Item) error {
 		return nil
 	case strings.HasPrefix(sk, prefixVoter):
 		if _, ok, err := a.tx.Get(pk, sk); err != nil || ok {
+			return err
+		}
+		if err := listVoterName(a.tx, into.ID, it.Str("voter_name")); err != nil {
 			return err
 		}
 		into.Voters++

@@ -332,6 +332,9 @@ func applyElectionDeleted(a *applier) error {
 			return err
 		}
 	}
+	if err := dropVoterNames(a.tx, e.ID); err != nil {
+		return err
+	}
 	if err := a.markDeleted(e); err != nil {
 		return err
 	}

@@ -106,22 +106,27 @@ func (a *applier) userFree(name, email, self string) error {
 // name acting for another voter of that name.
 func (a *applier) notAVoter(name, self string) error {
 	var taken string
-	key := NameKey
-	if !a.ev.Signed() {
-		key = func(n string) string { return n } // format 1 compared names as written
-	}
 	err := a.tx.Partitions(prefixElection, skMetadata, func(it Item) (bool, error) {
 		e := electionFromItem(it)
-		err := a.tx.Query(electionPK(e.Name), prefixVoter, func(v Item) (bool, error) {
-			if key(v.Str("voter_name")) != key(name) {
+		// The poll book's first entry of that name, in its order.
+		first := name // format 1 compared names as written
+		if a.ev.Signed() {
+			first = ""
+			if err := votersKeyed(a.tx, e.ID, NameKey(name), func(v string) bool { first = v; return false }); err != nil {
+				return false, err
+			}
+			if first == "" {
 				return true, nil
 			}
-			if link := v.Str("account_id"); link == "" || link != self {
-				taken = e.Name
-			}
-			return false, nil
-		})
-		return err == nil && taken == "", err
+		}
+		v, ok, err := a.tx.Get(electionPK(e.Name), voterSK(first))
+		if err != nil || !ok {
+			return err == nil, err
+		}
+		if link := v.Str("account_id"); link == "" || link != self {
+			taken = e.Name
+		}
+		return taken == "", nil
 	})
 	if err != nil {
 		return err

@@ -195,3 +195,40 @@ func randomBallots(n int, cands []string) []app.ImportedBallot {
 	}
 	return ballots
 }
+
+// BenchmarkPollBook measures adding voters to a poll book: /500k adds
+// 500,000 to an empty one (a county's roll, as `import voters` does: all or
+// nothing, 2,000 to an event), /2k-to-500k adds 2,000 to one that holds
+// 500,000 (a late batch). Each batch checks that none of its names is
+// already listed, as the domain compares names.
+func BenchmarkPollBook(b *testing.B) {
+	roll := func(prefix string, n int) []app.VoterEntry {
+		vs := make([]app.VoterEntry, n)
+		for i := range vs {
+			vs[i] = app.VoterEntry{Name: fmt.Sprintf("%s Voter %07d", prefix, i)}
+		}
+		return vs
+	}
+	b.Run("500k", func(b *testing.B) {
+		voters := roll("County", 500_000)
+		for i := 0; b.Loop(); i++ {
+			b.StopTimer()
+			e := newEnv(b)
+			name := fmt.Sprintf("Roll %d", i)
+			e.must(e.svc.CreateElection(e.ctx, "user", name, "", false))
+			b.StartTimer()
+			e.must(e.svc.AddVoters(e.ctx, "user", name, voters...))
+		}
+	})
+	b.Run("2k-to-500k", func(b *testing.B) {
+		e := newEnv(b)
+		e.must(e.svc.CreateElection(e.ctx, "user", "State", "", false))
+		e.must(e.svc.AddVoters(e.ctx, "user", "State", roll("State", 500_000)...))
+		for i := 0; b.Loop(); i++ {
+			b.StopTimer()
+			batch := roll(fmt.Sprintf("Late %d", i), 2000)
+			b.StartTimer()
+			e.must(e.svc.AddVoters(e.ctx, "user", "State", batch...))
+		}
+	})
+}

@@ -40,8 +40,8 @@ func SeenSK(ev *Event) string { return FormatTime(ev.When) + "/" + ev.ReplayKey(
 
 // LocalPartition reports whether a projection partition stays on the
 // device (it is derived from the log, but the cloud projection leaves it
-// out): the replay keys.
-func LocalPartition(pk string) bool { return pk == PKSeen }
+// out): the replay keys, and the poll books' name indexes (voter_names.go).
+func LocalPartition(pk string) bool { return pk == PKSeen || isVoterNames(pk) }
 
 func devicePK(id string) string { return prefixDev + id }
 

@@ -60,7 +60,7 @@ func (s *Service) CheckInVoter(ctx context.Context, actor, election, voter strin
 		if err := kioskVotingOpen(e, s.clock.Now()); err != nil {
 			return err
 		}
-		if out.Voter, err = pollBookName(tx, e.Name, name); err != nil {
+		if out.Voter, err = pollBookName(tx, e, name); err != nil {
 			return err
 		}
 		_, voted, err := tx.Get(electionPK(e.Name), ballotSK(out.Voter))
@@ -82,16 +82,14 @@ func (s *Service) CheckInVoter(ctx context.Context, actor, election, voter strin
 // pollBookName finds name in an election's poll book: exactly, or else the
 // single entry equal to it as the domain compares names (letter case and
 // spaces aside).
-func pollBookName(tx Tx, election, name string) (string, error) {
-	if _, ok, err := tx.Get(electionPK(election), voterSK(name)); err != nil || ok {
+func pollBookName(tx Tx, e Election, name string) (string, error) {
+	if _, ok, err := tx.Get(electionPK(e.Name), voterSK(name)); err != nil || ok {
 		return name, err
 	}
 	var matches []string
-	err := tx.Query(electionPK(election), prefixVoter, func(it Item) (bool, error) {
-		if v := it.Str("voter_name"); NameKey(v) == NameKey(name) {
-			matches = append(matches, v)
-		}
-		return true, nil
+	err := votersKeyed(tx, e.ID, NameKey(name), func(v string) bool {
+		matches = append(matches, v)
+		return true
 	})
 	switch {
 	case err != nil:

@@ -67,7 +67,7 @@ func clearProjection(btx *bolt.Tx) error {
 	if err := dropCache(btx); err != nil {
 		return err
 	}
-	for _, b := range [][]byte{bucketData, bucketGSI1} {
+	for _, b := range [][]byte{bucketData, bucketGSI1, bucketNames} {
 		if err := btx.DeleteBucket(b); err != nil {
 			return fmt.Errorf("localstore: clear %s: %w", b, err)
 		}

@@ -28,6 +28,15 @@ var (
 	// bucketCache holds what app.Tx.Cache keeps: values derived from the
 	// projection, made when needed, thrown away with it.
 	bucketCache = []byte("cache")
+	// bucketNames holds the items of the poll books' name indexes
+	// (app.PrefixVoterNames), keyed as items are: a partition of the
+	// projection that stays on the device, in a bucket of its own because
+	// bbolt keeps a transaction's new keys of one page in one node until
+	// it commits, and inserts each in place. A poll book's voters and
+	// their index entries, in one bucket, went into the same node of a
+	// small file, where each voter added moved every index entry added
+	// before it: 200,000 voters took 73 s instead of 2.
+	bucketNames = []byte("voter_names")
 )
 
 // Keys of the device bucket.
@@ -41,14 +50,16 @@ var (
 // formatVersion is the layout version written into new files. Version 1
 // files (written before events were signed) are upgraded when opened, and
 // so are version 2 files (replay keys stored under their hash alone),
-// version 3 files (a projection made by rules since corrected) and version
-// 4 files (every attribute name spelled out in every item): see migrate.
+// version 3 files (a projection made by rules since corrected), version 4
+// files (every attribute name spelled out in every item) and version 5
+// files (no poll-book name index): see migrate.
 const (
-	formatVersion    = "5"
+	formatVersion    = "6"
 	formatLegacy     = "1"
 	formatSeenByHash = "2"
 	formatRules3     = "3"
 	formatNames4     = "4"
+	formatNoIndex5   = "5"
 )
 
 // OpenTimeout is how long Open waits for another process to release the file.
@@ -159,7 +170,7 @@ func open(path string) (*Store, error) {
 // layout version of an existing file.
 func (s *Store) init() error {
 	return s.db.Update(func(btx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketData, bucketGSI1, bucketLog, bucketUndo, bucketDevice, bucketDirty} {
+		for _, b := range [][]byte{bucketData, bucketGSI1, bucketLog, bucketUndo, bucketDevice, bucketDirty, bucketNames} {
 			if _, err := btx.CreateBucketIfNotExists(b); err != nil {
 				return fmt.Errorf("localstore: create bucket %s: %w", b, err)
 			}
@@ -178,7 +189,7 @@ func (s *Store) init() error {
 // knownFormat reports whether this VoteDesk reads (and, when older,
 // upgrades) files of layout version f.
 func knownFormat(f string) bool {
-	return f == formatVersion || f == formatNames4 || f == formatRules3 || f == formatSeenByHash || f == formatLegacy
+	return f == formatVersion || f == formatNoIndex5 || f == formatNames4 || f == formatRules3 || f == formatSeenByHash || f == formatLegacy
 }
 
 // settled reports whether the file needs nothing from Open: every bucket,
@@ -187,7 +198,7 @@ func knownFormat(f string) bool {
 func (s *Store) settled() bool {
 	ok := false
 	_ = s.db.View(func(btx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketData, bucketGSI1, bucketLog, bucketUndo, bucketDevice, bucketDirty} {
+		for _, b := range [][]byte{bucketData, bucketGSI1, bucketLog, bucketUndo, bucketDevice, bucketDirty, bucketNames} {
 			if btx.Bucket(b) == nil {
 				return nil
 			}

@@ -17,6 +17,7 @@ import (
 type tx struct {
 	btx   *bolt.Tx
 	data  *bolt.Bucket
+	names *bolt.Bucket // the poll books' name indexes (bucketNames)
 	gsi   *bolt.Bucket
 	log   *bolt.Bucket
 	undo  *bolt.Bucket
@@ -54,6 +55,7 @@ func newTx(btx *bolt.Tx) *tx {
 	t := &tx{
 		btx:   btx,
 		data:  btx.Bucket(bucketData),
+		names: btx.Bucket(bucketNames),
 		gsi:   btx.Bucket(bucketGSI1),
 		log:   btx.Bucket(bucketLog),
 		undo:  btx.Bucket(bucketUndo),
@@ -65,6 +67,9 @@ func newTx(btx *bolt.Tx) *tx {
 		// the end, and most items arrive in key order (an import's
 		// ballots): fill pages, do not leave them half empty.
 		t.log.FillPercent, t.undo.FillPercent, t.data.FillPercent = 1.0, 1.0, 0.9
+		if t.names != nil {
+			t.names.FillPercent = 0.9
+		}
 		if t.dirty != nil {
 			t.dirty.FillPercent = 1.0
 		}
@@ -82,9 +87,22 @@ func itemKey(pk, sk string) []byte {
 	return append(k, sk...)
 }
 
+// items is the bucket that holds the items of partition pk (or of the
+// key k, which begins with its partition): bucketNames for the poll books'
+// name indexes, bucketData for the rest. A file not yet upgraded to hold
+// the indexes (read, not opened) has none: its data bucket holds none.
+func (t *tx) items(k []byte) *bolt.Bucket {
+	if t.names != nil && bytes.HasPrefix(k, voterNamesPrefix) {
+		return t.names
+	}
+	return t.data
+}
+
+var voterNamesPrefix = []byte(app.PrefixVoterNames)
+
 func (t *tx) Get(pk, sk string) (app.Item, bool, error) {
 	k := itemKey(pk, sk)
-	v := t.data.Get(k)
+	v := t.items(k).Get(k)
 	if v == nil {
 		return nil, false, nil
 	}
@@ -105,7 +123,7 @@ func (t *tx) Put(it app.Item) error {
 	}
 	t.scratch = append(append(append(t.scratch[:0], pk...), 0), sk...)
 	k := t.keep(t.scratch)
-	old := t.data.Get(k)
+	old := t.items(k).Get(k)
 	if err := t.remember(k, old); err != nil {
 		return err
 	}
@@ -133,7 +151,7 @@ func storable(it app.Item) error {
 // record and the old value's index entry are the caller's.
 func (t *tx) write(k []byte, it app.Item) error {
 	t.scratch = encodeItem(t.scratch[:0], it)
-	if err := t.data.Put(k, t.keep(t.scratch)); err != nil {
+	if err := t.items(k).Put(k, t.keep(t.scratch)); err != nil {
 		return fmt.Errorf("localstore: put %s/%s: %w", it.PK(), it.SK(), err)
 	}
 	if g, _ := it.Get(app.AttrGSI1PK); g.Kind == app.KindS && g.S != "" {
@@ -159,7 +177,8 @@ func (t *tx) PutNew(pk string, sks []string, item func(i int) app.Item) error {
 	}
 	// One walk finds any taken key: the cursor only moves forward, and
 	// stays put while the keys fall in a gap (as an import's do).
-	c := t.data.Cursor()
+	b := t.items(keys[0])
+	c := b.Cursor()
 	at, _ := c.Seek(keys[0])
 	for i, k := range keys {
 		for at != nil && bytes.Compare(at, k) < 0 {
@@ -191,7 +210,7 @@ func (t *tx) PutNew(pk string, sks []string, item func(i int) app.Item) error {
 			if err := t.remember(k, nil); err != nil {
 				return err
 			}
-			if err := t.data.Put(k, v); err != nil {
+			if err := b.Put(k, v); err != nil {
 				return fmt.Errorf("localstore: put %s/%s: %w", pk, sks[i], err)
 			}
 			if g := c.gsi[j]; g != nil {
@@ -286,7 +305,7 @@ func (t *tx) keep(b []byte) []byte {
 
 func (t *tx) Delete(pk, sk string) error {
 	k := itemKey(pk, sk)
-	old := t.data.Get(k)
+	old := t.items(k).Get(k)
 	if old == nil {
 		return nil
 	}
@@ -296,7 +315,7 @@ func (t *tx) Delete(pk, sk string) error {
 	if err := t.unindex(k, old); err != nil {
 		return err
 	}
-	return t.data.Delete(k)
+	return t.items(k).Delete(k)
 }
 
 // gsiKey is the GSI-1 key of an item: GSI1PK, GSI1SK and the item's own key,
@@ -355,7 +374,7 @@ func indexOf(v []byte) (pk, sk string, ok bool) {
 
 func (t *tx) Query(pk, skPrefix string, fn func(app.Item) (bool, error)) error {
 	prefix := itemKey(pk, skPrefix)
-	c := t.data.Cursor()
+	c := t.items(prefix).Cursor()
 	walked := scanCounter{w: t.warm}
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		walked.step()
@@ -373,7 +392,7 @@ func (t *tx) Query(pk, skPrefix string, fn func(app.Item) (bool, error)) error {
 
 func (t *tx) QueryAttr(pk, skPrefix, attr string, fn func([]byte) (bool, error)) error {
 	prefix := itemKey(pk, skPrefix)
-	c := t.data.Cursor()
+	c := t.items(prefix).Cursor()
 	walked := scanCounter{w: t.warm}
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		walked.step()
@@ -390,7 +409,7 @@ func (t *tx) QueryAttr(pk, skPrefix, attr string, fn func([]byte) (bool, error))
 }
 
 func (t *tx) Partitions(pkPrefix, sk string, fn func(app.Item) (bool, error)) error {
-	c := t.data.Cursor()
+	c := t.items([]byte(pkPrefix)).Cursor()
 	k, _ := c.Seek([]byte(pkPrefix))
 	for k != nil && bytes.HasPrefix(k, []byte(pkPrefix)) {
 		end := bytes.IndexByte(k, 0)

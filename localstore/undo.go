@@ -203,11 +203,11 @@ func (t *tx) rollback(seq uint64) error {
 
 // restore puts back one item (or removes it when old is nil), keeping GSI-1.
 func (t *tx) restore(k, old []byte) error {
-	if err := t.unindex(k, t.data.Get(k)); err != nil {
+	if err := t.unindex(k, t.items(k).Get(k)); err != nil {
 		return err
 	}
 	if old == nil {
-		return t.data.Delete(k)
+		return t.items(k).Delete(k)
 	}
 	it, err := decodeItem(k, old)
 	if err != nil {

@@ -139,7 +139,7 @@ func TestOpensADatabaseOfLayoutVersion2(t *testing.T) {
 				var items, marks int
 				err := st.db.View(func(btx *bolt.Tx) error {
 					return btx.Bucket(bucketData).ForEach(func(k, _ []byte) error {
-						if !bytes.HasPrefix(k, []byte(app.PKSeen+"\x00")) && !bytes.HasPrefix(k, []byte("DEVICE#")) {
+						if pk, _, _ := bytes.Cut(k, []byte{0}); !app.LocalPartition(string(pk)) && !bytes.HasPrefix(k, []byte("DEVICE#")) {
 							items++
 						}
 						return nil
@@ -150,7 +150,7 @@ func TestOpensADatabaseOfLayoutVersion2(t *testing.T) {
 				}
 				err = st.db.View(func(btx *bolt.Tx) error {
 					return btx.Bucket(bucketDirty).ForEach(func(k, v []byte) error {
-						if len(v) != 0 || len(k) <= 8 || bytes.HasPrefix(k[8:], []byte(app.PKSeen+"\x00")) {
+						if pk, _, _ := bytes.Cut(k[min(8, len(k)):], []byte{0}); len(v) != 0 || len(k) <= 8 || app.LocalPartition(string(pk)) {
 							t.Errorf("a cloud_dirty mark %q = %x", k, v)
 						}
 						marks++

@@ -102,6 +102,14 @@ func verifyDB(ctx context.Context, db *bolt.DB) (r VerifyReport, badCache bool, 
 		for _, p := range problems {
 			r.Problem("%s", p)
 		}
+		if format == formatVersion { // older files have no name index until opened (migrate)
+			if problems, err = app.CheckPollBookIndex(newTx(btx)); err != nil {
+				return err
+			}
+			for _, p := range problems {
+				r.Problem("%s", p)
+			}
+		}
 		r.Accounts, err = app.ReadAccounts(newTx(btx))
 		return err
 	})
@@ -253,7 +261,7 @@ func checkRebuild(ctx context.Context, db *bolt.DB, format string, r *VerifyRepo
 				v := view
 				view = func(k, b []byte) ([]byte, bool) {
 					w, keep := v(k, b)
-					if keep {
+					if keep && format != formatNoIndex5 {
 						w = respelled(k, w)
 					}
 					return w, keep
@@ -262,6 +270,21 @@ func checkRebuild(ctx context.Context, db *bolt.DB, format string, r *VerifyRepo
 			if k, what := firstDifference(live.Bucket(bucketData), dst.Bucket(bucketData), view); k != nil {
 				pk, sk, _ := bytes.Cut(k, []byte{0})
 				r.Problem("the projection differs from a rebuild from the log at item %s / %s (%s)", pk, sk, what)
+			}
+			// The poll books' name indexes, which a file of an older
+			// layout gets when it is opened (migrate).
+			if format != formatVersion {
+				return nil
+			}
+			names := live.Bucket(bucketNames)
+			if names == nil {
+				r.Problem("the file has no %s bucket, which its layout version %s holds", bucketNames, format)
+				return nil
+			}
+			same := func(k, v []byte) ([]byte, bool) { return v, true }
+			if k, what := firstDifference(names, dst.Bucket(bucketNames), same); k != nil {
+				pk, sk, _ := bytes.Cut(k, []byte{0})
+				r.Problem("the poll books' name index differs from a rebuild from the log at item %s / %q (%s)", pk, sk, what)
 			}
 			return nil
 		})

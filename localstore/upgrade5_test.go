@@ -1,0 +1,128 @@
+package localstore
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+
+	"votedesk/app"
+)
+
+// TestOpensADatabaseOfLayoutVersion5: a file of layout version 5 has no
+// poll-book name index, neither its bucket nor images in the undo records
+// of its pending events. Unopened (a backup), it verifies; opening it keeps a copy byte
+// for byte and makes the index, the state hash unchanged. The pending
+// events' undo records then hold the index too: a pull that sets them
+// aside (another device's voter of the same name came first, so this
+// device's addition is refused) leaves an index that verifies, and the
+// refusal is the rules' ("already in the poll book").
+func TestOpensADatabaseOfLayoutVersion5(t *testing.T) {
+	ctx := context.Background()
+	a, b, sa, sb := syncFixture(t)
+	must(t, sa.CreateElection(ctx, "olga", "Council", "", false))
+	must(t, sa.AddVoters(ctx, "olga", "Council", app.VoterEntry{Name: "Ann Lee"}, app.VoterEntry{Name: "Bob Roe"}))
+	common := pending(t, a)
+	must(t, a.ConfirmPushed(ctx, common))
+	_, err := b.Integrate(ctx, common)
+	must(t, err)
+	// B, offline: a voter added and one removed, pending.
+	must(t, sb.AddVoters(ctx, "olga", "Council", app.VoterEntry{Name: "Zed Poe"}))
+	must(t, sb.RemoveVoters(ctx, "olga", "Council", "Bob Roe"))
+	// A, meanwhile: the same voter, in other letters; A's reaches the log
+	// first.
+	must(t, sa.AddVoters(ctx, "olga", "Council", app.VoterEntry{Name: "zed poe"}))
+	fromA := pending(t, a)
+	must(t, a.ConfirmPushed(ctx, fromA))
+
+	path := b.Path()
+	wantHash := hash(t, b)
+	must(t, b.Close())
+	db, err := bolt.Open(path, 0o600, nil)
+	must(t, err)
+	indexed, images := 0, 0
+	isIndex := func(k []byte) bool { return bytes.HasPrefix(k, []byte(app.PrefixVoterNames)) }
+	err = db.Update(func(btx *bolt.Tx) error {
+		indexed = btx.Bucket(bucketNames).Stats().KeyN
+		if err := btx.DeleteBucket(bucketNames); err != nil {
+			return err
+		}
+		undo := btx.Bucket(bucketUndo)
+		records := map[string][]byte{}
+		err = undo.ForEach(func(k, v []byte) error {
+			imgs, err := undoImages(getSeq(k), v)
+			if err != nil {
+				return err
+			}
+			var rec, last []byte
+			for _, img := range imgs {
+				if isIndex(img.key) {
+					images++
+					continue
+				}
+				rec, last = appendImage(rec, last, img.key, img.old)
+			}
+			records[string(k)] = rec
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for k, v := range records {
+			if err := undo.Put([]byte(k), v); err != nil {
+				return err
+			}
+		}
+		return btx.Bucket(bucketDevice).Put(keyFormat, []byte(formatNoIndex5))
+	})
+	must(t, err)
+	must(t, db.Close())
+	if indexed != 11 || images != 2 {
+		t.Fatalf("the file held %d index items (want 9 voters of Mayor and 2 of Council) and its undo records %d images of them (want 2)", indexed, images)
+	}
+	before, err := os.ReadFile(path)
+	must(t, err)
+
+	if r, err := CheckFile(ctx, path); err != nil || !r.OK() {
+		t.Fatalf("the file of layout version 5, unopened: %+v %v", r, err)
+	}
+	st, err := Open(path)
+	must(t, err)
+	defer st.Close()
+	kept := st.Upgraded()
+	if raw, err := os.ReadFile(kept); !strings.HasPrefix(kept, path+".before-format-6-") || err != nil || !bytes.Equal(raw, before) {
+		t.Fatalf("the upgrade kept the old file as %q, not byte for byte (%v)", kept, err)
+	}
+	if got := hash(t, st); got != wantHash {
+		t.Errorf("the state hash changed in the upgrade")
+	}
+	verified := func(when string) {
+		t.Helper()
+		if r, err := st.Verify(ctx); err != nil || !r.OK() {
+			t.Fatalf("%s: %+v %v", when, r.Problems, err)
+		}
+	}
+	verified("after the upgrade")
+
+	if _, err := st.Integrate(ctx, fromA); err != nil {
+		t.Fatal(err)
+	}
+	verified("after the pull that set the pending events aside")
+	svc := app.NewService(st, nil, nil)
+	vs, err := svc.Voters(ctx, "olga", "Council")
+	must(t, err)
+	var names []string
+	for _, v := range vs {
+		names = append(names, v.Name)
+	}
+	if strings.Join(names, ",") != "Ann Lee,zed poe" {
+		t.Errorf("the poll book after the pull: %q, want Ann Lee and A's zed poe (B's Zed Poe refused, Bob Roe removed)", names)
+	}
+	err = svc.AddVoters(ctx, "olga", "Council", app.VoterEntry{Name: "ZED  POE"})
+	if err == nil || !strings.Contains(err.Error(), `(as "zed poe")`) {
+		t.Errorf("adding ZED  POE again: %v", err)
+	}
+}
