@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 
 	"github.com/google/uuid"
 )
@@ -184,6 +186,12 @@ func (s *Service) addVoters(ctx context.Context, actor, election string, voters 
 	if len(clean) == 0 {
 		return Errorf(CodeInvalid, "no voters given")
 	}
+	// In the order of their keys: bbolt holds a transaction's new keys of
+	// one page in one node and inserts each in place, so a county's roll
+	// in the order of its voter ids (names at random) moved half the poll
+	// book for every voter added (500,000 voters: 220 s, against 5 s in
+	// order). The poll book is kept by name whatever the order given.
+	slices.SortStableFunc(clean, func(a, b VoterEntry) int { return strings.Compare(a.Name, b.Name) })
 	err := s.store.Update(ctx, func(tx Tx) error {
 		e, err := electionFor(ctx, tx, election)
 		if err != nil {
