@@ -58,9 +58,7 @@ import (
 //
 // Version 5 (a copy is kept first, "{file}.before-format-6-{time}") has no
 // poll-book name index (app/voter_names.go). indexPollBooks makes it, in
-// one transaction: the pending events are rolled back, every voter of the
-// projection their confirmed events left is listed, and the pending events
-// are applied again, so their undo records hold the index as well.
+// one transaction, from every voter of the projection.
 func (s *Store) migrate(now time.Time) error {
 	var format string
 	_ = s.db.View(func(btx *bolt.Tx) error {
@@ -104,41 +102,52 @@ func (s *Store) migrate(now time.Time) error {
 }
 
 // indexPollBooks upgrades a version 5 file's projection to version 6: the
-// poll books' name index made (app.IndexPollBooks) under the pending
-// events, which are rolled back and applied again with new undo records.
+// poll books' name index made (app.IndexPollBooks) for the projection as it
+// is. The undo records of events still pending hold no images of it, and
+// making them (rolling those events back and applying them again, in one
+// transaction) took 200 s for a roll of 500,000 never synced; so the last
+// such event is noted instead (keyNamesBehind), and a pull that sets any of
+// them aside makes the index again for what it rolled back to
+// (reindexAfterRollback).
 func indexPollBooks(btx *bolt.Tx) error {
 	t := newTx(btx)
-	confirmed := getUint(t.dev, keyConfirmed)
-	var pending []*app.Event
-	err := t.Events(confirmed+1, func(ev *app.Event) (bool, error) {
-		pending = append(pending, ev)
-		return true, nil
-	})
-	if err != nil {
-		return err
-	}
-	for i := len(pending) - 1; i >= 0; i-- {
-		if err := t.rollback(pending[i].Seq); err != nil {
-			return err
-		}
-	}
 	if err := app.IndexPollBooks(t); err != nil {
 		return err
 	}
-	for _, ev := range pending {
-		if err := t.beginUndo(ev.Seq); err != nil {
+	if head := lastSeq(t.log); head > getUint(t.dev, keyConfirmed) {
+		if err := t.dev.Put(keyNamesBehind, seqBytes(head)); err != nil {
 			return err
 		}
-		if _, err := app.Replay(t, ev); err != nil {
-			return fmt.Errorf("apply pending event %d again: %w", ev.Seq, err)
-		}
-	}
-	if err := t.flushUndo(); err != nil {
-		return err
 	}
 	return t.dev.Put(keyFormat, []byte(formatVersion))
 }
 
+// reindexAfterRollback makes the poll books' name index again when the
+// events a pull has just rolled back (from on) include one whose undo
+// record has no images of it (indexPollBooks): the projection is then as
+// the confirmed log left it, and so is the index made from it. The
+// events applied next keep images as any.
+func (t *tx) reindexAfterRollback(from uint64) error {
+	behind := t.dev.Get(keyNamesBehind)
+	if behind == nil || from > getSeq(behind) {
+		return nil
+	}
+	if err := t.btx.DeleteBucket(bucketNames); err != nil {
+		return err
+	}
+	names, err := t.btx.CreateBucket(bucketNames)
+	if err != nil {
+		return err
+	}
+	t.names = names
+	saved := t.undoSeq
+	t.undoSeq = 0
+	defer func() { t.undoSeq = saved }()
+	if err := app.IndexPollBooks(t); err != nil {
+		return err
+	}
+	return t.dev.Delete(keyNamesBehind)
+}
 // moveDirtyMarks moves the cloud_dirty marks of layout version 2 (key: the
 // item's key; value: the sequence number) to this version's (key: the
 // sequence number, then the item's key; value: empty). Local partitions,

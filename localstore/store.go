@@ -45,6 +45,10 @@ var (
 	keyDeviceSeq = []byte("device_seq")
 	keyConfirmed = []byte("confirmed_seq")
 	keyFormat    = []byte("format")
+	// keyNamesBehind is the last event, when an upgrade to layout
+	// version 6 found events pending, whose undo record holds no images
+	// of the poll books' name indexes (indexPollBooks).
+	keyNamesBehind = []byte("names_undo_behind")
 )
 
 // formatVersion is the layout version written into new files. Version 1

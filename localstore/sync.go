@@ -253,6 +253,9 @@ func (t *tx) rebase(page []*app.Event, head uint64) (integrateResult, error) {
 			return res, err
 		}
 	}
+	if err := t.reindexAfterRollback(from); err != nil {
+		return res, err
+	}
 	t.headOK = false
 	byID := make(map[string]int, len(pending))
 	for i, p := range pending {
