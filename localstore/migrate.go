@@ -148,6 +148,7 @@ func (t *tx) reindexAfterRollback(from uint64) error {
 	}
 	return t.dev.Delete(keyNamesBehind)
 }
+
 // moveDirtyMarks moves the cloud_dirty marks of layout version 2 (key: the
 // item's key; value: the sequence number) to this version's (key: the
 // sequence number, then the item's key; value: empty). Local partitions,

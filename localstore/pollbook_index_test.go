@@ -65,14 +65,8 @@ func TestPollBookIndexFollowsThePollBook(t *testing.T) {
 	}
 	must(t, sb.ResolveConflict(ctx, "olga", twin, cs[0].Seq, true, "the same levy, made on two laptops"))
 	verified(t, b, "B, after the merge")
-	vs, err := sb.Voters(ctx, "olga", "Levy")
-	must(t, err)
-	var names []string
-	for _, v := range vs {
-		names = append(names, v.Name)
-	}
-	if strings.Join(names, ",") != "Ann Lee,BOB ROE,Cy Day,ann lee" {
-		t.Fatalf("the merged poll book: %q", names)
+	if got := pollBook(t, sb, "Levy"); got != "Ann Lee,BOB ROE,Cy Day,ann lee" {
+		t.Fatalf("the merged poll book: %q", got)
 	}
 	for _, n := range []string{"cy day", "ANN LEE", "Bob Roe"} {
 		err := sb.AddVoters(ctx, "olga", "Levy", voters(n)...)
@@ -94,4 +88,16 @@ func TestPollBookIndexFollowsThePollBook(t *testing.T) {
 	must(t, sb.CreateElection(ctx, "olga", "Straw poll", "", false))
 	must(t, sb.AddVoters(ctx, "olga", "Straw poll", voters("dee fox")...))
 	verified(t, b, "B, the name used again")
+}
+
+// pollBook lists an election's poll book, names joined by commas.
+func pollBook(t *testing.T, svc *app.Service, election string) string {
+	t.Helper()
+	vs, err := svc.Voters(context.Background(), "olga", election)
+	must(t, err)
+	names := make([]string, len(vs))
+	for i, v := range vs {
+		names[i] = v.Name
+	}
+	return strings.Join(names, ",")
 }

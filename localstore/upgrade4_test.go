@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"strings"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
@@ -78,21 +77,9 @@ func TestOpensADatabaseOfLayoutVersion4(t *testing.T) {
 	})
 	must(t, err)
 	must(t, db.Close())
-	before, err := os.ReadFile(path)
-	must(t, err)
-
-	if r, err := CheckFile(ctx, path); err != nil || !r.OK() {
-		t.Fatalf("the file of layout version 4, unopened: %+v %v", r, err)
-	}
-	st, err := Open(path)
-	must(t, err)
-	defer st.Close()
-	kept := st.Upgraded()
-	if raw, err := os.ReadFile(kept); !strings.HasPrefix(kept, path+".before-format-5-") || err != nil || !bytes.Equal(raw, before) {
-		t.Fatalf("the upgrade kept the old file as %q, not byte for byte (%v)", kept, err)
-	}
-	if fi, err := os.Stat(path); err != nil || fi.Size() > int64(len(before)) {
-		t.Errorf("the upgraded file takes %d bytes, the file before it %d: written again in place, not beside (%v)", fi.Size(), len(before), err)
+	st, before := openOlderLayout(t, path, formatNames4)
+	if fi, err := os.Stat(path); err != nil || fi.Size() > int64(before) {
+		t.Errorf("the upgraded file takes %d bytes, the file before it %d: written again in place, not beside (%v)", fi.Size(), before, err)
 	}
 	if got := hash(t, st); got != wantHash {
 		t.Errorf("the projection read back differs after the upgrade")

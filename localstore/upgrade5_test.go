@@ -3,7 +3,9 @@ package localstore
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -83,34 +85,16 @@ func TestOpensADatabaseOfLayoutVersion5(t *testing.T) {
 	if indexed != 11 || images != 2 {
 		t.Fatalf("the file held %d index items (want 9 voters of Mayor and 2 of Council) and its undo records %d images of them (want 2)", indexed, images)
 	}
-	before, err := os.ReadFile(path)
-	must(t, err)
-
-	if r, err := CheckFile(ctx, path); err != nil || !r.OK() {
-		t.Fatalf("the file of layout version 5, unopened: %+v %v", r, err)
-	}
-	st, err := Open(path)
-	must(t, err)
-	defer st.Close()
-	kept := st.Upgraded()
-	if raw, err := os.ReadFile(kept); !strings.HasPrefix(kept, path+".before-format-6-") || err != nil || !bytes.Equal(raw, before) {
-		t.Fatalf("the upgrade kept the old file as %q, not byte for byte (%v)", kept, err)
-	}
+	st, _ := openOlderLayout(t, path, formatNoIndex5)
 	if got := hash(t, st); got != wantHash {
 		t.Errorf("the state hash changed in the upgrade")
 	}
-	verified := func(when string) {
-		t.Helper()
-		if r, err := st.Verify(ctx); err != nil || !r.OK() {
-			t.Fatalf("%s: %+v %v", when, r.Problems, err)
-		}
-	}
-	verified("after the upgrade")
+	verified(t, st, "after the upgrade")
 
 	if _, err := st.Integrate(ctx, fromA); err != nil {
 		t.Fatal(err)
 	}
-	verified("after the pull that set the pending events aside")
+	verified(t, st, "after the pull that set the pending events aside")
 	err = st.db.View(func(btx *bolt.Tx) error {
 		if btx.Bucket(bucketDevice).Get(keyNamesBehind) != nil {
 			t.Error("the pull made the index again, but still notes events whose undo records lack it")
@@ -119,17 +103,33 @@ func TestOpensADatabaseOfLayoutVersion5(t *testing.T) {
 	})
 	must(t, err)
 	svc := app.NewService(st, nil, nil)
-	vs, err := svc.Voters(ctx, "olga", "Council")
-	must(t, err)
-	var names []string
-	for _, v := range vs {
-		names = append(names, v.Name)
-	}
-	if strings.Join(names, ",") != "Ann Lee,zed poe" {
-		t.Errorf("the poll book after the pull: %q, want Ann Lee and A's zed poe (B's Zed Poe refused, Bob Roe removed)", names)
+	if got := pollBook(t, svc, "Council"); got != "Ann Lee,zed poe" {
+		t.Errorf("the poll book after the pull: %q, want Ann Lee and A's zed poe (B's Zed Poe refused, Bob Roe removed)", got)
 	}
 	err = svc.AddVoters(ctx, "olga", "Council", app.VoterEntry{Name: "ZED  POE"})
 	if err == nil || !strings.Contains(err.Error(), `(as "zed poe")`) {
 		t.Errorf("adding ZED  POE again: %v", err)
 	}
+}
+
+// openOlderLayout checks the file at path, of the layout version format
+// (older than this one), unopened, then opens it: it must verify first,
+// and the upgrade must keep it byte for byte beside it. It returns the
+// store, closed when the test ends, and the file's size before.
+func openOlderLayout(t *testing.T, path, format string) (*Store, int) {
+	t.Helper()
+	before, err := os.ReadFile(path)
+	must(t, err)
+	if r, err := CheckFile(context.Background(), path); err != nil || !r.OK() {
+		t.Fatalf("the file of layout version %s, unopened: %+v %v", format, r, err)
+	}
+	st, err := Open(path)
+	must(t, err)
+	t.Cleanup(func() { st.Close() })
+	next, _ := strconv.Atoi(format)
+	kept := st.Upgraded()
+	if raw, err := os.ReadFile(kept); !strings.HasPrefix(kept, fmt.Sprintf("%s.before-format-%d-", path, next+1)) || err != nil || !bytes.Equal(raw, before) {
+		t.Fatalf("the upgrade kept the old file as %q, not byte for byte (%v)", kept, err)
+	}
+	return st, len(before)
 }
