@@ -23,7 +23,8 @@ func verified(t *testing.T, s *Store, when string) {
 // letters; an election offline under a name another device used, merged
 // into it, brings its voters (and a voter named in other letters in each
 // stays twice, as the merge keeps both entries), after which either
-// spelling is refused; a deleted election leaves nothing listed.
+// spelling is refused; a deleted election leaves nothing listed; a
+// pending addition that a pull sets aside takes its entry back.
 func TestPollBookIndexFollowsThePollBook(t *testing.T) {
 	ctx := context.Background()
 	a, b, sa, sb := syncFixture(t)
@@ -88,6 +89,19 @@ func TestPollBookIndexFollowsThePollBook(t *testing.T) {
 	must(t, sb.CreateElection(ctx, "olga", "Straw poll", "", false))
 	must(t, sb.AddVoters(ctx, "olga", "Straw poll", voters("dee fox")...))
 	verified(t, b, "B, the name used again")
+
+	// A pull sets B's pending addition aside (A's voter of that name came
+	// first): the undo record takes its index entry back with it.
+	must(t, sb.AddVoters(ctx, "olga", "Levy", voters("Eli Gray")...))
+	must(t, sa.AddVoters(ctx, "olga", "Levy", voters("eli gray")...))
+	fromA = pending(t, a)
+	must(t, a.ConfirmPushed(ctx, fromA))
+	_, err = b.Integrate(ctx, fromA)
+	must(t, err)
+	verified(t, b, "B, its addition set aside by a pull")
+	if got := pollBook(t, sb, "Levy"); got != "Ann Lee,BOB ROE,Cy Day,ann lee,eli gray" {
+		t.Errorf("the poll book after the pull: %q", got)
+	}
 }
 
 // pollBook lists an election's poll book, names joined by commas.
