@@ -12,6 +12,15 @@
 //	                 characters, so a partition's items are contiguous and in
 //	                 SK order: "PK = x AND begins_with(SK, y)" is one cursor
 //	                 seek to x\x00y and a walk while the prefix holds.
+//	voter_names      the poll books' name indexes (app/voter_names.go,
+//	                 since layout version 6): items of the partitions
+//	                 VOTERNAMES#{election id}, keyed and stored as in
+//	                 vote_data, where the transaction routes them (tx.items).
+//	                 Derived from the log like the projection, changed by
+//	                 the same events (undo keeps them), compared by verify;
+//	                 left out of the state hash and the cloud projection
+//	                 (app.LocalPartition). A bucket of their own: see
+//	                 bucketNames.
 //	vote_data_gsi1   GSI-1, the email index. Key: GSI1PK, 0, GSI1SK, 0, item
 //	                 key. Value: the item key. Kept by Put and Delete.
 //	vote_event_log   the log. Key: sequence number, 8 bytes big-endian (byte
@@ -40,7 +49,8 @@
 //	                 (the sequence number up to which the log is confirmed by
 //	                 the cloud log), the layout version, and sync settings
 //	                 under "sync." keys (endpoint, table_prefix, status as
-//	                 JSON; never credentials).
+//	                 JSON; never credentials), and names_undo_behind
+//	                 (migrate.go, indexPollBooks).
 //
 // # The log and sync
 //
