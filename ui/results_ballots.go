@@ -161,7 +161,7 @@ func (sc *ResultsScreen) findCode(typed string) {
 			sc.BallotList.UnselectAll()
 			sc.Found.SetText(fmt.Sprintf("No ballot with the code or source id %q (a code looks like K3QZ-8WPM-T2VD)", typed))
 		default:
-			sc.showFound(i, fmt.Sprintf("source id %q is ballot %s of %s, %s", typed, fmtCount(i+1), fmtCount(l.Len()), l.Code(i)))
+			sc.showFound(i, fmt.Sprintf("%s is ballot %s of %s, source id %q", l.Code(i), fmtCount(i+1), fmtCount(l.Len()), typed))
 		}
 	})
 }

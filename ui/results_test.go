@@ -484,7 +484,7 @@ func TestResultsBallotsReadByPage(t *testing.T) {
 	r.FindCode.SetText(" cvr-0300 ")
 	r.FindCode.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	h.wait()
-	if want := fmt.Sprintf("source id %q is ballot 301 of %d, %s", "cvr-0300", total, r.ballots.list.Code(300)); r.Found.Text != want {
+	if want := fmt.Sprintf("%s is ballot 301 of %d, source id %q", r.ballots.list.Code(300), total, "cvr-0300"); r.Found.Text != want {
 		t.Errorf("found %q, want %q", r.Found.Text, want)
 	}
 
