@@ -102,6 +102,16 @@ func TestPollBookIndexFollowsThePollBook(t *testing.T) {
 	if got := pollBook(t, sb, "Levy"); got != "Ann Lee,BOB ROE,Cy Day,ann lee,eli gray" {
 		t.Errorf("the poll book after the pull: %q", got)
 	}
+
+	// At a kiosk, a name typed in other letters finds its one entry; one
+	// that matches two (the merge kept both) is asked for as registered.
+	must(t, sb.LaunchElection(ctx, "olga", "Levy"))
+	if in, err := sb.CheckInVoter(ctx, "olga", "Levy", "ELI  GRAY"); err != nil || in.Voter != "eli gray" {
+		t.Errorf("check-in of ELI  GRAY: %+v %v", in, err)
+	}
+	if _, err := sb.CheckInVoter(ctx, "olga", "Levy", "ANN LEE"); !app.IsCode(err, app.CodeConflict) || !strings.Contains(err.Error(), "Several entries") {
+		t.Errorf("check-in of ANN LEE, listed as Ann Lee and ann lee: %v", err)
+	}
 }
 
 // pollBook lists an election's poll book, names joined by commas.
