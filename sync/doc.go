@@ -645,7 +645,20 @@
 //     applied to a log with holes would decide global events that read
 //     another election's state (deleting or merging an election, name
 //     checks on poll books) differently from devices that hold it, so
-//     such a kiosk would need its own notion of state; not built.
+//     such a kiosk would need its own notion of state; not built. The
+//     cases, read in app on 2026-11-28: ElectionDeleted is refused while
+//     a launched or closed election counts ballots (DeleteRefusal reads
+//     e.Ballots, which its shard's imports raise), and a deletion accepted
+//     on a kiosk that skipped those imports frees the name for a later
+//     rename of the kiosk's own election, which other devices refuse; a
+//     merge (ConflictResolved) moves the merged election's ballots, read
+//     or not, into the election it joins, and from then on ballots cast
+//     by that election's id (in its shard) count in the one it joined, so
+//     a kiosk must have read the shard of any election that ever merges
+//     into its own, which it cannot know before the merge. Besides, a
+//     kiosk's ballots go to the global shard (runs under 256 KB, below),
+//     so a kiosk that read only its shard would still read every kiosk's
+//     ballots; what it would be spared is other elections' imports.
 //   - One election's ballots still go through one head: shards spread
 //     the write units of bulk runs (imports) over partitions, not the
 //     appends of one busy election (see "What one partition carries"),
