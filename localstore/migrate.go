@@ -119,6 +119,11 @@ func indexPollBooks(btx *bolt.Tx) error {
 			return err
 		}
 	}
+	// A sync setting that versions of 2026-11-27 and 28 wrote and nothing
+	// reads since (a run noted before its append to an election's shard).
+	if err := t.dev.Delete([]byte(syncKeyPrefix + "in_flight")); err != nil {
+		return err
+	}
 	return t.dev.Put(keyFormat, []byte(formatVersion))
 }
 

@@ -21,7 +21,8 @@ import (
 // events' undo records do not hold the index: a pull that sets them aside
 // (another device's voter of the same name came first, so this device's
 // addition is refused) makes it again, and leaves an index that verifies;
-// the refusal is the rules' ("already in the poll book").
+// the refusal is the rules' ("already in the poll book"). A sync setting
+// nothing reads any more (in_flight) goes in the upgrade.
 func TestOpensADatabaseOfLayoutVersion5(t *testing.T) {
 	ctx := context.Background()
 	a, b, sa, sb := syncFixture(t)
@@ -78,6 +79,9 @@ func TestOpensADatabaseOfLayoutVersion5(t *testing.T) {
 				return err
 			}
 		}
+		if err := btx.Bucket(bucketDevice).Put([]byte(syncKeyPrefix+"in_flight"), []byte(`{"shard":"ELECTION#x"}`)); err != nil {
+			return err
+		}
 		return btx.Bucket(bucketDevice).Put(keyFormat, []byte(formatNoIndex5))
 	})
 	must(t, err)
@@ -90,6 +94,9 @@ func TestOpensADatabaseOfLayoutVersion5(t *testing.T) {
 		t.Errorf("the state hash changed in the upgrade")
 	}
 	verified(t, st, "after the upgrade")
+	if _, ok, err := st.SyncSetting(ctx, "in_flight"); ok || err != nil {
+		t.Errorf("the upgrade left the sync setting in_flight, which nothing reads (%v)", err)
+	}
 
 	if _, err := st.Integrate(ctx, fromA); err != nil {
 		t.Fatal(err)
