@@ -190,6 +190,11 @@ func applyVotersAdded(a *applier) error {
 		if err := a.tx.Put(Voter{Election: e.Name, Name: v.Name, Email: v.Email}.item()); err != nil {
 			return err
 		}
+	}
+	// The index after the poll book, not entry by entry: an undo record
+	// writes each key against the one before it, and keys of one
+	// partition after another share most of theirs.
+	for _, v := range d.Voters {
 		if err := listVoterName(a.tx, e.ID, v.Name); err != nil {
 			return err
 		}
@@ -225,6 +230,8 @@ func applyVotersRemoved(a *applier) error {
 		if err := a.tx.Delete(electionPK(e.Name), voterSK(n)); err != nil {
 			return err
 		}
+	}
+	for _, n := range names {
 		if err := unlistVoterName(a.tx, e.ID, n); err != nil {
 			return err
 		}

@@ -30,11 +30,19 @@ func voterNamesPK(electionID string) string { return PrefixVoterNames + election
 
 func voterNameSK(name string) string { return NameKey(name) + nameKeyEnd + name }
 
-// listVoterName adds a poll-book voter to the index.
+// listVoterName adds a poll-book voter to the index: an item of its keys
+// alone, which hold the name (indexedName).
 func listVoterName(tx Tx, electionID, name string) error {
-	it := newItem(voterNamesPK(electionID), voterNameSK(name), "VOTERNAME")
-	it.Set("voter_name", S(name))
+	it := make(Item, 0, 2)
+	it.Set(AttrPK, S(voterNamesPK(electionID)))
+	it.Set(AttrSK, S(voterNameSK(name)))
 	return tx.Put(it)
+}
+
+// indexedName is the voter's name an index item's sort key holds.
+func indexedName(sk string) string {
+	_, name, _ := strings.Cut(sk, nameKeyEnd)
+	return name
 }
 
 // unlistVoterName removes a poll-book voter from the index.
@@ -65,8 +73,8 @@ func dropVoterNames(tx Tx, electionID string) error {
 // NameKey is key, in the order of their names (the order of their VOTER#
 // items), until fn returns false.
 func votersKeyed(tx Tx, electionID, key string, fn func(name string) bool) error {
-	return tx.QueryAttr(voterNamesPK(electionID), key+nameKeyEnd, "voter_name", func(v []byte) (bool, error) {
-		return fn(string(v)), nil
+	return tx.Query(voterNamesPK(electionID), key+nameKeyEnd, func(it Item) (bool, error) {
+		return fn(indexedName(it.SK())), nil
 	})
 }
 
@@ -168,10 +176,10 @@ func CheckPollBookIndex(tx Tx) (problems []string, err error) {
 			}
 		}
 		indexed, extra := 0, ""
-		err = tx.QueryAttr(voterNamesPK(r.ID), "", "voter_name", func(v []byte) (bool, error) {
+		err = tx.Query(voterNamesPK(r.ID), "", func(it Item) (bool, error) {
 			indexed++
 			if extra == "" {
-				extra = string(v)
+				extra = indexedName(it.SK())
 			}
 			return true, nil
 		})
