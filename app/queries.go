@@ -273,15 +273,23 @@ func (s *Service) listBallots(ctx context.Context, actor, election string, byCod
 		}
 		l.id, l.byKey = e.ID, l.d.Links && !byCode
 		var groups [len(ballotGroups)][]string
-		err = tx.Query(electionPK(election), prefixBallot, func(it Item) (bool, error) {
-			sk, code := it.SK(), it.Str("confirmation")
-			if c, ok := strings.CutPrefix(sk, prefixUnlisted); ok && c == code {
-				code = c // shares the key's text
-			}
+		// Each ballot's key and code (and groups) read where they lie,
+		// its rankings not decoded: a million ballots' list took 0.9 to
+		// 1.2 s decoding them.
+		attrs := []string{"confirmation"}
+		if e.Grouped {
+			attrs = append(attrs, "precinct", "batch", "tabulator")
+		}
+		err = tx.QueryAttrs(electionPK(election), prefixBallot, attrs, func(k []byte, vals [][]byte) (bool, error) {
+			sk := string(k)
+			code, unlisted := strings.CutPrefix(sk, prefixUnlisted)
+			if !unlisted || code != string(vals[0]) {
+				code = string(vals[0])
+			} // else the code shares the key's text
 			l.keys, l.codes = append(l.keys, sk), append(l.codes, code)
 			if e.Grouped {
 				var b Ballot
-				b.Precinct, b.Batch, b.Tabulator = it.Str("precinct"), it.Str("batch"), it.Str("tabulator")
+				b.Precinct, b.Batch, b.Tabulator = string(vals[1]), string(vals[2]), string(vals[3])
 				for i, g := range ballotGroups {
 					groups[i] = append(groups[i], *g.field(&b))
 				}

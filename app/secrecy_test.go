@@ -222,28 +222,45 @@ func TestMergeSmallGroups(t *testing.T) {
 	}
 }
 
-// TestBallotListCombinesSmallTabulators: the tabulator of a secret
-// election's cast vote records is a group like its precinct and batch, so a
-// tabulator that scanned one ballot is not shown beside that ballot (which
-// would say how its voter voted); an open election shows it.
-func TestBallotListCombinesSmallTabulators(t *testing.T) {
-	for _, secret := range []bool{true, false} {
-		e := newEnv(t)
-		name := fmt.Sprint("Tabulated ", secret)
-		var in []app.ImportedBallot
-		for i := range 30 {
-			in = append(in, app.ImportedBallot{SourceID: fmt.Sprint(i + 1), Rankings: rank("A"), Batch: "1", Tabulator: "T1"})
-		}
-		in = append(in, app.ImportedBallot{SourceID: "31", Rankings: rank("B"), Batch: "1", Tabulator: "T9"})
-		closedImport(e, name, secret, in)
-		bs, err := e.svc.Ballots(e.ctx, "user", name)
-		e.must(err)
-		alone := false
-		for _, b := range bs {
-			alone = alone || b.Tabulator == "T9"
-		}
-		if alone == secret {
-			t.Errorf("secret %v: the one ballot of tabulator T9 shown with it: %v", secret, alone)
+// TestBallotListCombinesSmallGroups: the precinct, batch and tabulator of
+// a secret election's cast vote records are groups, so one that holds a
+// single ballot is not shown beside that ballot (which would say how its
+// voter voted); an open election shows it. Each group is tried alone, the
+// others shared by every ballot.
+func TestBallotListCombinesSmallGroups(t *testing.T) {
+	lone := map[string]func(b *app.ImportedBallot) *string{
+		"precinct":  func(b *app.ImportedBallot) *string { return &b.Precinct },
+		"batch":     func(b *app.ImportedBallot) *string { return &b.Batch },
+		"tabulator": func(b *app.ImportedBallot) *string { return &b.Tabulator },
+	}
+	shown := map[string]func(b app.Ballot) string{
+		"precinct":  func(b app.Ballot) string { return b.Precinct },
+		"batch":     func(b app.Ballot) string { return b.Batch },
+		"tabulator": func(b app.Ballot) string { return b.Tabulator },
+	}
+	for what, field := range lone {
+		for _, secret := range []bool{true, false} {
+			e := newEnv(t)
+			name := fmt.Sprint(what, " ", secret)
+			var in []app.ImportedBallot
+			for i := range 31 {
+				b := app.ImportedBallot{SourceID: fmt.Sprint(i + 1), Rankings: rank("A"), Precinct: "P1", Batch: "1", Tabulator: "T1"}
+				if i == 30 {
+					b.Rankings = rank("B")
+					*field(&b) = "X9"
+				}
+				in = append(in, b)
+			}
+			closedImport(e, name, secret, in)
+			bs, err := e.svc.Ballots(e.ctx, "user", name)
+			e.must(err)
+			alone := false
+			for _, b := range bs {
+				alone = alone || shown[what](b) == "X9"
+			}
+			if alone == secret {
+				t.Errorf("%s, secret %v: the one ballot of %s X9 shown with it: %v", what, secret, what, alone)
+			}
 		}
 	}
 }

@@ -63,6 +63,10 @@ func (r *recTx) QueryAttr(pk, p, a string, fn func([]byte) (bool, error)) error 
 	r.reads[pk+" | "+p+"*"] = true
 	return r.Tx.QueryAttr(pk, p, a, fn)
 }
+func (r *recTx) QueryAttrs(pk, p string, as []string, fn func([]byte, [][]byte) (bool, error)) error {
+	r.reads[pk+" | "+p+"*"] = true
+	return r.Tx.QueryAttrs(pk, p, as, fn)
+}
 func (r *recTx) Partitions(p, sk string, fn func(app.Item) (bool, error)) error {
 	r.reads[p+"* | "+sk] = true
 	return r.Tx.Partitions(p, sk, fn)

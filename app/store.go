@@ -41,6 +41,10 @@ type Tx interface {
 	// text of attribute attr (nil when absent) of each matching item, without
 	// decoding the rest. The bytes are valid only during the call.
 	QueryAttr(pk, skPrefix, attr string, fn func(v []byte) (bool, error)) error
+	// QueryAttrs is QueryAttr for several string attributes, with each
+	// item's sort key: fn gets the sort key and vals[i], the raw text of
+	// attrs[i] (nil when absent). The bytes are valid only during the call.
+	QueryAttrs(pk, skPrefix string, attrs []string, fn func(sk []byte, vals [][]byte) (bool, error)) error
 	// Partitions calls fn with the item (P, sk) of every partition P that
 	// begins with pkPrefix and holds such an item, in key order, until fn
 	// returns false.

@@ -391,16 +391,26 @@ func (t *tx) Query(pk, skPrefix string, fn func(app.Item) (bool, error)) error {
 }
 
 func (t *tx) QueryAttr(pk, skPrefix, attr string, fn func([]byte) (bool, error)) error {
+	return t.QueryAttrs(pk, skPrefix, []string{attr}, func(_ []byte, vals [][]byte) (bool, error) {
+		return fn(vals[0])
+	})
+}
+
+func (t *tx) QueryAttrs(pk, skPrefix string, attrs []string, fn func(sk []byte, vals [][]byte) (bool, error)) error {
 	prefix := itemKey(pk, skPrefix)
 	c := t.items(prefix).Cursor()
 	walked := scanCounter{w: t.warm}
+	vals := make([][]byte, len(attrs))
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		walked.step()
-		s, err := findString(v, attr)
-		if err != nil {
-			return fmt.Errorf("localstore: item %q: %w", k, err)
+		for i, a := range attrs {
+			s, err := findString(v, a)
+			if err != nil {
+				return fmt.Errorf("localstore: item %q: %w", k, err)
+			}
+			vals[i] = s
 		}
-		more, err := fn(s)
+		more, err := fn(k[len(pk)+1:], vals)
 		if err != nil || !more {
 			return err
 		}
