@@ -267,10 +267,11 @@ func applyVoterLinked(a *applier) error {
 			}
 			return Errorf(CodeNotFound, "no account %s (%s)", d.UserID, d.UserName)
 		}
+		// Each entry's link compared where it lies, its item not decoded.
 		linked := ""
-		err := a.tx.Query(electionPK(e.Name), prefixVoter, func(o Item) (bool, error) {
-			if o.Str("account_id") == d.UserID && o.Str("voter_name") != d.Voter {
-				linked = o.Str("voter_name")
+		err := a.tx.QueryAttrs(electionPK(e.Name), prefixVoter, []string{"account_id", "voter_name"}, func(_ []byte, v [][]byte) (bool, error) {
+			if string(v[0]) == d.UserID && string(v[1]) != d.Voter {
+				linked = string(v[1])
 				return false, nil
 			}
 			return true, nil

@@ -156,3 +156,24 @@ func TestPollBookNamesCompareAsTheDomainDoes(t *testing.T) {
 		}
 	}
 }
+
+// TestOneAccountVotesForOneEntry: an account linked to one poll-book entry
+// is not linked to a second of the same election; linked to the same
+// entry again, or once unlinked, it may be.
+func TestOneAccountVotesForOneEntry(t *testing.T) {
+	e := newEnv(t)
+	err := e.svc.LinkVoter(e.ctx, "user", "Draft", "v1", "voter")
+	if !app.IsCode(err, app.CodeConflict) || !strings.Contains(app.ErrorMessage(err), `already linked to voter "voter" of "Draft"`) {
+		t.Fatalf("linking the account of voter to v1 as well: %v", err)
+	}
+	e.must(e.svc.LinkVoter(e.ctx, "user", "Draft", "voter", "voter"))
+	e.must(e.svc.LinkVoter(e.ctx, "user", "Draft", "voter", ""))
+	e.must(e.svc.LinkVoter(e.ctx, "user", "Draft", "v1", "voter"))
+	vs, err := e.svc.Voters(e.ctx, "user", "Draft")
+	e.must(err)
+	for _, v := range vs {
+		if linked := v.Account != ""; linked != (v.Name == "v1") {
+			t.Errorf("voter %q linked to %q", v.Name, v.Account)
+		}
+	}
+}
