@@ -73,7 +73,7 @@ func TestRebuildInStepsSameAsOne(t *testing.T) {
 	var live map[string]string
 	var events int
 	if err := s.db.View(func(btx *bolt.Tx) error {
-		live = dump(btx.Bucket(bucketData))
+		live = dump(btx.Bucket(bucketData), btx.Bucket(bucketNames))
 		events = btx.Bucket(bucketLog).Stats().KeyN
 		return nil
 	}); err != nil {
@@ -101,7 +101,7 @@ func TestRebuildInStepsSameAsOne(t *testing.T) {
 		}
 		var out map[string]string
 		scratch.db.View(func(btx *bolt.Tx) error {
-			out = dump(btx.Bucket(bucketData))
+			out = dump(btx.Bucket(bucketData), btx.Bucket(bucketNames))
 			return nil
 		})
 		return out

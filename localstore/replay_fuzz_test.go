@@ -55,12 +55,14 @@ func fuzzStore(f *testing.F) (*Store, []*app.Event) {
 }
 
 // dump copies every item of the projection.
-func dump(b *bolt.Bucket) map[string]string {
+func dump(bs ...*bolt.Bucket) map[string]string {
 	out := map[string]string{}
-	_ = b.ForEach(func(k, v []byte) error {
-		out[string(k)] = string(v)
-		return nil
-	})
+	for _, b := range bs {
+		_ = b.ForEach(func(k, v []byte) error {
+			out[string(k)] = string(v)
+			return nil
+		})
+	}
 	return out
 }
 
@@ -83,7 +85,7 @@ func FuzzReplay(f *testing.F) {
 		}
 		err := s.db.Update(func(btx *bolt.Tx) error {
 			tx := newTx(btx)
-			before := dump(tx.data)
+			before := dump(tx.data, tx.names)
 			if err := tx.AppendEvent(ev); err != nil {
 				return err
 			}
@@ -98,7 +100,7 @@ func FuzzReplay(f *testing.F) {
 			if app.ErrorMessage(refusal) == "" {
 				t.Errorf("refusal of %s %q has no message", typ, data)
 			}
-			after := dump(tx.data)
+			after := dump(tx.data, tx.names)
 			for k, v := range after {
 				if before[k] != v && !bytes.HasPrefix([]byte(k), []byte("REJECTED\x00")) && k != "METADATA\x00SYNC" {
 					t.Errorf("refused %s %q changed item %q", typ, data, k)
