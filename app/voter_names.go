@@ -106,10 +106,9 @@ func (a *applier) votersFree(e Election, names []string) error {
 func isVoterNames(pk string) bool { return strings.HasPrefix(pk, PrefixVoterNames) }
 
 // IndexPollBooks lists every poll-book voter of the projection in its
-// election's name index: what a file written before the index (layout
-// version 5) needs once, with the projection as its confirmed events left
-// it (localstore's upgrade rolls the pending ones back first and applies
-// them again after).
+// election's name index, which must be empty: what a file written before
+// the index (layout version 5) needs once, and what a pull that rolls back
+// events pending since that upgrade makes again (localstore, migrate.go).
 func IndexPollBooks(tx Tx) error {
 	var elections []Election
 	err := tx.Partitions(prefixElection, skMetadata, func(it Item) (bool, error) {
