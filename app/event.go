@@ -265,10 +265,10 @@ func EncodeEvent(e *Event) ([]byte, error) {
 	// encoder (fastjson_test.go checks it writes valid JSON), are not
 	// scanned again: a million-ballot import would scan 100 MB each time.
 	validData, validSealed := e.knownValid()
-	if !validData && !json.Valid(e.Data) {
+	if !validData && !validJSON(e.Data) {
 		return nil, Errorf(CodeInvalid, "event %s has no valid JSON data", e.ID)
 	}
-	if len(e.Sealed) > 0 && !validSealed && !json.Valid(e.Sealed) {
+	if len(e.Sealed) > 0 && !validSealed && !validJSON(e.Sealed) {
 		return nil, Errorf(CodeInvalid, "event %s has no valid JSON sealed part", e.ID)
 	}
 	b := make([]byte, 0, 512+len(e.Data)+len(e.Sealed))
@@ -352,9 +352,9 @@ func (e *Event) Check() error {
 		return Errorf(CodeInvalid, "event %s has no time", e.ID)
 	case !knownTypes[e.Type]:
 		return Errorf(CodeInvalid, "event %s has unknown type %q (a newer VoteDesk wrote it? update VoteDesk on this device)", e.ID, e.Type)
-	case len(e.Data) == 0 || !validData && !json.Valid(e.Data):
+	case len(e.Data) == 0 || !validData && !validJSON(e.Data):
 		return Errorf(CodeInvalid, "event %s (%s) has no valid JSON data", e.ID, e.Type)
-	case len(e.Sealed) > 0 && !validSealed && !json.Valid(e.Sealed):
+	case len(e.Sealed) > 0 && !validSealed && !validJSON(e.Sealed):
 		return Errorf(CodeInvalid, "event %s (%s) has a sealed part that is not valid JSON", e.ID, e.Type)
 	}
 	if !e.Signed() {

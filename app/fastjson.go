@@ -211,17 +211,17 @@ func readEvent(in []byte) (Event, bool) {
 		// In seal's layout the secret is the only part to check; the
 		// check is remembered for OpenSealed.
 		if _, secret, ok := sealedLayout(e.Sealed); ok {
-			if !json.Valid(secret) {
+			if !validJSON(secret) {
 				return e, false
 			}
 			e.sealedDataValid = true
-		} else if len(e.Sealed) == 0 || !json.Valid(e.Sealed) {
+		} else if len(e.Sealed) == 0 || !validJSON(e.Sealed) {
 			return e, false
 		}
 	} else {
 		e.Data = json.RawMessage(mid)
 	}
-	if len(e.Data) == 0 || !json.Valid(e.Data) || isJSONSpace(e.Data[0]) || isJSONSpace(e.Data[len(e.Data)-1]) ||
+	if len(e.Data) == 0 || !validJSON(e.Data) || isJSONSpace(e.Data[0]) || isJSONSpace(e.Data[len(e.Data)-1]) ||
 		len(e.Sealed) > 0 && (isJSONSpace(e.Sealed[0]) || isJSONSpace(e.Sealed[len(e.Sealed)-1])) {
 		return e, false
 	}

@@ -100,7 +100,7 @@ func (e *Event) OpenSealed() (json.RawMessage, error) {
 // dataValid says the secret of b, in seal's layout, is known to be valid
 // JSON (readEvent checked it).
 func readSealed(b []byte, dataValid bool) (sealedPart, bool) {
-	if nonce, data, ok := sealedLayout(b); ok && (dataValid || json.Valid(data)) {
+	if nonce, data, ok := sealedLayout(b); ok && (dataValid || validJSON(data)) {
 		return sealedPart{Nonce: string(nonce), Data: data}, true
 	}
 	var s sealedPart
