@@ -186,12 +186,33 @@ func (s *Service) addVoters(ctx context.Context, actor, election string, voters 
 	if len(clean) == 0 {
 		return Errorf(CodeInvalid, "no voters given")
 	}
-	// In the order of their keys: bbolt holds a transaction's new keys of
-	// one page in one node and inserts each in place, so a county's roll
-	// in the order of its voter ids (names at random) moved half the poll
-	// book for every voter added (500,000 voters: 220 s, against 7 s in
-	// order). The poll book is kept by name whatever the order given.
-	slices.SortStableFunc(clean, func(a, b VoterEntry) int { return strings.Compare(a.Name, b.Name) })
+	// In the order of their name keys (NameKey, then the name): bbolt
+	// holds a transaction's new keys of one page in one node and inserts
+	// each in place, so a county's roll in the order of its voter ids
+	// (names at random) moved half the poll book for every voter added
+	// (500,000 voters: 220 s, against 7 s in order). In key order the name
+	// index is written in its order, and the poll book, kept by name,
+	// nearly so: a name out of step with its key ("de la Cruz" after
+	// "Dean") lands among the few such. Sorted by name instead, those
+	// names came last and each moved much of the index: 29.5 s for a roll
+	// with 3% of them.
+	type keyed struct {
+		key string
+		v   VoterEntry
+	}
+	byKey := make([]keyed, len(clean))
+	for i, v := range clean {
+		byKey[i] = keyed{NameKey(v.Name), v}
+	}
+	slices.SortStableFunc(byKey, func(a, b keyed) int {
+		if c := strings.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return strings.Compare(a.v.Name, b.v.Name)
+	})
+	for i, k := range byKey {
+		clean[i] = k.v
+	}
 	err := s.store.Update(ctx, func(tx Tx) error {
 		e, err := electionFor(ctx, tx, election)
 		if err != nil {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -33,9 +34,13 @@ func voterNameSK(name string) string { return NameKey(name) + nameKeyEnd + name 
 // listVoterName adds a poll-book voter to the index: an item of its keys
 // alone, which hold the name (indexedName).
 func listVoterName(tx Tx, electionID, name string) error {
+	return putVoterNameSK(tx, electionID, voterNameSK(name))
+}
+
+func putVoterNameSK(tx Tx, electionID, sk string) error {
 	it := make(Item, 0, 2)
 	it.Set(AttrPK, S(voterNamesPK(electionID)))
-	it.Set(AttrSK, S(voterNameSK(name)))
+	it.Set(AttrSK, S(sk))
 	return tx.Put(it)
 }
 
@@ -127,8 +132,15 @@ func IndexPollBooks(tx Tx) error {
 		if err != nil {
 			return err
 		}
-		for _, n := range names {
-			if err := listVoterName(tx, e.ID, n); err != nil {
+		// In the index's order, not the poll book's: bbolt inserts each
+		// new key of a transaction in place (commands_election.go).
+		sks := make([]string, len(names))
+		for i, n := range names {
+			sks[i] = voterNameSK(n)
+		}
+		slices.Sort(sks)
+		for _, sk := range sks {
+			if err := putVoterNameSK(tx, e.ID, sk); err != nil {
 				return err
 			}
 		}
