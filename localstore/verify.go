@@ -244,7 +244,7 @@ func checkRebuild(ctx context.Context, db *bolt.DB, format string, r *VerifyRepo
 		}
 		app.VerifyProgressOf(ctx)(app.VerifyCompare, 0, 0)
 		return scratch.db.View(func(dst *bolt.Tx) error {
-			view := func(k, v []byte) ([]byte, bool) { return v, true }
+			view := asIs
 			switch format {
 			case formatLegacy:
 				view = legacyView
@@ -281,8 +281,7 @@ func checkRebuild(ctx context.Context, db *bolt.DB, format string, r *VerifyRepo
 				r.Problem("the file has no %s bucket, which its layout version %s holds", bucketNames, format)
 				return nil
 			}
-			same := func(k, v []byte) ([]byte, bool) { return v, true }
-			if k, what := firstDifference(names, dst.Bucket(bucketNames), same); k != nil {
+			if k, what := firstDifference(names, dst.Bucket(bucketNames), asIs); k != nil {
 				pk, sk, _ := bytes.Cut(k, []byte{0})
 				r.Problem("the poll books' name index differs from a rebuild from the log at item %s / %q (%s)", pk, sk, what)
 			}
@@ -416,6 +415,9 @@ func firstDifference(a, b *bolt.Bucket, view func(k, v []byte) ([]byte, bool)) (
 	}
 	return nil, ""
 }
+
+// asIs is firstDifference's view of items compared as they are stored.
+func asIs(_, v []byte) ([]byte, bool) { return v, true }
 
 // respelled shows an item of a file before layout version 5, which spells
 // out every attribute name, as this version writes it (attrNames).
