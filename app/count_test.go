@@ -52,14 +52,7 @@ func TestCountInputReadsEveryBallot(t *testing.T) {
 
 func TestCount(t *testing.T) {
 	e := newEnv(t)
-	e.must(e.svc.CreateElection(e.ctx, "user", "Mayor", "", false))
-	e.must(e.svc.AddCandidates(e.ctx, "user", "Mayor", "Ann", "Bob", "Cid"))
-	var voters []app.VoterEntry
-	for i := range 9 {
-		voters = append(voters, app.VoterEntry{Name: fmt.Sprintf("v%d", i)})
-	}
-	e.must(e.svc.AddVoters(e.ctx, "user", "Mayor", voters...))
-	e.must(e.svc.LaunchElection(e.ctx, "user", "Mayor"))
+	voters := e.launched("Mayor", false, []string{"Ann", "Bob", "Cid"}, "v%d", 9)
 	// First choices Ann 4, Bob 3, Cid 2; Cid's voters prefer Bob, who wins
 	// in round 2.
 	ballots := [][]string{{"Ann"}, {"Ann"}, {"Ann"}, {"Ann", "Bob"}, {"Bob"}, {"Bob"}, {"Bob"}, {"Cid", "Bob"}, {"Cid", "Bob"}}

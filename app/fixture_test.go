@@ -142,6 +142,21 @@ func (e *env) snapshot() snapshot {
 	return s
 }
 
+// launched makes, as "user", an election named name with candidates and a
+// poll book of n voters named format with their number (0, 1, ...), and
+// launches it; it returns the voters.
+func (e *env) launched(name string, secret bool, candidates []string, format string, n int) []app.VoterEntry {
+	e.must(e.svc.CreateElection(e.ctx, "user", name, "", secret))
+	e.must(e.svc.AddCandidates(e.ctx, "user", name, candidates...))
+	voters := make([]app.VoterEntry, n)
+	for i := range voters {
+		voters[i] = app.VoterEntry{Name: fmt.Sprintf(format, i)}
+	}
+	e.must(e.svc.AddVoters(e.ctx, "user", name, voters...))
+	e.must(e.svc.LaunchElection(e.ctx, "user", name))
+	return voters
+}
+
 func (e *env) must(err error) {
 	e.t.Helper()
 	if err != nil {

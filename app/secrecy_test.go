@@ -311,14 +311,7 @@ func TestSealedPartCheckedFromElsewhere(t *testing.T) {
 // voter's ballot would stand where their name does in the poll book.
 func TestSecretBallotsInCodeOrder(t *testing.T) {
 	e := newEnv(t)
-	e.must(e.svc.CreateElection(e.ctx, "user", "S", "", true))
-	e.must(e.svc.AddCandidates(e.ctx, "user", "S", "A", "B", "C"))
-	var voters []app.VoterEntry
-	for i := range 12 {
-		voters = append(voters, app.VoterEntry{Name: fmt.Sprintf("voter %02d", i)})
-	}
-	e.must(e.svc.AddVoters(e.ctx, "user", "S", voters...))
-	e.must(e.svc.LaunchElection(e.ctx, "user", "S"))
+	voters := e.launched("S", true, []string{"A", "B", "C"}, "voter %02d", 12)
 	for i, v := range voters {
 		e.must(cast(e, "user", "S", v.Name, []string{"A", "B", "C"}[i%3]))
 	}
