@@ -15,14 +15,14 @@ import (
 )
 
 // TestOpensADatabaseOfLayoutVersion5: a file of layout version 5 has no
-// poll-book name index, neither its bucket nor images in the undo records
-// of its pending events. Unopened (a backup), it verifies; opening it keeps a copy byte
-// for byte and makes the index, the state hash unchanged. The pending
-// events' undo records do not hold the index: a pull that sets them aside
-// (another device's voter of the same name came first, so this device's
-// addition is refused) makes it again, and leaves an index that verifies;
-// the refusal is the rules' ("already in the poll book"). A sync setting
-// nothing reads any more (in_flight) goes in the upgrade.
+// poll-book name index, neither its bucket nor images in the undo records of
+// its pending events. Unopened (a backup), it verifies; opening it keeps a
+// copy byte for byte and makes the index, the state hash unchanged. The
+// pending events' undo records do not hold the index: a pull that sets them
+// aside (another device's voter of the same name came first, so this
+// device's addition is refused) makes it again, and leaves an index that
+// verifies; the refusal is the rules' ("already in the poll book"). A sync
+// setting nothing reads any more (in_flight) goes in the upgrade.
 func TestOpensADatabaseOfLayoutVersion5(t *testing.T) {
 	ctx := context.Background()
 	a, b, sa, sb := syncFixture(t)
