@@ -43,6 +43,17 @@ var (
 	nameHeaders  = []string{"name", "voter", "voter name", "voter_name", "full name", "full_name"}
 	emailHeaders = []string{"email", "e-mail", "email address", "email_address", "mail"}
 	idHeaders    = []string{"id", "voter id", "voter_id", "voterid", "voter number", "voter_number"}
+	// A roll that gives each part of a name its own column (as counties'
+	// voter files and e-pollbooks do: "Last Name,First Name,Middle Name").
+	firstHeaders  = []string{"first name", "first_name", "firstname", "first", "given name", "given_name", "forename"}
+	middleHeaders = []string{"middle name", "middle_name", "middlename", "middle", "middle initial", "middle_initial"}
+	lastHeaders   = []string{"last name", "last_name", "lastname", "last", "surname", "family name", "family_name"}
+	nameParts     = [][]string{firstHeaders, middleHeaders, lastHeaders}
+	// Other columns of voter files, which say a first row of two cells or
+	// more is a header (headerOnly), not a voter whose name has commas.
+	otherHeaders = []string{"uid", "pin", "address", "street address", "street", "city", "state", "zip", "zip code",
+		"postal code", "county", "precinct", "ward", "district", "party", "phone", "telephone", "dob", "birth date",
+		"date of birth", "gender", "sex", "status", "registration date"}
 )
 
 // ReadPollBook reads a poll-book file in one of two shapes:
@@ -51,9 +62,13 @@ var (
 //     surrounding double quotes is removed), or
 //   - CSV whose first row is a header naming a "name" column, and optionally
 //     "email" and "id" columns (see the header names above; others are
-//     ignored). A file with an id column and no name column lists voters by
-//     their id, which becomes their name in the poll book; with both, the id
-//     is not stored (the poll book keeps a name and an email).
+//     ignored). Without a name column, first, middle and last name columns
+//     make the name, in that order ("Katherine Robert Richard"). A file with
+//     an id column and no name columns lists voters by their id, which
+//     becomes their name in the poll book; with both, the id is not stored
+//     (the poll book keeps a name and an email). A first row that names a
+//     column of these kinds but no name or id is refused: it is a header,
+//     not a voter.
 //
 // Blank lines are ignored and a UTF-8 byte-order mark is allowed. Names and
 // emails are checked as app checks them, so the entries are accepted unless
@@ -83,7 +98,7 @@ func ReadPollBook(r io.Reader) (*PollBookFile, error) {
 				continue
 			}
 			if headerOnly(text) {
-				return nil, app.Errorf(app.CodeInvalid, "line %d is a header (%s) without a name or id column: a poll book lists voters by name (add a \"name\" column)", line, strings.TrimSpace(text))
+				return nil, app.Errorf(app.CodeInvalid, "line %d is a header (%s) without a name or id column: a poll book lists voters by name (add a \"name\" column, or \"first name\" and \"last name\" columns)", line, strings.TrimSpace(text))
 			}
 		}
 		name, email := unquote(strings.TrimSpace(text)), ""
@@ -93,7 +108,7 @@ func ReadPollBook(r io.Reader) (*PollBookFile, error) {
 				f.Invalid = append(f.Invalid, PollBookRow{line, text, "not a CSV row: " + csvReason(err)})
 				continue
 			}
-			name, email = field(rec, cols.name), strings.TrimSpace(field(rec, cols.email))
+			name, email = cols.nameOf(rec), strings.TrimSpace(field(rec, cols.email))
 		}
 		f.add(first, line, text, name, email)
 	}
@@ -120,28 +135,53 @@ func (f *PollBookFile) add(first map[string]int, line int, text, name, email str
 			return
 		}
 	}
-	if l, dup := first[n]; dup {
+	// Two rows name one voter when their names compare equal as the
+	// domain compares names (letter case, spacing), which the poll book
+	// would refuse.
+	key := app.NameKey(n)
+	if l, dup := first[key]; dup {
 		f.Repeated = append(f.Repeated, PollBookRow{line, text, fmt.Sprintf("%q is listed twice (first on line %d)", n, l)})
 		return
 	}
-	first[n] = line
+	first[key] = line
 	f.Entries = append(f.Entries, PollBookEntry{app.VoterEntry{Name: n, Email: email}, line})
 }
 
 // pollBookColumns are the columns of a poll-book CSV with a header; email is
 // -1 when there is none, and name is the id column when there is no name.
-type pollBookColumns struct{ name, email int }
+// parts, when there is no name column, are the first, middle and last name
+// columns (-1 for one not there).
+type pollBookColumns struct {
+	name, email int
+	parts       []int
+}
 
-// pollBookHeader recognizes a header row: a CSV row with a name or id
-// column.
+// nameOf is the name a row gives: its name column's, or its name parts
+// joined by a space.
+func (c *pollBookColumns) nameOf(rec []string) string {
+	if c.parts == nil {
+		return field(rec, c.name)
+	}
+	var parts []string
+	for _, i := range c.parts {
+		if p := strings.TrimSpace(field(rec, i)); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// pollBookHeader recognizes a header row: a CSV row with a name, name-part
+// or id column.
 func pollBookHeader(text string) (*pollBookColumns, bool) {
 	rec, err := csvRow(text)
 	if err != nil {
 		return nil, false
 	}
 	name, email, id := -1, -1, -1
+	parts, anyPart := []int{-1, -1, -1}, false
 	for i, h := range rec {
-		h = strings.Join(strings.Fields(strings.ToLower(h)), " ")
+		h = headerName(h)
 		switch {
 		case name < 0 && isOneOf(h, nameHeaders):
 			name = i
@@ -150,29 +190,42 @@ func pollBookHeader(text string) (*pollBookColumns, bool) {
 		case id < 0 && isOneOf(h, idHeaders):
 			id = i
 		}
+		for p, list := range nameParts {
+			if parts[p] < 0 && isOneOf(h, list) {
+				parts[p], anyPart = i, true
+			}
+		}
 	}
-	if name < 0 {
-		name = id
+	switch {
+	case name >= 0:
+		return &pollBookColumns{name: name, email: email}, true
+	case anyPart:
+		return &pollBookColumns{name: -1, email: email, parts: parts}, true
 	}
-	return &pollBookColumns{name: name, email: email}, name >= 0
+	return &pollBookColumns{name: id, email: email}, id >= 0
 }
 
 // headerOnly reports whether a first row that names no name or id column
-// is still a header: every cell is a known column name (an "email" column
-// alone, for example), not a voter.
+// is still a header: one of its cells is a known column name (an "email"
+// column, for example, or with another cell beside it a voter file's
+// "city"), so it is not a voter.
 func headerOnly(text string) bool {
 	rec, err := csvRow(text)
-	if err != nil || len(rec) == 0 {
+	if err != nil {
 		return false
 	}
 	for _, h := range rec {
-		h = strings.Join(strings.Fields(strings.ToLower(h)), " ")
-		if !isOneOf(h, emailHeaders) && !isOneOf(h, nameHeaders) && !isOneOf(h, idHeaders) {
-			return false
+		h = headerName(h)
+		if isOneOf(h, emailHeaders) || isOneOf(h, nameHeaders) || isOneOf(h, idHeaders) || len(rec) > 1 && isOneOf(h, otherHeaders) {
+			return true
 		}
 	}
-	return true
+	return false
 }
+
+// headerName is a header cell as the lists above spell column names: in
+// lower case, its spaces made one.
+func headerName(h string) string { return strings.Join(strings.Fields(strings.ToLower(h)), " ") }
 
 func isOneOf(s string, list []string) bool {
 	for _, x := range list {
