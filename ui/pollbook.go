@@ -154,7 +154,7 @@ func (sc *PollBookScreen) editable() (bool, string) {
 	case !e.AllowEdit:
 		return false, "The election is launched and its poll book is locked; its owner can allow poll-book edits under Edit settings."
 	}
-	return true, "Voters who have voted stay in the poll book. Import reads one name per line, or CSV with a header row naming a \"name\" column (or \"first name\", \"middle name\", \"last name\") and an optional \"email\" column."
+	return true, "Voters who have voted stay in the poll book. Import reads one name per line, or CSV with a header row naming a \"name\" column (or \"first name\", \"middle name\", \"last name\", \"suffix\") and an optional \"email\" column."
 }
 
 func (sc *PollBookScreen) updateButtons() {

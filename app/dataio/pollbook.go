@@ -42,13 +42,17 @@ const MaxPollBookLine = 64 << 10
 var (
 	nameHeaders  = []string{"name", "voter", "voter name", "voter_name", "full name", "full_name"}
 	emailHeaders = []string{"email", "e-mail", "email address", "email_address", "mail"}
-	idHeaders    = []string{"id", "voter id", "voter_id", "voterid", "voter number", "voter_number"}
+	idHeaders    = []string{"id", "voter id", "voter_id", "voterid", "voter number", "voter_number",
+		"statevoterid", "state voter id", "state_voter_id", "sos_voterid"}
 	// A roll that gives each part of a name its own column (as counties'
-	// voter files and e-pollbooks do: "Last Name,First Name,Middle Name").
-	firstHeaders  = []string{"first name", "first_name", "firstname", "first", "given name", "given_name", "forename"}
-	middleHeaders = []string{"middle name", "middle_name", "middlename", "middle", "middle initial", "middle_initial"}
-	lastHeaders   = []string{"last name", "last_name", "lastname", "last", "surname", "family name", "family_name"}
-	nameParts     = [][]string{firstHeaders, middleHeaders, lastHeaders}
+	// voter files and e-pollbooks do: "Last Name,First Name,Middle Name";
+	// Washington's voter file: "StateVoterID,FName,MName,LName,NameSuffix").
+	// A suffix tells a father from a son of one name ("John Smith Jr").
+	firstHeaders  = []string{"first name", "first_name", "firstname", "first", "given name", "given_name", "forename", "fname", "name first", "name_first"}
+	middleHeaders = []string{"middle name", "middle_name", "middlename", "middle", "middle initial", "middle_initial", "mname", "name middle", "name_middle"}
+	lastHeaders   = []string{"last name", "last_name", "lastname", "last", "surname", "family name", "family_name", "lname", "name last", "name_last"}
+	suffixHeaders = []string{"suffix", "name suffix", "name_suffix", "namesuffix", "suffix name", "suffix_name"}
+	nameParts     = [][]string{firstHeaders, middleHeaders, lastHeaders, suffixHeaders}
 	// Other columns of voter files, which say a first row of two cells or
 	// more is a header (headerOnly), not a voter whose name has commas.
 	otherHeaders = []string{"uid", "pin", "address", "street address", "street", "city", "state", "zip", "zip code",
@@ -63,7 +67,8 @@ var (
 //   - CSV whose first row is a header naming a "name" column, and optionally
 //     "email" and "id" columns (see the header names above; others are
 //     ignored). Without a name column, first, middle and last name columns
-//     make the name, in that order ("Katherine Robert Richard"). A file with
+//     and a suffix column make the name, in that order ("Katherine Robert
+//     Richard", "John Smith Jr"). A file with
 //     an id column and no name columns lists voters by their id, which
 //     becomes their name in the poll book; with both, the id is not stored
 //     (the poll book keeps a name and an email). A first row that names a
@@ -149,8 +154,8 @@ func (f *PollBookFile) add(first map[string]int, line int, text, name, email str
 
 // pollBookColumns are the columns of a poll-book CSV with a header; email is
 // -1 when there is none, and name is the id column when there is no name.
-// parts, when there is no name column, are the first, middle and last name
-// columns (-1 for one not there).
+// parts, when there is no name column, are the first, middle, last name
+// and suffix columns (-1 for one not there).
 type pollBookColumns struct {
 	name, email int
 	parts       []int
@@ -179,7 +184,7 @@ func pollBookHeader(text string) (*pollBookColumns, bool) {
 		return nil, false
 	}
 	name, email, id := -1, -1, -1
-	parts, anyPart := []int{-1, -1, -1}, false
+	parts, anyPart := []int{-1, -1, -1, -1}, false
 	for i, h := range rec {
 		h = headerName(h)
 		switch {

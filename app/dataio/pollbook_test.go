@@ -38,6 +38,13 @@ func TestReadPollBook(t *testing.T) {
 			[]string{"Katherine Robert Richard", "Vanessa Lloyd"}, []int{5}, []string{"4: voter name is empty"}},
 		{"NamePartsAndEmail", "surname,given name,e-mail\nLee,Ann,ann@example.org\n", []string{"Ann Lee<ann@example.org>"}, nil, nil},
 		{"NameColumnBeforeParts", "first name,name\nBob,Ann Lee\n", []string{"Ann Lee"}, nil, nil},
+		// Washington's voter file: abbreviated name parts and a suffix,
+		// which tells a son from his father of the same name.
+		{"NamePartsAbbreviated", "StateVoterID,FName,MName,LName,NameSuffix,Birthyear,Gender\n" +
+			"WA000000001,JOHN,A,SMITH,,1950,M\n" +
+			"WA000000002,JOHN,A,SMITH,JR,1980,M\n" +
+			"WA000000003,JOHN,A,SMITH,,1950,M\n",
+			[]string{"JOHN A SMITH", "JOHN A SMITH JR"}, []int{4}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := dataio.ReadPollBook(strings.NewReader(tc.in))

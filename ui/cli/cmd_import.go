@@ -32,7 +32,7 @@ func init() {
 			usage: "import contests CONFIG.json|FOLDER...   (a draft election per RCTab contest config, with its candidates, method, rules and cast vote records; a folder means every config in it; each contest all or nothing)",
 			db:    true, auth: true, run: importContests},
 		&command{path: "import voters",
-			usage: "import voters ELECTION FILE [--dry-run] [--skip-invalid]   (one name per line, or CSV with a name column, or first, middle and last name columns, and optional email, id columns)",
+			usage: "import voters ELECTION FILE [--dry-run] [--skip-invalid]   (one name per line, or CSV with a name column, or first, middle, last name and suffix columns, and optional email, id columns)",
 			flags: map[string]flagKind{"dry-run": boolFlag, "skip-invalid": boolFlag},
 			db:    true, auth: true, run: importVoters},
 	)
