@@ -1,6 +1,7 @@
 package localstore
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -197,10 +198,19 @@ func TestDirtyMarksLastEvent(t *testing.T) {
 	for _, v := range []string{"v1", "v2", "v3"} {
 		cast(t, sa, v, "Kiss")
 	}
+	// An import's ballots are new items (PutNew: chunks of ballots, here
+	// several), marked without a map.
+	var imported []app.ImportedBallot
+	for i := range 8000 {
+		imported = append(imported, app.ImportedBallot{SourceID: fmt.Sprintf("c%060d", i), Rankings: []app.Ranking{{Candidate: "Wright", Rank: 1}}})
+	}
+	_, err := sa.ImportBallots(ctx, "olga", "Mayor", "cvr", imported, nil)
+	must(t, err)
+	cast(t, sa, "v4", "Kiss")
 	page := pending(t, a)
 	must(t, a.ConfirmPushed(ctx, page))
 	c := MustOpenStore(t)
-	_, err := c.Integrate(ctx, common)
+	_, err = c.Integrate(ctx, common)
 	must(t, err)
 
 	_, err = b.Integrate(ctx, page) // marks written at the end of the page
@@ -235,6 +245,49 @@ func TestDirtyMarksLastEvent(t *testing.T) {
 	}
 	if fmt.Sprint(atEnd) != fmt.Sprint(asTheyCome) {
 		t.Errorf("marks written at the end of the page:\n%v\nand as they come:\n%v", atEnd, asTheyCome)
+	}
+	importSeq := map[string]uint64{} // by event id
+	for _, ev := range page {
+		if ev.Type == app.EvBallotsImported {
+			importSeq[ev.ID] = ev.Seq
+		}
+	}
+	stored := 0
+	must(t, b.db.View(func(btx *bolt.Tx) error {
+		prefix := []byte("ELECTION#Mayor\x00BALLOT##")
+		c := btx.Bucket(bucketData).Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			stored++
+		}
+		return nil
+	}))
+	if stored < 2 {
+		t.Fatalf("the import is stored in %d items; the test wants several", stored)
+	}
+	n := 0
+	for k, seq := range atEnd {
+		if strings.HasPrefix(k, "ELECTION#Mayor/BALLOT##") {
+			n++
+			id, _, _ := strings.Cut(strings.TrimPrefix(k, "ELECTION#Mayor/BALLOT##"), ".")
+			if seq != importSeq[id] {
+				t.Errorf("imported ballots %s marked at event %d, want %d (the import)", k, seq, importSeq[id])
+			}
+		}
+	}
+	if n != stored {
+		t.Errorf("%d items of imported ballots marked, want %d", n, stored)
+	}
+	// The cloud projection's changes read them all.
+	_, puts, _, err := b.CloudDelta(ctx, 0)
+	must(t, err)
+	n = 0
+	for _, it := range puts {
+		if strings.HasPrefix(it.SK(), "BALLOT##") {
+			n++
+		}
+	}
+	if n != stored {
+		t.Errorf("the cloud projection's changes hold %d items of imported ballots, want %d", n, stored)
 	}
 }
 

@@ -41,6 +41,8 @@ type tx struct {
 	// key order, where a pulled page of ballots changes its election's
 	// item and the sync item once per event.
 	dirtyKeys map[string]uint64
+	// dirtyNew holds the marks of markNew, cloud_dirty keys.
+	dirtyNew [][]byte
 
 	// warm, when set, is started by a scan that walks many items.
 	warm *warmer
@@ -200,6 +202,11 @@ func (t *tx) PutNew(pk string, sks []string, item func(i int) app.Item) error {
 		for range chunks { // let the encoder end
 		}
 	}()
+	if t.dirtySeq != 0 {
+		if err := t.markNew(keys, t.dirtySeq); err != nil {
+			return err
+		}
+	}
 	i := 0
 	for c := range chunks {
 		if c.err != nil {
@@ -207,8 +214,10 @@ func (t *tx) PutNew(pk string, sks []string, item func(i int) app.Item) error {
 		}
 		for j, v := range c.values {
 			k := keys[i]
-			if err := t.remember(k, nil); err != nil {
-				return err
+			if t.dirtySeq == 0 {
+				if err := t.remember(k, nil); err != nil {
+					return err
+				}
 			}
 			if err := b.Put(k, v); err != nil {
 				return fmt.Errorf("localstore: put %s/%s: %w", pk, sks[i], err)

@@ -79,17 +79,41 @@ func (t *tx) markDirty(k []byte, seq uint64) error {
 		t.dirtyKeys = make(map[string]uint64)
 	}
 	t.dirtyKeys[string(k)] = seq // events are applied in order: the last is the latest
-	if len(t.dirtyKeys) >= maxDirtyKeys {
+	return t.flushDirtyAt(maxDirtyKeys)
+}
+
+// markNew marks items new to confirmed event seq (PutNew's, keys in
+// order) for the cloud projection, as markDirty does, without looking
+// for an earlier mark of each in this transaction: a new item has one
+// only if an event before deleted it, and a second mark costs only a
+// second write of the item to the cloud (a push reads each item once).
+// An import's ballots are so marked without a map or a sort: their marks
+// come in the order cloud_dirty keeps.
+func (t *tx) markNew(keys [][]byte, seq uint64) error {
+	if pk, _, _ := bytes.Cut(keys[0], []byte{0}); app.LocalPartition(string(pk)) {
+		return nil // one partition: all of them local
+	}
+	for _, k := range keys {
+		t.scratch = append(append(t.scratch[:0], seqBytes(seq)...), k...)
+		t.dirtyNew = append(t.dirtyNew, t.keep(t.scratch))
+	}
+	return t.flushDirtyAt(maxDirtyKeys)
+}
+
+// flushDirtyAt writes the marks once there are at least max.
+func (t *tx) flushDirtyAt(max int) error {
+	if len(t.dirtyKeys)+len(t.dirtyNew) >= max {
 		return t.flushDirty()
 	}
 	return nil
 }
 
-// flushDirty writes the marks of markDirty to cloud_dirty: one entry an
-// item, keyed by the event's sequence number and then the item's key, so
-// that marks, made in log order, are appended at the bucket's end.
+// flushDirty writes the marks of markDirty and markNew to cloud_dirty: one
+// entry an item, keyed by the event's sequence number and then the item's
+// key, so that marks, made in log order, are appended at the bucket's end.
+// Both kinds are put in one key order.
 func (t *tx) flushDirty() error {
-	if len(t.dirtyKeys) == 0 {
+	if len(t.dirtyKeys) == 0 && len(t.dirtyNew) == 0 {
 		return nil
 	}
 	keys := make([][]byte, 0, len(t.dirtyKeys))
@@ -97,12 +121,21 @@ func (t *tx) flushDirty() error {
 		keys = append(keys, dirtyKey(seq, k))
 	}
 	slices.SortFunc(keys, bytes.Compare)
-	for _, k := range keys {
+	if !slices.IsSortedFunc(t.dirtyNew, bytes.Compare) {
+		slices.SortFunc(t.dirtyNew, bytes.Compare)
+	}
+	for a, b := keys, t.dirtyNew; len(a)+len(b) > 0; {
+		var k []byte
+		if len(b) == 0 || len(a) > 0 && bytes.Compare(a[0], b[0]) < 0 {
+			k, a = a[0], a[1:]
+		} else {
+			k, b = b[0], b[1:]
+		}
 		if err := t.dirty.Put(k, []byte{}); err != nil {
 			return err
 		}
 	}
-	t.dirtyKeys = nil
+	t.dirtyKeys, t.dirtyNew = nil, t.dirtyNew[:0]
 	return nil
 }
 

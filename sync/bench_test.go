@@ -382,3 +382,84 @@ func BenchmarkApply(b *testing.B) {
 	b.ReportMetric(float64(len(raw)*b.N)/took.Seconds(), "events/s")
 	b.ReportMetric(0, "ns/op")
 }
+
+// applyImportBallots is how many imported ballots BenchmarkApplyImport
+// integrates.
+const applyImportBallots = 200_000
+
+// BenchmarkApplyImport integrates, as one page, an import of
+// applyImportBallots cast vote records into a new device: what a laptop
+// joining an election does with a county's imported ballots (a cut orders
+// the whole import, and the pull hands it over as one page), without
+// DynamoDB. Each ballot's item is also marked for the cloud projection.
+func BenchmarkApplyImport(b *testing.B) {
+	ctx := context.Background()
+	path := filepath.Join(b.TempDir(), "template.db")
+	st, err := localstore.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	svc := app.NewService(st, apptest.NewClock(start, time.Millisecond), nil)
+	names := []string{"Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "John", "Margaret", "Ken"}
+	for _, f := range []func() error{
+		func() error { return svc.RegisterUser(ctx, "", "olga", "olga@example.org", "owner-password") },
+		func() error { return svc.CreateElection(ctx, "olga", "County", "", false) },
+		func() error { return svc.AddCandidates(ctx, "olga", "County", names...) },
+	} {
+		if err := f(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ballots := make([]app.ImportedBallot, applyImportBallots)
+	for i := range ballots {
+		r := make([]app.Ranking, 1+i%5)
+		for j := range r {
+			r[j] = app.Ranking{Candidate: names[(i*7+j*3)%len(names)], Rank: j + 1}
+		}
+		ballots[i] = app.ImportedBallot{SourceID: fmt.Sprint("cvr-", i), Rankings: r}
+	}
+	if _, err := svc.ImportBallots(ctx, "olga", "County", "cvr", ballots, nil); err != nil {
+		b.Fatal(err)
+	}
+	evs, err := st.Pending(ctx, 0)
+	st.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw := make([][]byte, len(evs))
+	for i, ev := range evs {
+		if raw[i], err = app.EncodeEvent(ev); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var took time.Duration
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		st, err := localstore.Open(filepath.Join(b.TempDir(), fmt.Sprintf("apply%d.db", i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		app.ForgetCheckedSignatures()
+		pulled := make([]*app.Event, len(raw))
+		for j, r := range raw {
+			if pulled[j], err = app.DecodeEvent(r); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := app.CheckRun("", 1, pulled); err != nil {
+			b.Fatal(err)
+		}
+		app.VerifyAll(pulled)
+		b.StartTimer()
+		begin := time.Now()
+		if _, err := st.Integrate(ctx, pulled); err != nil {
+			b.Fatal(err)
+		}
+		took += time.Since(begin)
+		b.StopTimer()
+		st.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(applyImportBallots*b.N)/took.Seconds(), "ballots/s")
+	b.ReportMetric(0, "ns/op")
+}
