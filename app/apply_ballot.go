@@ -250,14 +250,16 @@ func applyBallotsImported(a *applier) error {
 		return Errorf(CodeInvalid, "import %s says it holds %d ballots but holds %d", a.ev.ID, d.Count, len(d.Ballots))
 	}
 	order := orderOf(cands)
-	ballots := make([]Ballot, len(d.Ballots))
-	keys := make([]string, len(d.Ballots))
+	imported := d.Ballots
+	if !d.normalized {
+		imported = make([]ImportedBallot, len(d.Ballots))
+	}
 	for i, ib := range d.Ballots {
-		r := ib.Rankings
 		if !d.normalized {
-			if r, err = normalizeCast(r, order, MaxRank); err != nil {
+			if ib.Rankings, err = normalizeCast(ib.Rankings, order, MaxRank); err != nil {
 				return Errorf(CodeInvalid, "imported ballot %d (%s): %s", i+1, ib.SourceID, ErrorMessage(err))
 			}
+			imported[i] = ib
 		}
 		if err := checkGroupID("precinct", ib.Precinct); err != nil {
 			return Errorf(CodeInvalid, "imported ballot %d (%s): %s", i+1, ib.SourceID, ErrorMessage(err))
@@ -269,32 +271,65 @@ func applyBallotsImported(a *applier) error {
 			return Errorf(CodeInvalid, "imported ballot %d (%s): %s", i+1, ib.SourceID, ErrorMessage(err))
 		}
 		e.Grouped = e.Grouped || ib.Precinct != "" || ib.Batch != "" || ib.Tabulator != ""
-		keys[i] = importedSK(a.ev.ID, i)
-		ballots[i] = Ballot{Election: e.Name, Confirmation: keys[i][len(prefixUnlisted):], WhenCast: a.ev.When, Rankings: r, Source: d.Source, SourceID: ib.SourceID,
-			Precinct: ib.Precinct, Batch: ib.Batch, Tabulator: ib.Tabulator}
 	}
 	pk := electionPK(e.Name)
 	// The ids come from the event id, so one lookup tells whether this
 	// event's ballots are already there.
-	if _, ok, err := a.tx.Get(pk, keys[0]); err != nil || ok {
+	if _, ok, err := a.tx.Get(pk, importedSK(a.ev.ID, 0)); err != nil || ok {
 		if err != nil {
 			return err
 		}
 		return Errorf(CodeConflict, "the ballots of import %s are already in %q", a.ev.ID, e.Name)
 	}
 	when := FormatTime(a.ev.When)
-	var it Item
-	err = a.tx.PutNew(pk, keys, func(i int) Item {
-		it = ballots[i].fill(it, pk, keys[i], when)
-		return it
-	})
+	if a.ev.V >= FormatChunked {
+		err = putChunks(a.tx, pk, a.ev.ID, e, d.Source, when, imported)
+	} else {
+		err = putBallotItems(a.tx, pk, a.ev, e, d.Source, when, imported)
+	}
 	if err != nil {
 		return err
 	}
-	e.Ballots += int64(len(ballots))
+	e.Ballots += int64(len(imported))
 	e.LastChanged = a.ev.When
 	sealIfSecret(&e)
 	return putElection(a.tx, e)
+}
+
+// putChunks stores an import's ballots (format 3) as chunks.
+func putChunks(tx Tx, pk, eventID string, e Election, source, when string, ballots []ImportedBallot) error {
+	rows, ends, err := importedRows(ballots)
+	if err != nil {
+		return err
+	}
+	starts := chunkStarts(ends)
+	keys := make([]string, len(starts))
+	for i, lo := range starts {
+		keys[i] = importedSK(eventID, lo)
+	}
+	return tx.PutNew(pk, keys, func(i int) Item {
+		hi := len(ballots)
+		if i+1 < len(starts) {
+			hi = starts[i+1]
+		}
+		return chunkItem(pk, keys[i], e, source, when, rows, ends, starts[i], hi)
+	})
+}
+
+// putBallotItems stores an import's ballots (format 2) as an item each.
+func putBallotItems(tx Tx, pk string, ev *Event, e Election, source, when string, ballots []ImportedBallot) error {
+	keys := make([]string, len(ballots))
+	for i := range ballots {
+		keys[i] = importedSK(ev.ID, i)
+	}
+	var it Item
+	return tx.PutNew(pk, keys, func(i int) Item {
+		ib := ballots[i]
+		b := Ballot{Election: e.Name, Confirmation: keys[i][len(prefixUnlisted):], WhenCast: ev.When, Rankings: ib.Rankings, Source: source, SourceID: ib.SourceID,
+			Precinct: ib.Precinct, Batch: ib.Batch, Tabulator: ib.Tabulator}
+		it = b.fill(it, pk, keys[i], when)
+		return it
+	})
 }
 
 // checkGroupID checks the precinct or batch id of an imported ballot: text
@@ -335,7 +370,7 @@ func importedSK(eventID string, i int) string {
 func (a *applier) freeUnlistedSK(pk, sk string) (string, error) {
 	try := sk
 	for n := 2; ; n++ {
-		_, taken, err := a.tx.Get(pk, try)
+		taken, err := unlistedTaken(a.tx, pk, try)
 		if err != nil || !taken {
 			return try, err
 		}

@@ -434,6 +434,16 @@ func (a *applier) moveInto(into *Election, it Item) error {
 			return err
 		}
 		into.Voters++
+	case it.Str("entity_type") == entityChunk:
+		// Its ballots' keys and codes come from its import's event id,
+		// which no ballot of the other election can share.
+		if _, taken, err := a.tx.Get(pk, sk); err != nil || taken {
+			if err != nil {
+				return err
+			}
+			return Errorf(CodeInternal, "%q already holds the imported ballots %s", into.Name, sk)
+		}
+		into.Ballots += it.Int("ballot_count")
 	case strings.HasPrefix(sk, prefixUnlisted):
 		free, err := a.freeUnlistedSK(pk, sk)
 		if err != nil {

@@ -63,11 +63,7 @@ func layOutBallots(tx Tx, election string, m rla.Manifest) (auditBallots, error)
 	groups := map[batchKey][]Ballot{}
 	screen := 0
 	total := 0
-	err := tx.Query(electionPK(election), prefixBallot, func(it Item) (bool, error) {
-		b, err := ballotFromItem(it)
-		if err != nil {
-			return false, err
-		}
+	err := eachBallot(tx, election, prefixBallot, func(b Ballot) (bool, error) {
 		if b.Voter != "" || b.Source == SourceKiosk || b.Source == SourceDirect {
 			screen++
 			return true, nil

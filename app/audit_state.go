@@ -369,10 +369,9 @@ func (s *Service) AuditManifest(ctx context.Context, actor, election string) (rl
 			return withheld(e)
 		}
 		counts := map[batchKey]int{}
-		err = tx.Query(electionPK(e.Name), prefixBallot, func(it Item) (bool, error) {
-			b, err := ballotFromItem(it)
+		err = eachBallot(tx, e.Name, prefixBallot, func(b Ballot) (bool, error) {
 			counts[auditBatchOf(b)]++
-			return err == nil, err
+			return true, nil
 		})
 		if err != nil {
 			return err

@@ -73,7 +73,7 @@ func (s *Service) CastBallot(ctx context.Context, actor string, c Cast) (Receipt
 		// cannot collide in the store).
 		for try := 0; ; try++ {
 			r.Confirmation = confirmationFrom(s.ids.NewID())
-			_, taken, err := tx.Get(electionPK(e.Name), unlistedBallotSK(r.Confirmation))
+			taken, err := unlistedTaken(tx, electionPK(e.Name), unlistedBallotSK(r.Confirmation))
 			if err != nil {
 				return decision{}, err
 			}
@@ -266,7 +266,7 @@ func checkSourceIDs(tx Tx, election string, ballots ImportSource) error {
 	if first.Len() == 0 {
 		return nil
 	}
-	return tx.QueryAttr(electionPK(election), prefixUnlisted, "source_id", func(v []byte) (bool, error) {
+	return ballotAttr(tx, election, prefixUnlisted, "source_id", func(v []byte) (bool, error) {
 		if i, dup := first.Find(v); dup && len(v) > 0 {
 			return false, ballotRefused(CodeConflict, i, ballots.SourceID(i),
 				fmt.Sprintf("a ballot with source id %q was already imported into %q", ballots.SourceID(i), election))

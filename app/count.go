@@ -171,7 +171,7 @@ func ballotColumn(tx Tx, election, attr string, n int) ([]string, error) {
 	out := make([]string, 0, n)
 	seen := map[string]string{}
 	any := false
-	err := tx.QueryAttr(electionPK(election), prefixBallot, attr, func(v []byte) (bool, error) {
+	err := ballotAttr(tx, election, prefixBallot, attr, func(v []byte) (bool, error) {
 		s, ok := seen[string(v)]
 		if !ok {
 			s = string(v)
@@ -197,7 +197,7 @@ func ballotIDs(tx Tx, election string, n int) (*tally.Texts, error) {
 	ids := tally.NewTexts()
 	ids.Grow(n, 0)
 	any := false
-	err := tx.QueryAttr(electionPK(election), prefixBallot, "source_id", func(v []byte) (bool, error) {
+	err := ballotAttr(tx, election, prefixBallot, "source_id", func(v []byte) (bool, error) {
 		any = any || len(v) > 0
 		return true, ids.AppendBytes(v)
 	})
@@ -468,7 +468,7 @@ func readRankings(tx Tx, election string, names *nameTable, set *tally.BallotSet
 		ordered <- cur
 		todo <- cur
 	}
-	err := tx.QueryAttr(electionPK(election), prefixBallot, "rankings", func(v []byte) (bool, error) {
+	err := ballotAttr(tx, election, prefixBallot, "rankings", func(v []byte) (bool, error) {
 		cur.vals = append(cur.vals, v)
 		if len(cur.vals) == rankingsBlock {
 			send()

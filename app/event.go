@@ -48,11 +48,29 @@ const (
 // The formats of an event. Format 1 (V = 0 when decoded: the field did not
 // exist) is what VoteDesk wrote before events were signed: its hash covers
 // the whole event. Format 2 adds who acted by account id, the actor's and
-// the device's signatures, and a sealed part kept out of the hash.
+// the device's signatures, and a sealed part kept out of the hash. Format
+// 3 is format 2 for an import whose ballots are stored in chunks
+// (ballot_chunk.go), where a format 2 import stores an item a ballot:
+// what a device stores for an event must not depend on its version, so a
+// VoteDesk that stores imports only the older way stops at such an event
+// (Check) and asks to be updated, where it would store them otherwise.
 const (
-	FormatLegacy = 1
-	FormatSigned = 2
+	FormatLegacy  = 1
+	FormatSigned  = 2
+	FormatChunked = 3
 )
+
+// formatFor is the format of a new event of type t.
+func formatFor(t EventType) int {
+	if t == EvBallotsImported {
+		return importFormat
+	}
+	return FormatSigned
+}
+
+// importFormat is the format of new import events: a variable so that
+// tests can make the imports of earlier versions (a ballot an item).
+var importFormat = FormatChunked
 
 // Event is one entry of the append-only log: what happened (Type and Data),
 // who did it (Actor, the name at the time; ActorID, the account), when by
@@ -344,8 +362,8 @@ func (e *Event) knownValid() (data, sealed bool) {
 func (e *Event) Check() error {
 	validData, validSealed := e.knownValid()
 	switch {
-	case e.V != 0 && e.V != FormatSigned:
-		return Errorf(CodeInvalid, "event %s has format %d; this VoteDesk reads formats 1 and 2 (a newer VoteDesk wrote it?)", e.ID, e.V)
+	case e.V != 0 && e.V != FormatSigned && (e.V != FormatChunked || e.Type != EvBallotsImported):
+		return Errorf(CodeInvalid, "event %s (%s) has format %d; this VoteDesk reads formats 1 to 3, 3 for imports (a newer VoteDesk wrote it?)", e.ID, e.Type, e.V)
 	case e.ID == "":
 		return Errorf(CodeInvalid, "event %d has no id", e.Seq)
 	case e.When.IsZero():

@@ -46,7 +46,7 @@ func MakeEvent(s EventSpec) (*Event, error) {
 			delete(public, k)
 		}
 	}
-	ev := &Event{V: FormatSigned, When: s.When.UTC(), Actor: s.Actor.Name, ActorID: s.Actor.ID, Type: s.Type,
+	ev := &Event{V: formatFor(s.Type), When: s.When.UTC(), Actor: s.Actor.Name, ActorID: s.Actor.ID, Type: s.Type,
 		ID: fmt.Sprintf("%s-%010d", DeviceIDOf(s.Device.Public().(ed25519.PublicKey)), s.DeviceSeq)}
 	if len(secret) > 0 {
 		raw, err := json.Marshal(secret)

@@ -1,9 +1,11 @@
 package app_test
 
 import (
+	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -115,5 +117,38 @@ func TestComputeHashFollowsChanges(t *testing.T) {
 	e := base()
 	if a, b := e.ComputeHash("p"), e.ComputeHash("q"); a == b || b != fresh(e, "q") {
 		t.Errorf("another prev gave %s, want %s", b, fresh(e, "q"))
+	}
+}
+
+// TestEventFormats: a new import is of format 3 (its ballots stored in
+// chunks), every other new event of format 2; a VoteDesk reads format 3
+// for imports only, and refuses later formats with a message saying a
+// newer VoteDesk wrote them.
+func TestEventFormats(t *testing.T) {
+	_, dev, _ := ed25519.GenerateKey(nil)
+	_, actor, _ := ed25519.GenerateKey(nil)
+	newEvent := func(typ app.EventType, data map[string]any) *app.Event {
+		ev, err := app.MakeEvent(app.EventSpec{Type: typ, Data: data, When: time.Date(2026, 11, 29, 7, 0, 0, 0, time.UTC),
+			Actor: app.User{Name: "olga", ID: "acct-1"}, ActorKey: actor, Device: dev, DeviceSeq: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ev
+	}
+	imp := newEvent(app.EvBallotsImported, map[string]any{"election": "E", "source": "cvr", "ballots": []any{[]any{"r1", [][]string{{"A"}}}}})
+	cast := newEvent(app.EvBallotCast, map[string]any{"election": "E", "voter": "v", "confirmation": "C", "rankings": [][]string{{"A"}}})
+	if imp.V != app.FormatChunked || cast.V != app.FormatSigned {
+		t.Fatalf("new events of formats %d (import) and %d (ballot), want 3 and 2", imp.V, cast.V)
+	}
+	if err := imp.Check(); err != nil {
+		t.Errorf("an import of format 3: %v", err)
+	}
+	cast.V = app.FormatChunked
+	if err := cast.Check(); err == nil || !strings.Contains(err.Error(), "has format 3") {
+		t.Errorf("a ballot of format 3: %v", err)
+	}
+	imp.V = 4
+	if err := imp.Check(); err == nil || !strings.Contains(err.Error(), "a newer VoteDesk wrote it?") {
+		t.Errorf("an import of format 4: %v", err)
 	}
 }

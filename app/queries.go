@@ -280,7 +280,7 @@ func (s *Service) listBallots(ctx context.Context, actor, election string, byCod
 		if e.Grouped {
 			attrs = append(attrs, "precinct", "batch", "tabulator")
 		}
-		err = tx.QueryAttrs(electionPK(election), prefixBallot, attrs, func(k []byte, vals [][]byte) (bool, error) {
+		err = ballotAttrs(tx, election, prefixBallot, attrs, func(k []byte, vals [][]byte) (bool, error) {
 			sk := string(k)
 			code, unlisted := strings.CutPrefix(sk, prefixUnlisted)
 			if !unlisted || code != string(vals[0]) {
@@ -387,7 +387,7 @@ func (l *BallotList) FindSource(ctx context.Context, id string) (int, error) {
 			return err
 		}
 		n := 0
-		err := tx.QueryAttr(electionPK(l.election), prefixUnlisted, "source_id", func(v []byte) (bool, error) {
+		err := ballotAttr(tx, l.election, prefixUnlisted, "source_id", func(v []byte) (bool, error) {
 			if string(v) == id {
 				at = from + n
 				return false, nil
@@ -399,7 +399,8 @@ func (l *BallotList) FindSource(ctx context.Context, id string) (int, error) {
 			return err
 		}
 		if at < len(l.keys) {
-			if it, ok, err := tx.Get(electionPK(l.election), l.keys[at]); err != nil || ok && it.Str("source_id") == id {
+			g := ballotGetter{tx: tx, pk: electionPK(l.election)}
+			if b, ok, err := g.get(l.keys[at]); err != nil || ok && b.SourceID == id {
 				return err
 			}
 		}
@@ -442,17 +443,14 @@ func (l *BallotList) Rows(ctx context.Context, from, to int) ([]Ballot, error) {
 		if err := l.still(ctx, tx, u); err != nil {
 			return err
 		}
+		g := ballotGetter{tx: tx, pk: electionPK(l.election)}
 		for i := from; i < to; i++ {
-			it, ok, err := tx.Get(electionPK(l.election), l.keys[i])
+			b, ok, err := g.get(l.keys[i])
 			if err != nil {
 				return err
 			}
 			if !ok {
 				return Errorf(CodeConflict, "the ballots of %q changed since they were listed: list them again", l.election)
-			}
-			b, err := ballotFromItem(it)
-			if err != nil {
-				return err
 			}
 			for g, names := range l.groups {
 				if shown, ok := names[*ballotGroups[g].field(&b)]; ok {

@@ -141,7 +141,7 @@ func (s *Service) recordEncoded(tx Tx, actor string, d encodedDecision) (*Event,
 			return nil, err
 		}
 	}
-	ev := &Event{V: FormatSigned, When: s.clock.Now().UTC(), Actor: who.user.Name, ActorID: who.user.ID, Type: d.typ,
+	ev := &Event{V: formatFor(d.typ), When: s.clock.Now().UTC(), Actor: who.user.Name, ActorID: who.user.ID, Type: d.typ,
 		Data: d.public, Sealed: d.sealed, sealedHere: d.sealed != nil}
 	ev.SignAsActor(who.key)
 	var err error

@@ -80,10 +80,11 @@ func (e *Event) userMessageSum() [sha256.Size]byte {
 	return e.userSum
 }
 
-// SignAsActor sets the event's format to 2 and signs it with the actor's
-// key. The event's time, actor, type and data must be final.
+// SignAsActor sets the event's format to 2, unless it is a later one, and
+// signs it with the actor's key. The event's time, actor, type and data
+// must be final.
 func (e *Event) SignAsActor(k ed25519.PrivateKey) {
-	e.V = FormatSigned
+	e.V = max(e.V, FormatSigned)
 	e.UserKey = encodeKey(k.Public().(ed25519.PublicKey))
 	e.UserSig = encodeKey(ed25519.Sign(k, e.userMessage()))
 }
@@ -91,7 +92,7 @@ func (e *Event) SignAsActor(k ed25519.PrivateKey) {
 // SignAsDevice signs the event, with its id, by the device's key. The
 // device part of the id must be DeviceIDOf the key.
 func (e *Event) SignAsDevice(k ed25519.PrivateKey) {
-	e.V = FormatSigned
+	e.V = max(e.V, FormatSigned)
 	e.DevKey = encodeKey(k.Public().(ed25519.PublicKey))
 	e.DevSig = encodeKey(ed25519.Sign(k, e.deviceMessage()))
 }

@@ -68,7 +68,9 @@
 //	ELECTION#{name} / CANDIDATE#{name}     a candidate
 //	ELECTION#{name} / VOTER#{name}         a poll-book entry
 //	ELECTION#{name} / BALLOT#{voter}       a voter's ballot
-//	ELECTION#{name} / BALLOT##{id}         a ballot of no voter (imported, paper)
+//	ELECTION#{name} / BALLOT##{id}         a ballot of no voter (paper; imported
+//	                                       by a format 2 event), or a chunk of an
+//	                                       import's ballots (format 3: app/ballot_chunk.go)
 //	ELECTION#{name} / CONFLICT#{seq}       a conflict sync found
 //	REJECTED / {seq, 20 digits}            an event the rules refused
 //	METADATA / COUNTS                      user and election totals

@@ -59,6 +59,11 @@ import (
 // Version 5 (a copy is kept first, "{file}.before-format-6-{time}") has no
 // poll-book name index (app/voter_names.go). indexPollBooks makes it, in
 // one transaction, from every voter of the projection.
+//
+// Version 6 holds no chunks of imported ballots (app/ballot_chunk.go): an
+// import event of format 3 stores them. Nothing in the file changes; the
+// version only keeps VoteDesks that do not know chunks from opening a file
+// that may hold them (they would read a chunk as one ballot).
 func (s *Store) migrate(now time.Time) error {
 	var format string
 	_ = s.db.View(func(btx *bolt.Tx) error {
@@ -76,6 +81,13 @@ func (s *Store) migrate(now time.Time) error {
 	}
 	if format == formatNoIndex5 {
 		if err := s.db.Update(indexPollBooks); err != nil {
+			return upgradeError(err)
+		}
+		return nil
+	}
+	if format == formatNoChunks6 {
+		err := s.db.Update(func(btx *bolt.Tx) error { return btx.Bucket(bucketDevice).Put(keyFormat, []byte(formatVersion)) })
+		if err != nil {
 			return upgradeError(err)
 		}
 		return nil
@@ -101,9 +113,9 @@ func (s *Store) migrate(now time.Time) error {
 	return nil
 }
 
-// indexPollBooks upgrades a version 5 file's projection to version 6: the
-// poll books' name index made (app.IndexPollBooks) for the projection as it
-// is. The undo records of events still pending hold no images of it, and
+// indexPollBooks upgrades a version 5 file's projection to version 6, and
+// so to the current version (nothing else differs): the poll books' name
+// index made (app.IndexPollBooks) for the projection as it is. The undo records of events still pending hold no images of it, and
 // making them (rolling those events back and applying them again, in one
 // transaction) took 200 s for a roll of 500,000 never synced; so the last
 // such event is noted instead (keyNamesBehind), and a pull that sets any of

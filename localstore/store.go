@@ -55,10 +55,12 @@ var (
 // files (written before events were signed) are upgraded when opened, and
 // so are version 2 files (replay keys stored under their hash alone),
 // version 3 files (a projection made by rules since corrected), version 4
-// files (every attribute name spelled out in every item) and version 5
-// files (no poll-book name index): see migrate.
+// files (every attribute name spelled out in every item), version 5
+// files (no poll-book name index) and version 6 files (no chunks of
+// imported ballots): see migrate.
 const (
-	formatVersion    = "6"
+	formatVersion    = "7"
+	formatNoChunks6  = "6"
 	formatLegacy     = "1"
 	formatSeenByHash = "2"
 	formatRules3     = "3"
@@ -193,7 +195,7 @@ func (s *Store) init() error {
 // knownFormat reports whether this VoteDesk reads (and, when older,
 // upgrades) files of layout version f.
 func knownFormat(f string) bool {
-	return f == formatVersion || f == formatNoIndex5 || f == formatNames4 || f == formatRules3 || f == formatSeenByHash || f == formatLegacy
+	return f == formatVersion || f == formatNoChunks6 || f == formatNoIndex5 || f == formatNames4 || f == formatRules3 || f == formatSeenByHash || f == formatLegacy
 }
 
 // settled reports whether the file needs nothing from Open: every bucket,

@@ -140,3 +140,47 @@ func openOlderLayout(t *testing.T, path, format string) (*Store, int) {
 	}
 	return st, len(before)
 }
+
+// TestOpensADatabaseOfLayoutVersion6: a version 6 file holds no chunks of
+// imported ballots and needs nothing but its new version, which keeps
+// VoteDesks that do not know chunks from opening it: no copy is kept, the
+// projection is unchanged, and a file of a later version is refused.
+func TestOpensADatabaseOfLayoutVersion6(t *testing.T) {
+	ctx := context.Background()
+	a, _, sa, _ := syncFixture(t)
+	cast(t, sa, "v1", "Kiss")
+	path := a.Path()
+	wantHash := hash(t, a)
+	must(t, a.Close())
+	setFormat := func(f string) {
+		db, err := bolt.Open(path, 0o600, nil)
+		must(t, err)
+		must(t, db.Update(func(btx *bolt.Tx) error { return btx.Bucket(bucketDevice).Put(keyFormat, []byte(f)) }))
+		must(t, db.Close())
+	}
+	setFormat(formatNoChunks6)
+	st, err := Open(path)
+	must(t, err)
+	if st.Upgraded() != "" {
+		t.Errorf("the upgrade from 6 kept a copy, %s: it changes nothing but the version", st.Upgraded())
+	}
+	if got := hash(t, st); got != wantHash {
+		t.Errorf("state hash %s after the upgrade, %s before", got, wantHash)
+	}
+	must(t, st.db.View(func(btx *bolt.Tx) error {
+		if f := string(btx.Bucket(bucketDevice).Get(keyFormat)); f != formatVersion {
+			t.Errorf("layout version %s after the upgrade, want %s", f, formatVersion)
+		}
+		return nil
+	}))
+	r, err := st.Verify(ctx)
+	must(t, err)
+	if !r.OK() {
+		t.Errorf("verify: %v", r.Problems)
+	}
+	must(t, st.Close())
+	setFormat("8")
+	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), "layout version 8; this VoteDesk reads versions 1 to 7") {
+		t.Errorf("a file of layout version 8 opened: %v", err)
+	}
+}

@@ -459,6 +459,12 @@ func TestSameElectionMadeTwiceMerges(t *testing.T) {
 	for _, d := range []*device{a, c} {
 		receipts = append(receipts, castAs(d, "ann", "Levy 2", "p1", "Yes"), castAs(d, "ann", "Levy 2", "p"+d.name, "No"))
 	}
+	// C's Levy 2 also holds imported ballots (a chunk), which move with it.
+	_, err := c.svc.ImportBallots(c.ctx, "ann", "Levy 2", "cvr", []app.ImportedBallot{
+		{SourceID: "r1", Rankings: []app.Ranking{{Candidate: "Yes", Rank: 1}}},
+		{SourceID: "r2", Rankings: []app.Ranking{{Candidate: "No", Rank: 1}}},
+	}, nil)
+	c.must(err)
 	// What each device's kiosk holds: its own Levy 2, by id.
 	ids := map[*device]string{}
 	for _, d := range []*device{a, c} {
@@ -484,8 +490,13 @@ func TestSameElectionMadeTwiceMerges(t *testing.T) {
 	for _, d := range []*device{a, c} {
 		e, err := d.svc.Election(d.ctx, "olga", "Levy 2")
 		d.must(err)
-		if e.Ballots != 3 || e.Voters != 4 || !e.Secret {
-			t.Errorf("%s: merged Levy 2 = %+v, want 3 ballots (p1 once) and 4 voters", d.name, e)
+		if e.Ballots != 5 || e.Voters != 4 || !e.Secret {
+			t.Errorf("%s: merged Levy 2 = %+v, want 5 ballots (p1 once, two imported) and 4 voters", d.name, e)
+		}
+		r, err := d.store.Verify(d.ctx)
+		d.must(err)
+		if !r.OK() {
+			t.Errorf("%s: verify after the merge: %v", d.name, r.Problems)
 		}
 		accounted(t, d, "Levy 2", receipts)
 		if _, err := d.svc.Election(d.ctx, "olga", kept); !app.IsCode(err, app.CodeNotFound) {

@@ -1,0 +1,215 @@
+package app_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"votedesk/app"
+	"votedesk/tally"
+)
+
+// TestChunkedImportsReadAsItems: an import of format 3 stores its ballots
+// in chunks, one of format 2 an item a ballot. Every reader must see the
+// same ballots either way: the same list, codes, rows, source-id search,
+// count input, count, audit manifest and refusals, whatever the chunks'
+// size (a ballot a chunk, a few, all of them).
+func TestChunkedImportsReadAsItems(t *testing.T) {
+	legacy := readEverything(t, app.FormatSigned, 1<<18)
+	if !strings.Contains(legacy, "ballots 25\n") || !strings.Contains(legacy, "count: winners") {
+		t.Fatalf("the legacy import's view:\n%s", legacy)
+	}
+	for _, chunk := range []int{1, 150, 1 << 18} {
+		t.Run(fmt.Sprint(chunk), func(t *testing.T) {
+			if got := readEverything(t, app.FormatChunked, chunk); got != legacy {
+				t.Errorf("chunks of %d bytes read otherwise than an item a ballot:\n%s", chunk, lineDiff(legacy, got))
+			}
+		})
+	}
+}
+
+// readEverything imports ballots into "Open" stored as format and chunk
+// say, around ballots of other kinds, and writes down what every reader
+// of ballots makes of them.
+func readEverything(t *testing.T, format, chunk int) string {
+	app.StoreImportsAs(t, format, chunk)
+	e := newEnv(t)
+	var out strings.Builder
+	say := func(f string, a ...any) { fmt.Fprintf(&out, f+"\n", a...) }
+	// Voters' ballots beside them (a paper ballot's code, drawn at
+	// random, would fall among the imports' differently in each run).
+	_, err := e.svc.CastBallot(e.ctx, "user", app.Cast{Election: "Open", Voter: "v1", Rankings: rank("C", "A"), Source: app.SourcePaper, Transcribed: true})
+	e.must(err)
+	r := func(rank int, name string) app.Ranking { return app.Ranking{Candidate: name, Rank: rank} }
+	rankings := [][]app.Ranking{
+		{r(1, "A"), r(2, "B")},
+		{r(1, app.OvervoteLabel), r(2, "B")},
+		{r(1, "A"), r(1, "C"), r(3, "B")},
+		{r(1, "B"), r(2, "B"), r(3, "A")},
+		{r(2, "C"), r(3, "A")},
+		{},
+	}
+	ids := []string{"plain", `quo"te`, `back\slash`, "ünï", "", "tab\u2028sep"}
+	var batches [][]app.ImportedBallot
+	n := 0
+	for _, size := range []int{8, 15} {
+		var bs []app.ImportedBallot
+		for range size {
+			b := app.ImportedBallot{SourceID: fmt.Sprintf("%s-%d", ids[n%len(ids)], n), Rankings: rankings[n%len(rankings)]}
+			if n%len(ids) == 4 {
+				b.SourceID = "" // no id
+			}
+			if n%3 == 0 {
+				b.Precinct, b.Batch, b.Tabulator = fmt.Sprintf("P %d", n%2), fmt.Sprintf(`B"%d`, n%4), "T\\1"
+			}
+			bs = append(bs, b)
+			n++
+		}
+		batches = append(batches, bs)
+	}
+	for _, bs := range batches {
+		_, err := e.svc.ImportBallots(e.ctx, "user", "Open", app.SourceCVR, bs, nil)
+		e.must(err)
+	}
+	_, err = e.svc.CastBallot(e.ctx, "user", app.Cast{Election: "Open", Voter: "v2", Rankings: rank("B"), Source: app.SourceDirect})
+	e.must(err)
+
+	el, err := e.svc.Election(e.ctx, "user", "Open")
+	e.must(err)
+	say("ballots %d", el.Ballots)
+	for _, byCode := range []bool{false, true} {
+		l, err := e.svc.ListBallots(e.ctx, "user", "Open")
+		if byCode {
+			l, err = e.svc.ListBallotsByCode(e.ctx, "user", "Open")
+		}
+		e.must(err)
+		say("list (by code %v) of %d", byCode, l.Len())
+		// Whole, and a page at a time from odd places.
+		whole, err := l.Rows(e.ctx, 0, l.Len())
+		e.must(err)
+		var lines []string
+		for i, b := range whole {
+			lines = append(lines, strings.ReplaceAll(fmt.Sprintf("%s %+v", l.Code(i), b), e.store.DeviceID(), "{device}"))
+			if byCode && i > 0 && l.Code(i) < l.Code(i-1) {
+				t.Errorf("by code, %s listed after %s", l.Code(i), l.Code(i-1))
+			}
+		}
+		if byCode { // its order depends on the device's id, drawn at random
+			slices.Sort(lines)
+		}
+		for i, line := range lines {
+			say("%d %s", i, line)
+		}
+		for from := 3; from < l.Len(); from += 7 {
+			page, err := l.Rows(e.ctx, from, from+5)
+			e.must(err)
+			if !slices.EqualFunc(page, whole[from:min(from+5, len(whole))], func(a, b app.Ballot) bool { return fmt.Sprint(a) == fmt.Sprint(b) }) {
+				say("page from %d differs: %+v", from, page)
+			}
+		}
+		if !byCode {
+			for _, b := range whole {
+				at, err := l.FindSource(e.ctx, b.SourceID)
+				say("find %q: %d %v", b.SourceID, at, err)
+				say("find code %s: %d", b.Confirmation, l.Find(b.Confirmation))
+			}
+			at, err := l.FindSource(e.ctx, "none")
+			say("find none: %d %v", at, err)
+		}
+	}
+	in, err := e.svc.CountInputWithIDs(e.ctx, "user", "Open")
+	e.must(err)
+	for i := range in.Ballots.Len() {
+		marks, count := in.Ballots.Ballot(i)
+		say("count input %d: %v x%d %q", i, marks, count, in.Ballots.ID(i))
+	}
+	say("count input groups: %q %q %q", in.Ballots.Precincts, in.Ballots.Batches, in.Ballots.Tabulators)
+	c, err := e.svc.Count(e.ctx, "user", "Open", tally.IRV, tally.DefaultRules())
+	if err == nil {
+		say("count: winners %v, places %+v, passes %+v", c.Result.Winners, c.Result.Places, c.Result.Passes)
+	} else {
+		say("count: %v", err)
+	}
+	m, err := e.svc.AuditManifest(e.ctx, "user", "Open")
+	say("manifest %+v %v", m, err)
+	_, err = e.svc.ImportBallots(e.ctx, "user", "Open", app.SourceCVR, []app.ImportedBallot{{SourceID: batches[1][3].SourceID, Rankings: rank("A")}}, nil)
+	say("import again: %v", err)
+	// Each copy of the template is a device of its own, whose id the
+	// imports' codes begin with.
+	return strings.ReplaceAll(out.String(), e.store.DeviceID(), "{device}")
+}
+
+// lineDiff shows the first lines where two texts differ.
+func lineDiff(want, got string) string {
+	a, b := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(a), len(b)) {
+		x, y := "", ""
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			return fmt.Sprintf("line %d:\nwant %s\n got %s", i+1, x, y)
+		}
+	}
+	return "(the same)"
+}
+
+// FuzzChunkRows: a chunk's list, as the import writes it, reads back to
+// the ballots it was made of, whatever their texts hold (quotes,
+// backslashes, control characters, any Unicode); and a damaged list is
+// refused, never read wrong or with a panic.
+func FuzzChunkRows(f *testing.F) {
+	f.Add(uint64(1), "id", "P", "B", "T", []byte(`[["x",[["A"]]]]`))
+	f.Add(uint64(7), `a"b\c`, "", "", "t", []byte(`[]`))
+	f.Add(uint64(9), "\x00\u2028", "é", `\`, "", []byte(`[["a",[["A"],[],["B","C"]],"p","b","t"],["",[]]]`))
+	f.Fuzz(func(t *testing.T, seed uint64, id, precinct, batch, tabulator string, damaged []byte) {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		var in []app.ImportedBallot
+		for i := range rng.IntN(6) {
+			b := app.ImportedBallot{SourceID: id + fmt.Sprint(i)}
+			if rng.IntN(2) == 0 {
+				b.Precinct, b.Batch, b.Tabulator = precinct, batch, tabulator
+			}
+			rank := 1
+			for range rng.IntN(4) {
+				rank += rng.IntN(2)
+				b.Rankings = append(b.Rankings, app.Ranking{Candidate: []string{"A", `B"`, "C\\", id}[rng.IntN(4)], Rank: rank})
+			}
+			in = append(in, b)
+		}
+		for _, s := range []string{id, precinct, batch, tabulator} {
+			if !utf8.ValidString(s) {
+				return // not text: an import refuses it
+			}
+		}
+		list, err := app.ChunkList(in)
+		if err != nil {
+			return // a ranking the form cannot hold (a name that is not text)
+		}
+		got, err := app.ChunkRows(list)
+		if err != nil {
+			t.Fatalf("%s: %v", list, err)
+		}
+		// As encoding/json reads the same list.
+		want, err := app.ChunkRowsJSON(list)
+		if err != nil {
+			t.Fatalf("%s: encoding/json: %v", list, err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%s read as\n%+v\nencoding/json reads\n%+v", list, got, want)
+		}
+		// Damaged input: refused or read as encoding/json reads it.
+		if rows, err := app.ChunkRows(damaged); err == nil && utf8.Valid(damaged) {
+			want, jerr := app.ChunkRowsJSON(damaged)
+			if jerr != nil || fmt.Sprint(rows) != fmt.Sprint(want) {
+				t.Fatalf("%q read as %+v; encoding/json: %+v, %v", damaged, rows, want, jerr)
+			}
+		}
+	})
+}
