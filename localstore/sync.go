@@ -623,14 +623,15 @@ func (s *Store) ConfirmedItems(ctx context.Context) (head uint64, items []app.It
 	return head, items, nil
 }
 
-// ProjectionSize returns how many items the projection holds.
-func (s *Store) ProjectionSize(ctx context.Context) (int, error) {
+// ProjectionBytes returns about how many bytes the projection holds: its
+// keys and values as stored (the device's own partitions included).
+func (s *Store) ProjectionBytes(ctx context.Context) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
 	var n int
 	err := s.db.View(func(btx *bolt.Tx) error {
-		n = btx.Bucket(bucketData).Stats().KeyN
+		n = btx.Bucket(bucketData).Stats().LeafInuse
 		return nil
 	})
 	return n, err

@@ -490,8 +490,7 @@
 // the whole of vote_data and compares it with its own confirmed projection,
 // and rewrites every item that differs, deleting items the log never made.
 // It does so every cycle while the projection holds at most
-// ProjectionCheckItems items, at most once per ProjectionCheckEvery above
-// that, and always with `sync --check-projection`. `verify --cloud` rebuilds the projection from the cloud log in
+// ProjectionCheckBytes, at most once per ProjectionCheckEvery above that, and always with `sync --check-projection`. `verify --cloud` rebuilds the projection from the cloud log in
 // a scratch database and reports every difference with vote_data.
 //
 // # Deadlines

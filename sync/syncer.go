@@ -38,8 +38,8 @@ type Local interface {
 	// ConfirmedItems returns every item of the confirmed projection (what
 	// the cloud projection must hold), without the device's own partitions.
 	ConfirmedItems(ctx context.Context) (head uint64, items []app.Item, err error)
-	// ProjectionSize returns about how many items the projection holds.
-	ProjectionSize(ctx context.Context) (int, error)
+	// ProjectionBytes returns about how many bytes the projection holds.
+	ProjectionBytes(ctx context.Context) (int, error)
 	// SyncSetting and SetSyncSetting keep sync settings and status.
 	SyncSetting(ctx context.Context, name string) ([]byte, bool, error)
 	SetSyncSetting(ctx context.Context, name string, value []byte) error
