@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -125,4 +126,56 @@ func largestItemUnits(t *testing.T, d *device, election string) float64 {
 		t.Fatal(err)
 	}
 	return float64(largest/1024 + 2)
+}
+
+// TestThrottledAppendSentAgain: an import's events go to the cloud log in
+// transactions of up to 25 segments, thousands of write units each. When
+// the log's partition is over its budget, DynamoDB cancels such a
+// transaction (ThrottlingError), which the SDK does not send again; the
+// sync must wait and send it again, not fail: a million imported ballots
+// were refused this way on their first push under the service's limits.
+func TestThrottledAppendSentAgain(t *testing.T) {
+	prefix := newPrefix(t)
+	tr := ddblimit.New(nil, ddblimit.Config{Unlimited: true, NoConflicts: true})
+	d := newDevice(t, "laptop", prefix, 0, &http.Client{Transport: tr})
+	// The product's retries of a throttled request (the tests' are quick):
+	// a partition paying for a big transaction stays throttled for
+	// seconds.
+	cfg := cloudConfig(prefix, &http.Client{Transport: tr})
+	cfg.RetryBase, cfg.RetryMax, cfg.MaxAttempts = 0, 0, 0
+	d.syncer = cloudsync.New(d.store, cfg)
+	seed(d, 1)
+	d.sync()
+	// 51 events of 5,000 ballots, a segment each: two transactions of 25
+	// segments (their most), the second sent while the partition pays for
+	// the first, and a last segment.
+	ballots := make([]app.ImportedBallot, 51*app.ImportBatch)
+	for i := range ballots {
+		ballots[i] = app.ImportedBallot{SourceID: fmt.Sprintf("record-%08d-of-the-county", i), Rankings: []app.Ranking{
+			{Candidate: []string{"X", "Y", "Z"}[i%3], Rank: 1}, {Candidate: []string{"X", "Y", "Z"}[(i+1)%3], Rank: 2}}}
+	}
+	_, err := d.svc.ImportBallots(d.ctx, "olga", "Council", "cvr", ballots, nil)
+	d.must(err)
+	tr.Configure(func(c *ddblimit.Config) {
+		*c = ddblimit.Config{NoConflicts: true, WriteUnits: ddblimit.PartitionWriteUnits}
+	})
+	d.syncer.NoProjection = true
+	d.sync()
+	s := tr.Stats()
+	throttled := 0
+	for part, p := range s.Partitions {
+		if strings.Contains(part, "vote_event_log") {
+			throttled += p.Throttled
+		}
+	}
+	if throttled == 0 {
+		t.Fatalf("the log's partitions were never over their budget: %v", s)
+	}
+	if _, _, pending := d.head(); pending != 0 {
+		t.Errorf("%d events still pending after the sync", pending)
+	}
+	tr.Configure(func(c *ddblimit.Config) { *c = ddblimit.Config{Unlimited: true, NoConflicts: true} })
+	d.syncer.NoProjection = false
+	d.sync()
+	converged(t, connect(t, prefix, nil), d)
 }

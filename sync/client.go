@@ -81,6 +81,9 @@ type Cloud struct {
 	// names; a syncer learns which of its proposals placed its runs).
 	// Reads call it from their own goroutine.
 	onClaim func(pk, sk string)
+	// onRetry, when set, is told of each wait before a request is sent
+	// again (the SDK's retries, and a throttled transaction's), and why.
+	onRetry func(time.Duration, string)
 }
 
 // Connect builds a DynamoDB client from cfg and the AWS environment. It does
@@ -153,7 +156,7 @@ func Connect(ctx context.Context, cfg Config) (*Cloud, error) {
 	if timeout == 0 {
 		timeout = DefaultCallTimeout
 	}
-	return &Cloud{db: timedClient{c: client, timeout: timeout}, tables: TablesFor(cfg.TablePrefix), endpoint: shown, region: awsCfg.Region}, nil
+	return &Cloud{db: timedClient{c: client, timeout: timeout}, tables: TablesFor(cfg.TablePrefix), endpoint: shown, region: awsCfg.Region, onRetry: cfg.onRetry}, nil
 }
 
 // StaticCredentials returns fixed credentials (tests and DynamoDB Local).

@@ -3,7 +3,9 @@ package cloudsync
 import (
 	"context"
 	"errors"
+	mrand "math/rand/v2"
 	"strconv"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -369,18 +371,51 @@ func (c *Cloud) appendSegments(ctx context.Context, segs []segment) error {
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		}}
 	}
-	_, err := c.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
-	// Another device's append busy with the same sequence numbers cancels
-	// this one (a conflict) or finds them taken (a condition): either way
-	// nothing of this transaction was written, and the device pulls what
-	// the other appended and tries again after it.
-	if isConditionFailure(err) || isTransactionConflict(err) {
-		return lost(err)
+	// A transaction cancelled because a partition it writes was over its
+	// budget wrote nothing, and the SDK, which sends a throttled request
+	// again, does not send a transaction again: it is sent again here,
+	// after a wait, until it goes through or two call timeouts pass. A
+	// million imported ballots are some 80,000 transactional write units
+	// into one shard's partition: 80 s at its 1,000 a second.
+	began := time.Now()
+	for attempt := 0; ; attempt++ {
+		_, err := c.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+		// Another device's append busy with the same sequence numbers
+		// cancels this one (a conflict) or finds them taken (a
+		// condition): either way nothing of this transaction was written,
+		// and the device pulls what the other appended and tries again
+		// after it.
+		switch {
+		case isConditionFailure(err) || isTransactionConflict(err):
+			return lost(err)
+		case isTransactionThrottled(err) && time.Since(began) < 2*c.db.timeout:
+			wait := time.Duration(mrand.Int64N(int64(50*time.Millisecond) << min(attempt, 5)))
+			if c.onRetry != nil {
+				c.onRetry(wait, app.SyncBusyThrottled)
+			}
+			if err := sleep(ctx, wait); err != nil {
+				return c.classify(ctx, "wait to append to the cloud log", err)
+			}
+		case err != nil:
+			return c.classify(ctx, "append to the cloud log", err)
+		default:
+			return nil
+		}
 	}
-	if err != nil {
-		return c.classify(ctx, "append to the cloud log", err)
+}
+
+// isTransactionThrottled reports whether a transaction was cancelled
+// because a partition it writes was over its budget.
+func isTransactionThrottled(err error) bool {
+	var tc *types.TransactionCanceledException
+	if errors.As(err, &tc) {
+		for _, r := range tc.CancellationReasons {
+			if aws.ToString(r.Code) == "ThrottlingError" {
+				return true
+			}
+		}
 	}
-	return nil
+	return false
 }
 
 // isConditionFailure reports whether err is a write refused by its condition
