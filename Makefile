@@ -68,7 +68,7 @@ fuzz: deps
 # DynamoDB Local through DynamoDB's per-partition limits (sync/ddblimit);
 # `make test` runs only its 5-kiosk smoke version. LOADTEST_N picks others;
 # LOADTEST_BURST=B makes each run a close of polls (B ballots per kiosk cast
-# offline, then all sync at once). It also projects 50,000 imported ballots
+# offline, then all sync at once). It also projects 1,000,000 imported ballots
 # of one election under its partition's write budget (TestProjectionBudget),
 # and measures the log's partition alone with as many devices making a sync
 # cycle's requests without applying what they read (TestAppendCapacity;
@@ -77,7 +77,7 @@ LOADTEST_N ?= 10,50,200,500
 LOADTEST_BURST ?= 0
 LOADTEST_RATE ?= 0.5
 loadtest: deps dynamodb-local
-	$(GO) test -count=1 -timeout 40m -run '^(TestLoad|TestProjectionBudget|TestAppendCapacity)$$' -v ./sync -loadtest $(LOADTEST_N) -capacity $(LOADTEST_N) -capacityrate $(LOADTEST_RATE) -loadburst $(LOADTEST_BURST) -projection-ballots 50000
+	$(GO) test -count=1 -timeout 40m -run '^(TestLoad|TestProjectionBudget|TestAppendCapacity)$$' -v ./sync -loadtest $(LOADTEST_N) -capacity $(LOADTEST_N) -capacityrate $(LOADTEST_RATE) -loadburst $(LOADTEST_BURST) -projection-ballots 1000000
 
 # screenshots-kiosk renders every kiosk screen with Fyne's headless test
 # driver into screenshots/kiosk-*.png.

@@ -179,3 +179,43 @@ func TestThrottledAppendSentAgain(t *testing.T) {
 	d.sync()
 	converged(t, connect(t, prefix, nil), d)
 }
+
+// TestProjectionGivesUpWhenNothingMoves: the projection is paced by its
+// partition's budget for as long as it takes, but a partition that takes
+// nothing at all for two call timeouts ends the cycle with a message, and
+// the next sync, once it takes writes again, completes it.
+func TestProjectionGivesUpWhenNothingMoves(t *testing.T) {
+	prefix := newPrefix(t)
+	tr := ddblimit.New(nil, ddblimit.Config{Unlimited: true, NoConflicts: true})
+	d := newDevice(t, "laptop", prefix, 0, &http.Client{Transport: tr})
+	cfg := cloudConfig(prefix, &http.Client{Transport: tr})
+	cfg.CallTimeout = time.Second
+	d.syncer = cloudsync.New(d.store, cfg)
+	seed(d, 1)
+	d.sync()
+	for start := 0; start < 3000; start += smallRunImport {
+		ballots := make([]app.ImportedBallot, smallRunImport)
+		for i := range ballots {
+			ballots[i] = app.ImportedBallot{SourceID: fmt.Sprint(start + i + 1), Rankings: []app.Ranking{{Candidate: "X", Rank: 1}}}
+		}
+		_, err := d.svc.ImportBallots(d.ctx, "olga", "Council", "cvr", ballots, nil)
+		d.must(err)
+	}
+	d.syncer.NoProjection = true
+	d.sync()
+	d.syncer.NoProjection = false
+	// A unit every ten seconds: the first batch is taken (into debt), and
+	// then nothing for minutes.
+	tr.Configure(func(c *ddblimit.Config) { *c = ddblimit.Config{NoConflicts: true, WriteUnits: 0.1} })
+	began := time.Now()
+	_, err := d.syncer.Sync(d.ctx, nil)
+	if err == nil || !strings.Contains(err.Error(), "of the cloud projection as busy for 2s; sync again later") {
+		t.Fatalf("a projection that could write nothing: %v", err)
+	}
+	if took := time.Since(began); took > 10*time.Second {
+		t.Errorf("gave up after %s", took)
+	}
+	tr.Configure(func(c *ddblimit.Config) { *c = ddblimit.Config{Unlimited: true, NoConflicts: true} })
+	d.sync()
+	converged(t, connect(t, prefix, nil), d)
+}

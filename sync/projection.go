@@ -7,6 +7,7 @@ import (
 	mrand "math/rand/v2"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -129,13 +130,18 @@ func (s *Syncer) updateProjection(ctx context.Context, c *Cloud, progress func()
 }
 
 // Bulk writes of the projection: batches of 25 items (BatchWriteItem's
-// most), projectionWorkers at a time, each batch's unprocessed items sent
-// again with backoff. A writer re-reads its claim at least every
-// claimRecheck and stops at once when it lost it.
+// most) and about projectionBatchBytes, projectionWorkers at a time, each
+// batch's unprocessed items sent again with backoff. A writer re-reads its
+// claim at least every claimRecheck and stops at once when it lost it.
+// A batch of 25 chunks of imported ballots (256 KB each) would cost 6,400
+// write units, six seconds of its partition's budget: eight of them in
+// flight left one waiting past the writer's patience (two call timeouts)
+// while the others went first.
 const (
-	projectionBatch   = 25
-	projectionWorkers = 8
-	claimRecheck      = time.Second
+	projectionBatch      = 25
+	projectionBatchBytes = 512 << 10
+	projectionWorkers    = 8
+	claimRecheck         = time.Second
 )
 
 // writeBatches writes the projection's changes in bulk while the claim
@@ -178,6 +184,8 @@ func (s *Syncer) writeBatches(ctx context.Context, c *Cloud, token string, write
 		return !lostClaim
 	}
 	next := make(chan []types.WriteRequest)
+	var moved progressClock // when any batch last got an item written
+	moved.tick()
 	var wg sync.WaitGroup
 	for range projectionWorkers {
 		wg.Add(1)
@@ -187,7 +195,7 @@ func (s *Syncer) writeBatches(ctx context.Context, c *Cloud, token string, write
 				if !still() {
 					continue
 				}
-				if err := c.writeBatch(ctx, batch); err != nil {
+				if err := c.writeBatch(ctx, batch, &moved); err != nil {
 					fail(err)
 					continue
 				}
@@ -199,11 +207,17 @@ func (s *Syncer) writeBatches(ctx context.Context, c *Cloud, token string, write
 			}
 		}()
 	}
-	for start := 0; start < len(writes); start += projectionBatch {
+	for start := 0; start < len(writes); {
 		if ctx.Err() != nil {
 			break
 		}
-		next <- writes[start:min(start+projectionBatch, len(writes))]
+		end, size := start, 0
+		for end < len(writes) && end-start < projectionBatch && (end == start || size+writeSize(writes[end]) <= projectionBatchBytes) {
+			size += writeSize(writes[end])
+			end++
+		}
+		next <- writes[start:end]
+		start = end
 	}
 	close(next)
 	wg.Wait()
@@ -213,15 +227,52 @@ func (s *Syncer) writeBatches(ctx context.Context, c *Cloud, token string, write
 	return lostClaim || !still(), nil
 }
 
+// writeSize is about the bytes a write carries: its attributes' names
+// and values, as DynamoDB counts an item's size.
+func writeSize(w types.WriteRequest) int {
+	var item map[string]types.AttributeValue
+	switch {
+	case w.PutRequest != nil:
+		item = w.PutRequest.Item
+	case w.DeleteRequest != nil:
+		item = w.DeleteRequest.Key
+	}
+	n := 0
+	for name, v := range item {
+		n += len(name)
+		switch v := v.(type) {
+		case *types.AttributeValueMemberS:
+			n += len(v.Value)
+		case *types.AttributeValueMemberN:
+			n += len(v.Value)
+		case *types.AttributeValueMemberB:
+			n += len(v.Value)
+		default:
+			n += 8
+		}
+	}
+	return n
+}
+
+// progressClock is when a projection's writes last made progress, shared
+// by its writers.
+type progressClock struct{ at atomic.Int64 }
+
+func (p *progressClock) tick()                { p.at.Store(time.Now().UnixNano()) }
+func (p *progressClock) since() time.Duration { return time.Since(time.Unix(0, p.at.Load())) }
+
 // writeBatch writes one batch, sending unprocessed items again (DynamoDB
 // returns them when a partition is busy) with jittered backoff.
-func (c *Cloud) writeBatch(ctx context.Context, batch []types.WriteRequest) error {
+func (c *Cloud) writeBatch(ctx context.Context, batch []types.WriteRequest, moved *progressClock) error {
 	pending := batch
-	// A batch gives up only after it made no progress for two call
-	// timeouts: one election's ballots share a partition, so a large
-	// projection is paced by that partition's write budget for as long as
-	// it takes (doc.go, "The cloud projection"), not failed by it.
-	progress := time.Now()
+	// A batch gives up only after the whole projection made no progress
+	// for two call timeouts: one election's ballots share a partition, so
+	// a large projection is paced by that partition's write budget for as
+	// long as it takes (doc.go, "The cloud projection"), not failed by it,
+	// and while other batches go through, this one waits its turn (a
+	// batch of its own made no progress for 12 s while seven others took
+	// the partition's budget, and failed the projection of a million
+	// ballots).
 	for attempt := 0; len(pending) > 0; attempt++ {
 		out, err := c.db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
 			RequestItems: map[string][]types.WriteRequest{c.tables.Data: pending},
@@ -234,15 +285,16 @@ func (c *Cloud) writeBatch(ctx context.Context, batch []types.WriteRequest) erro
 			return c.classify(ctx, "write the cloud projection", err)
 		default:
 			left := out.UnprocessedItems[c.tables.Data]
+			if len(left) < len(pending) {
+				moved.tick()
+				attempt = 0
+			}
 			if len(left) == 0 {
 				return nil
 			}
-			if len(left) < len(pending) {
-				progress, attempt = time.Now(), 0
-			}
 			pending = left
 		}
-		if time.Since(progress) > 2*c.db.timeout {
+		if moved.since() > 2*c.db.timeout {
 			return app.Errorf(app.CodeUnavailable, "DynamoDB at %s kept refusing %d item(s) of the cloud projection as busy for %s; sync again later", c.endpoint, len(pending), (2 * c.db.timeout).Round(time.Second))
 		}
 		wait := time.Duration(mrand.Int64N(int64(20*time.Millisecond) << min(attempt, 6)))
