@@ -298,11 +298,11 @@ func applyBallotsImported(a *applier) error {
 
 // putChunks stores an import's ballots (format 3) as chunks.
 func putChunks(tx Tx, pk, eventID string, e Election, source, when string, ballots []ImportedBallot) error {
-	rows, ends, err := importedRows(ballots)
+	cols, err := columnsOf(ballots)
 	if err != nil {
 		return err
 	}
-	starts := chunkStarts(ends)
+	starts := cols.starts()
 	keys := make([]string, len(starts))
 	for i, lo := range starts {
 		keys[i] = importedSK(eventID, lo)
@@ -312,7 +312,7 @@ func putChunks(tx Tx, pk, eventID string, e Election, source, when string, ballo
 		if i+1 < len(starts) {
 			hi = starts[i+1]
 		}
-		return chunkItem(pk, keys[i], e, source, when, rows, ends, starts[i], hi)
+		return cols.item(pk, keys[i], e, source, when, starts[i], hi)
 	})
 }
 

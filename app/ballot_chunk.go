@@ -1,7 +1,7 @@
 package app
 
 import (
-	"encoding/json"
+	"encoding/binary"
 	"slices"
 	"strconv"
 )
@@ -9,15 +9,13 @@ import (
 // Imported ballots stored in chunks.
 //
 // An import event of format 3 (FormatChunked) stores its ballots as a few
-// items of many ballots each, chunks, instead of an item each: a chunk is
-// the import's ballots from its first to its last, in the form the event
-// carries them (ImportedBallot.appendJSON: [source id, rankings, precinct,
-// batch, tabulator]), at most chunkBytes of them. A million imported
-// ballots were a million items (55 MB of keys, 215 MB of values repeating
-// the election, the time and the source a ballot); as chunks they are some
-// 500 items, written in a fraction of the time and pushed to the cloud
-// projection in a fraction of the write units (a chunk of 256 KB costs
-// 256 of them, where a ballot's item cost one for its 300 bytes).
+// items of many ballots each, chunks, instead of an item each. A million
+// imported ballots were a million items (55 MB of keys, 215 MB of values
+// repeating the election, the time and the source a ballot); as chunks
+// they are some 800 items, written in a fraction of the time and pushed
+// to the cloud projection in a fraction of the write units (a chunk of
+// 256 KB costs 256 of them, where a ballot's item cost one for its 300
+// bytes).
 //
 // A chunk's sort key is its first ballot's, BALLOT##{event id}.{i}, and
 // ballot j of it is ballot first+j of the import, whose key and code
@@ -29,73 +27,107 @@ import (
 // 2 keep an item a ballot, on every device and in every rebuild: the
 // event decides, so the log replays to the same items everywhere.
 //
-// A chunk's attributes: entity_type BALLOTS, election_name, source,
-// when_cast (shared by its ballots, as the event gives them), ballot_count
-// and ballots (the list).
+// A chunk is stored by columns: each of a ballot's own attributes
+// (chunkColumns: rankings as its item would hold them, source id,
+// precinct, batch, tabulator) is one attribute of the same name holding
+// the chunk's ballots' values one after another (absent when all are
+// empty), and ends holds, ballot by ballot, the length of each (uvarints,
+// five a ballot). A reader slices a ballot's values out without scanning
+// them: a count reads the rankings column alone, as it read the rankings
+// attribute of each item. What the ballots share is the chunk's own:
+// entity_type BALLOTS, election_name, source, when_cast (as the event
+// gives them), and ballot_count.
 
 const (
 	entityBallot = "BALLOT"
 	entityChunk  = "BALLOTS"
 )
 
+// chunkColumns are a ballot's own attributes, each a column of a chunk.
+var chunkColumns = [...]string{"rankings", "source_id", "precinct", "batch", "tabulator"}
+
+// chunkColumn is the place of attribute name in chunkColumns, or -1.
+func chunkColumn(name string) int {
+	for i, c := range chunkColumns {
+		if c == name {
+			return i
+		}
+	}
+	return -1
+}
+
 // chunkBytes is the most bytes of ballots a chunk holds (one ballot
 // larger than that is a chunk alone): under DynamoDB's 400 KB an item,
 // which the cloud projection mirrors.
 var chunkBytes = 256 << 10
 
-// importedRows encodes the ballots of an import (rankings normalized) as
-// chunks' rows: the rows one after another, and where each ends.
-func importedRows(ballots []ImportedBallot) ([]byte, []int, error) {
-	out := make([]byte, 0, ballotsSize(ballots))
-	ends := make([]int, len(ballots))
-	for i, b := range ballots {
-		var err error
-		if out, err = b.appendJSON(out); err != nil {
-			return nil, nil, err
-		}
-		ends[i] = len(out)
-	}
-	return out, ends, nil
+// importColumns is an import's ballots (rankings normalized) as chunks
+// store them: each column's values one after another, and each ballot's
+// lengths.
+type importColumns struct {
+	cols [len(chunkColumns)][]byte
+	lens [][len(chunkColumns)]int
 }
 
-// chunkStarts cuts rows (ends as importedRows gives them) into chunks of
-// at most chunkBytes and returns the index of each chunk's first row.
-func chunkStarts(ends []int) []int {
-	starts := []int{0}
-	from := 0
-	for i, end := range ends {
-		if i > starts[len(starts)-1] && end-from > chunkBytes {
-			starts = append(starts, i)
-			from = ends[i-1]
+func columnsOf(ballots []ImportedBallot) (importColumns, error) {
+	var c importColumns
+	c.lens = make([][len(chunkColumns)]int, len(ballots))
+	c.cols[0] = make([]byte, 0, ballotsSize(ballots))
+	for i, b := range ballots {
+		if err := checkRankOrder(b.Rankings); err != nil {
+			return c, err
 		}
+		from := len(c.cols[0])
+		c.cols[0] = appendRankings(c.cols[0], b.Rankings)
+		c.lens[i][0] = len(c.cols[0]) - from
+		for j, v := range []string{b.SourceID, b.Precinct, b.Batch, b.Tabulator} {
+			c.cols[j+1] = append(c.cols[j+1], v...)
+			c.lens[i][j+1] = len(v)
+		}
+	}
+	return c, nil
+}
+
+// starts cuts the ballots into chunks of at most chunkBytes and returns
+// the index of each chunk's first ballot.
+func (c importColumns) starts() []int {
+	starts := []int{0}
+	size := 0
+	for i, l := range c.lens {
+		n := l[0] + l[1] + l[2] + l[3] + l[4] + len(l)
+		if i > starts[len(starts)-1] && size+n > chunkBytes {
+			starts, size = append(starts, i), 0
+		}
+		size += n
 	}
 	return starts
 }
 
-// chunkItem is the item of ballots lo to hi-1 of an import: rows and ends
-// as importedRows gives them, sk the key of ballot lo.
-func chunkItem(pk, sk string, e Election, source, when string, rows []byte, ends []int, lo, hi int) Item {
-	from := 0
-	if lo > 0 {
-		from = ends[lo-1]
-	}
-	list := make([]byte, 0, ends[hi-1]-from+hi-lo+1)
-	list = append(list, '[')
-	for i := lo; i < hi; i++ {
-		if i > lo {
-			list = append(list, ',')
+// item is the chunk of ballots lo to hi-1, sk the key of ballot lo.
+func (c importColumns) item(pk, sk string, e Election, source, when string, lo, hi int) Item {
+	var from, to [len(chunkColumns)]int
+	for i := range lo {
+		for j, l := range c.lens[i] {
+			from[j] += l
 		}
-		start := 0
-		if i > 0 {
-			start = ends[i-1]
-		}
-		list = append(list, rows[start:ends[i]]...)
 	}
-	list = append(list, ']')
-	it := Item{{AttrPK, S(pk)}, {AttrSK, S(sk)}, {"ballot_count", N(int64(hi - lo))}, {"ballots", S(string(list))},
-		{"election_name", S(e.Name)}, {"entity_type", S(entityChunk)}, {"source", S(source)}}
+	to = from
+	var ends []byte
+	for _, l := range c.lens[lo:hi] {
+		for j, n := range l {
+			ends = binary.AppendUvarint(ends, uint64(n))
+			to[j] += n
+		}
+	}
+	it := Item{{AttrPK, S(pk)}, {AttrSK, S(sk)}, {"ballot_count", N(int64(hi - lo))}, {"election_name", S(e.Name)},
+		{"ends", Value{Kind: KindB, S: string(ends)}}, {"entity_type", S(entityChunk)}, {"source", S(source)}}
 	if when != "" {
 		it = append(it, Attr{"when_cast", S(when)})
+	}
+	for j, name := range chunkColumns {
+		if to[j] > from[j] {
+			it.Set(name, S(string(c.cols[j][from[j]:to[j]])))
+		}
 	}
 	return it
 }
@@ -129,173 +161,80 @@ func appendImportedKey(b []byte, stem string, i int) []byte {
 	return append(b, d[:]...)
 }
 
-// chunkRow is one ballot of a chunk as stored: its source id, rankings
-// (JSON, as a ballot item's rankings attribute holds them) and groups.
-// Texts without escapes are slices of the chunk; others are decoded.
-type chunkRow struct {
-	id, rankings, precinct, batch, tabulator []byte
-}
-
-// eachChunkRow reads the list of a chunk's ballots (its ballots attribute)
-// and calls fn with each row in order, n counting from 0, until fn
-// answers false. A list that is not one it could have written is damaged.
-func eachChunkRow(list []byte, fn func(n int, r *chunkRow) (bool, error)) error {
-	s := rowScan{b: list, ok: true}
-	s.want('[')
-	if s.next(']') {
-		return s.end()
-	}
-	var r chunkRow
-	for n := 0; s.ok; n++ {
-		s.want('[')
-		r.id = s.text()
-		s.want(',')
-		r.rankings = s.list()
-		r.precinct, r.batch, r.tabulator = nil, nil, nil
-		for _, to := range []*[]byte{&r.precinct, &r.batch, &r.tabulator} {
-			if !s.next(',') {
-				break
+// chunkRows calls fn with each ballot of a chunk of n ballots, in order,
+// until fn answers false: cols holds the columns read (by chunkColumns;
+// read[j] says column j was, nil when absent), and fn gets the ballot's
+// slice of each (nil for a column not read). Lengths that do not add up
+// to the columns are a damaged chunk.
+func chunkRows(n int, ends []byte, cols *[len(chunkColumns)][]byte, read *[len(chunkColumns)]bool, fn func(i int, f *[len(chunkColumns)][]byte) (bool, error)) error {
+	damaged := Errorf(CodeInternal, "a stored chunk of imported ballots is damaged")
+	var off [len(chunkColumns)]int
+	var f [len(chunkColumns)][]byte
+	for i := range n {
+		for j := range chunkColumns {
+			l, k := binary.Uvarint(ends)
+			if k <= 0 || l > 1<<30 {
+				return damaged
 			}
-			*to = s.text()
+			ends = ends[k:]
+			if read[j] {
+				if l > uint64(len(cols[j])-off[j]) {
+					return damaged
+				}
+				f[j] = cols[j][off[j] : off[j]+int(l) : off[j]+int(l)]
+				if l == 0 {
+					f[j] = nil // absent, as from an item
+				}
+				off[j] += int(l)
+			}
 		}
-		s.want(']')
-		if !s.ok {
-			break
-		}
-		more, err := fn(n, &r)
-		if err != nil || !more {
+		if more, err := fn(i, &f); err != nil || !more {
 			return err
 		}
-		if s.next(']') {
-			break
+	}
+	for j := range chunkColumns {
+		if read[j] && off[j] != len(cols[j]) {
+			return damaged
 		}
-		s.want(',')
 	}
-	return s.end()
-}
-
-// rowScan reads a chunk's list.
-type rowScan struct {
-	b  []byte
-	i  int
-	ok bool
-}
-
-func (s *rowScan) next(x byte) bool {
-	if s.ok && s.i < len(s.b) && s.b[s.i] == x {
-		s.i++
-		return true
-	}
-	return false
-}
-
-func (s *rowScan) want(x byte) {
-	if !s.next(x) {
-		s.ok = false
-	}
-}
-
-func (s *rowScan) end() error {
-	if !s.ok || s.i != len(s.b) {
-		return Errorf(CodeInternal, "a stored chunk of imported ballots is damaged near byte %d", s.i)
+	if len(ends) != 0 {
+		return damaged
 	}
 	return nil
 }
 
-// text reads a JSON string: a slice of the list when it has no escape,
-// else decoded.
-func (s *rowScan) text() []byte {
-	if !s.next('"') {
-		s.ok = false
-		return nil
-	}
-	start, escaped := s.i, false
-	for ; s.i < len(s.b) && s.b[s.i] != '"'; s.i++ {
-		switch {
-		case s.b[s.i] < 0x20:
-			s.ok = false // JSON escapes control characters
-			return nil
-		case s.b[s.i] == '\\':
-			escaped = true
-			s.i++
-		}
-	}
-	if s.i >= len(s.b) {
-		s.ok = false
-		return nil
-	}
-	s.i++
-	if !escaped {
-		return s.b[start : s.i-1 : s.i-1]
-	}
-	var t string
-	if err := json.Unmarshal(s.b[start-1:s.i], &t); err != nil {
-		s.ok = false
-		return nil
-	}
-	return []byte(t)
-}
-
-// list reads a JSON list of lists of strings (rankings) and returns it
-// as written.
-func (s *rowScan) list() []byte {
-	start, depth := s.i, 0
-	for s.ok && s.i < len(s.b) {
-		switch s.b[s.i] {
-		case '[':
-			depth++
-			s.i++
-		case ']':
-			depth--
-			s.i++
-			if depth == 0 {
-				return s.b[start:s.i:s.i]
-			}
-		case '"':
-			s.text()
-		default:
-			s.i++
-		}
-		if depth <= 0 {
-			break
-		}
-	}
-	s.ok = false
-	return nil
-}
-
-// ballotOfRow is ballot n of a chunk (its item it, with stem and first
-// from its key) as its own item would read.
-func ballotOfRow(it Item, stem string, first, n int, r *chunkRow) (Ballot, error) {
-	rk, err := DecodeRankings(string(r.rankings))
-	if err != nil {
-		return Ballot{}, err
-	}
-	key := appendImportedKey(nil, stem, first+n)
-	return Ballot{
-		Election:     it.Str("election_name"),
-		Confirmation: string(key[len(prefixUnlisted):]),
-		WhenCast:     it.TimeAttr("when_cast"),
-		Rankings:     rk,
-		Source:       it.Str("source"),
-		SourceID:     string(r.id),
-		Precinct:     string(r.precinct),
-		Batch:        string(r.batch),
-		Tabulator:    string(r.tabulator),
-	}, nil
-}
-
-// chunkBallots is every ballot of chunk it.
+// chunkBallots is every ballot of chunk it, as their items would read.
 func chunkBallots(it Item) ([]Ballot, error) {
 	stem, first, ok := chunkKey(it.SK())
-	if !ok {
-		return nil, Errorf(CodeInternal, "a stored chunk of imported ballots has the key %q", it.SK())
+	n := it.Int("ballot_count")
+	if !ok || n < 1 || n > maxImportBatch {
+		return nil, Errorf(CodeInternal, "a stored chunk of imported ballots (%q) is damaged", it.SK())
 	}
-	out := make([]Ballot, 0, it.Int("ballot_count"))
-	err := eachChunkRow([]byte(it.Str("ballots")), func(n int, r *chunkRow) (bool, error) {
-		b, err := ballotOfRow(it, stem, first, n, r)
-		out = append(out, b)
-		return err == nil, err
+	var cols [len(chunkColumns)][]byte
+	read := [len(chunkColumns)]bool{true, true, true, true, true}
+	for j, name := range chunkColumns {
+		cols[j] = []byte(it.Str(name))
+	}
+	out := make([]Ballot, 0, n)
+	when := it.TimeAttr("when_cast")
+	err := chunkRows(int(n), []byte(it.Str("ends")), &cols, &read, func(i int, f *[len(chunkColumns)][]byte) (bool, error) {
+		rk, err := DecodeRankings(string(f[0]))
+		if err != nil {
+			return false, err
+		}
+		key := appendImportedKey(nil, stem, first+i)
+		out = append(out, Ballot{
+			Election:     it.Str("election_name"),
+			Confirmation: string(key[len(prefixUnlisted):]),
+			WhenCast:     when,
+			Rankings:     rk,
+			Source:       it.Str("source"),
+			SourceID:     string(f[1]),
+			Precinct:     string(f[2]),
+			Batch:        string(f[3]),
+			Tabulator:    string(f[4]),
+		})
+		return true, nil
 	})
 	return out, err
 }
@@ -328,11 +267,11 @@ func eachBallot(tx Tx, election, prefix string, fn func(Ballot) (bool, error)) e
 // ballotAttrs is QueryAttrs over an election's ballots whose keys begin
 // with prefix, a ballot at a time: fn gets each ballot's sort key and the
 // raw values of attrs its item holds, a chunk's ballots in turn with the
-// keys and values their own items would have. Values are valid only during
-// the call, but a ballot's rankings (unlike a text decoded from an escape)
-// are the stored bytes, valid during the transaction.
+// keys and values their own items would have. The values are the stored
+// bytes, valid during the transaction (a chunk's ballot's are slices of
+// its columns); the key only during the call.
 func ballotAttrs(tx Tx, election, prefix string, attrs []string, fn func(sk []byte, vals [][]byte) (bool, error)) error {
-	q := append(slices.Clip(attrs), "entity_type", "ballots")
+	q := append(slices.Clip(attrs), "entity_type", "ends", "ballot_count")
 	row := make([][]byte, len(attrs))
 	var key []byte
 	return tx.QueryAttrs(electionPK(election), prefix, q, func(sk []byte, vals [][]byte) (bool, error) {
@@ -340,33 +279,30 @@ func ballotAttrs(tx Tx, election, prefix string, attrs []string, fn func(sk []by
 			return fn(sk, vals[:len(attrs)])
 		}
 		stem, first, ok := chunkKey(string(sk))
-		if !ok {
-			return false, Errorf(CodeInternal, "a stored chunk of imported ballots has the key %q", sk)
+		n, err := strconv.Atoi(string(vals[len(attrs)+2]))
+		if !ok || err != nil || n < 1 || n > maxImportBatch {
+			return false, Errorf(CodeInternal, "a stored chunk of imported ballots (%q) is damaged", sk)
+		}
+		var cols [len(chunkColumns)][]byte
+		var read [len(chunkColumns)]bool
+		for i, a := range attrs {
+			if j := chunkColumn(a); j >= 0 {
+				cols[j], read[j] = vals[i], true
+			}
 		}
 		more := true
-		err := eachChunkRow(vals[len(attrs)+1], func(n int, r *chunkRow) (bool, error) {
-			key = appendImportedKey(key[:0], stem, first+n)
-			for i, a := range attrs {
-				switch a {
-				case "rankings":
-					row[i] = r.rankings
-				case "source_id":
-					row[i] = r.id
-				case "precinct":
-					row[i] = r.precinct
-				case "batch":
-					row[i] = r.batch
-				case "tabulator":
-					row[i] = r.tabulator
-				case "confirmation":
-					row[i] = key[len(prefixUnlisted):]
-				case "entity_type":
-					row[i] = []byte(entityBallot)
+		err = chunkRows(n, vals[len(attrs)+1], &cols, &read, func(i int, f *[len(chunkColumns)][]byte) (bool, error) {
+			key = appendImportedKey(key[:0], stem, first+i)
+			for k, a := range attrs {
+				switch j := chunkColumn(a); {
+				case j >= 0:
+					row[k] = f[j]
+				case a == "confirmation":
+					row[k] = key[len(prefixUnlisted):]
+				case a == "entity_type":
+					row[k] = []byte(entityBallot)
 				default: // the chunk's own: election_name, source, when_cast
-					row[i] = vals[i]
-				}
-				if len(row[i]) == 0 {
-					row[i] = nil // absent, as from an item
+					row[k] = vals[k]
 				}
 			}
 			var err error

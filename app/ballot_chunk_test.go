@@ -160,18 +160,23 @@ func lineDiff(want, got string) string {
 	return "(the same)"
 }
 
-// FuzzChunkRows: a chunk's list, as the import writes it, reads back to
-// the ballots it was made of, whatever their texts hold (quotes,
-// backslashes, control characters, any Unicode); and a damaged list is
-// refused, never read wrong or with a panic.
-func FuzzChunkRows(f *testing.F) {
-	f.Add(uint64(1), "id", "P", "B", "T", []byte(`[["x",[["A"]]]]`))
-	f.Add(uint64(7), `a"b\c`, "", "", "t", []byte(`[]`))
-	f.Add(uint64(9), "\x00\u2028", "é", `\`, "", []byte(`[["a",[["A"],[],["B","C"]],"p","b","t"],["",[]]]`))
-	f.Fuzz(func(t *testing.T, seed uint64, id, precinct, batch, tabulator string, damaged []byte) {
+// FuzzChunk: a chunk reads back to the ballots it was made of, whatever
+// their texts hold (quotes, backslashes, control characters, any
+// Unicode); and a chunk whose lengths or columns were damaged is refused
+// or read within its bytes, never with a panic.
+func FuzzChunk(f *testing.F) {
+	f.Add(uint64(1), "id", "P", "B", "T", []byte{3, 2, 0, 0, 0}, "")
+	f.Add(uint64(7), `a"b\c`, "", "", "t", []byte{}, "x")
+	f.Add(uint64(9), "\x00\u2028", "é", `\`, "", []byte{0xff, 0xff, 0xff, 0xff, 0x0f}, `[["A"]]`)
+	f.Fuzz(func(t *testing.T, seed uint64, id, precinct, batch, tabulator string, ends []byte, column string) {
+		for _, s := range []string{id, precinct, batch, tabulator} {
+			if !utf8.ValidString(s) {
+				return // not text: an import refuses it
+			}
+		}
 		rng := rand.New(rand.NewPCG(seed, 3))
 		var in []app.ImportedBallot
-		for i := range rng.IntN(6) {
+		for i := range 1 + rng.IntN(6) {
 			b := app.ImportedBallot{SourceID: id + fmt.Sprint(i)}
 			if rng.IntN(2) == 0 {
 				b.Precinct, b.Batch, b.Tabulator = precinct, batch, tabulator
@@ -183,33 +188,32 @@ func FuzzChunkRows(f *testing.F) {
 			}
 			in = append(in, b)
 		}
-		for _, s := range []string{id, precinct, batch, tabulator} {
-			if !utf8.ValidString(s) {
-				return // not text: an import refuses it
+		it, err := app.ChunkOf(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := app.ChunkBallots(it)
+		if err != nil {
+			t.Fatalf("%v: %v", it, err)
+		}
+		if len(got) != len(in) {
+			t.Fatalf("%d ballots read back of %d", len(got), len(in))
+		}
+		for i, b := range got {
+			want := in[i]
+			if b.SourceID != want.SourceID || b.Precinct != want.Precinct || b.Batch != want.Batch || b.Tabulator != want.Tabulator ||
+				fmt.Sprint(b.Rankings) != fmt.Sprint(want.Rankings) && len(b.Rankings)+len(want.Rankings) > 0 {
+				t.Fatalf("ballot %d read back as %+v, made of %+v", i, b, want)
 			}
 		}
-		list, err := app.ChunkList(in)
-		if err != nil {
-			return // a ranking the form cannot hold (a name that is not text)
+		// Damaged: other lengths, or another column.
+		bad := slices.Clone(it)
+		bad.Set("ends", app.Value{Kind: app.KindB, S: string(ends)})
+		if rows, err := app.ChunkBallots(bad); err == nil && len(rows) != len(in) {
+			t.Fatalf("damaged lengths %v read as %d ballots of %d", ends, len(rows), len(in))
 		}
-		got, err := app.ChunkRows(list)
-		if err != nil {
-			t.Fatalf("%s: %v", list, err)
-		}
-		// As encoding/json reads the same list.
-		want, err := app.ChunkRowsJSON(list)
-		if err != nil {
-			t.Fatalf("%s: encoding/json: %v", list, err)
-		}
-		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Fatalf("%s read as\n%+v\nencoding/json reads\n%+v", list, got, want)
-		}
-		// Damaged input: refused or read as encoding/json reads it.
-		if rows, err := app.ChunkRows(damaged); err == nil && utf8.Valid(damaged) {
-			want, jerr := app.ChunkRowsJSON(damaged)
-			if jerr != nil || fmt.Sprint(rows) != fmt.Sprint(want) {
-				t.Fatalf("%q read as %+v; encoding/json: %+v, %v", damaged, rows, want, jerr)
-			}
-		}
+		bad = slices.Clone(it)
+		bad.Set([]string{"rankings", "source_id", "precinct"}[rng.IntN(3)], app.S(column))
+		_, _ = app.ChunkBallots(bad)
 	})
 }

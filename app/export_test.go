@@ -1,10 +1,6 @@
 package app
 
-import (
-	"encoding/json"
-
-	"votedesk/tally"
-)
+import "votedesk/tally"
 
 // CountCacheKey is the cache key of an election's count (tests only).
 func CountCacheKey(id string) string { return countCacheKey(id) }
@@ -29,33 +25,15 @@ func StoreImportsAs(t interface{ Cleanup(func()) }, format, chunk int) {
 	t.Cleanup(func() { importFormat, chunkBytes = f, c })
 }
 
-// ChunkRows is every row of a chunk's list, as eachChunkRow reads it
-// (tests only).
-func ChunkRows(list []byte) ([]ImportedBallot, error) {
-	var out []ImportedBallot
-	err := eachChunkRow(list, func(_ int, r *chunkRow) (bool, error) {
-		rk, err := DecodeRankings(string(r.rankings))
-		out = append(out, ImportedBallot{SourceID: string(r.id), Rankings: rk, Precinct: string(r.precinct), Batch: string(r.batch), Tabulator: string(r.tabulator)})
-		return err == nil, err
-	})
-	return out, err
-}
-
-// ChunkList is the list a chunk of ballots stores (tests only).
-func ChunkList(ballots []ImportedBallot) ([]byte, error) {
-	if len(ballots) == 0 {
-		return []byte("[]"), nil
-	}
-	rows, ends, err := importedRows(ballots)
+// ChunkOf is the chunk of the given ballots (tests only).
+func ChunkOf(ballots []ImportedBallot) (Item, error) {
+	c, err := columnsOf(ballots)
 	if err != nil {
 		return nil, err
 	}
-	return []byte(chunkItem("P", "S", Election{}, "", "", rows, ends, 0, len(ballots)).Str("ballots")), nil
+	return c.item("ELECTION#E", importedSK("dev-0000000001", 0), Election{Name: "E"}, SourceCVR, "", 0, len(ballots)), nil
 }
 
-// ChunkRowsJSON reads a chunk's list through encoding/json (tests only).
-func ChunkRowsJSON(list []byte) ([]ImportedBallot, error) {
-	var out []ImportedBallot
-	err := json.Unmarshal(list, &out)
-	return out, err
-}
+// ChunkBallots reads a chunk's ballots as the stored election does
+// (tests only).
+func ChunkBallots(it Item) ([]Ballot, error) { return chunkBallots(it) }
