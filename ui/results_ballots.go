@@ -170,7 +170,7 @@ func (sc *ResultsScreen) findCode(typed string) {
 // was found.
 func (sc *ResultsScreen) showFound(i int, what string) {
 	sc.BallotList.Select(widget.TableCellID{Row: i, Col: 0})
-	sc.BallotList.ScrollTo(widget.TableCellID{Row: i, Col: 0})
+	sc.BallotList.scrollToRow(i)
 	sc.Found.SetText(what)
 }
 
