@@ -406,49 +406,34 @@ func (c *Cloud) appendSegments(ctx context.Context, segs []segment) error {
 
 // isTransactionThrottled reports whether a transaction was cancelled
 // because a partition it writes was over its budget.
-func isTransactionThrottled(err error) bool {
-	var tc *types.TransactionCanceledException
-	if errors.As(err, &tc) {
-		for _, r := range tc.CancellationReasons {
-			if aws.ToString(r.Code) == "ThrottlingError" {
-				return true
-			}
-		}
-	}
-	return false
-}
+func isTransactionThrottled(err error) bool { return cancelledFor(err, "ThrottlingError") }
 
 // isConditionFailure reports whether err is a write refused by its condition
 // (alone, or as one of the reasons a transaction was cancelled).
 func isConditionFailure(err error) bool {
 	var cf *types.ConditionalCheckFailedException
-	if errors.As(err, &cf) {
-		return true
-	}
-	var tc *types.TransactionCanceledException
-	if errors.As(err, &tc) {
-		for _, r := range tc.CancellationReasons {
-			if aws.ToString(r.Code) == "ConditionalCheckFailed" {
-				return true
-			}
-		}
-	}
-	return false
+	return errors.As(err, &cf) || cancelledFor(err, "ConditionalCheckFailed")
 }
 
 // isTransactionConflict reports whether a transaction was cancelled because
 // another one was busy with the same item.
 func isTransactionConflict(err error) bool {
+	var tce *types.TransactionConflictException
+	return cancelledFor(err, "TransactionConflict") || errors.As(err, &tce)
+}
+
+// cancelledFor reports whether err is a transaction cancelled with reason
+// code among its reasons.
+func cancelledFor(err error, code string) bool {
 	var tc *types.TransactionCanceledException
 	if errors.As(err, &tc) {
 		for _, r := range tc.CancellationReasons {
-			if aws.ToString(r.Code) == "TransactionConflict" {
+			if aws.ToString(r.Code) == code {
 				return true
 			}
 		}
 	}
-	var tce *types.TransactionConflictException
-	return errors.As(err, &tce)
+	return false
 }
 
 // batchSegments groups segments into push transactions.
