@@ -58,7 +58,11 @@ func chunkColumn(name string) int {
 
 // chunkBytes is the most bytes of ballots a chunk holds (one ballot
 // larger than that is a chunk alone): under DynamoDB's 400 KB an item,
-// which the cloud projection mirrors.
+// which the cloud projection mirrors. It is part of format 3: every
+// device, and every later version, must cut an import's ballots where it
+// was cut, or its projection and state hash would differ from the others'
+// and verify's rebuild; another size needs another format. A variable
+// only for tests (StoreImportsAs).
 var chunkBytes = 256 << 10
 
 // importColumns is an import's ballots (rankings normalized) as chunks

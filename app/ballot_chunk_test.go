@@ -18,24 +18,32 @@ import (
 // count input, count, audit manifest and refusals, whatever the chunks'
 // size (a ballot a chunk, a few, all of them).
 func TestChunkedImportsReadAsItems(t *testing.T) {
-	legacy := readEverything(t, app.FormatSigned, 1<<18)
+	legacy := readEverything(t, []int{app.FormatSigned, app.FormatSigned}, 1<<18)
 	if !strings.Contains(legacy, "ballots 25\n") || !strings.Contains(legacy, "count: winners") {
 		t.Fatalf("the legacy import's view:\n%s", legacy)
 	}
 	for _, chunk := range []int{1, 150, 1 << 18} {
 		t.Run(fmt.Sprint(chunk), func(t *testing.T) {
-			if got := readEverything(t, app.FormatChunked, chunk); got != legacy {
+			if got := readEverything(t, []int{app.FormatChunked, app.FormatChunked}, chunk); got != legacy {
 				t.Errorf("chunks of %d bytes read otherwise than an item a ballot:\n%s", chunk, lineDiff(legacy, got))
 			}
 		})
 	}
+	// An election imported into before and after an upgrade holds both.
+	for _, formats := range [][]int{{app.FormatSigned, app.FormatChunked}, {app.FormatChunked, app.FormatSigned}} {
+		if got := readEverything(t, formats, 150); got != legacy {
+			t.Errorf("imports of formats %v read otherwise than an item a ballot:\n%s", formats, lineDiff(legacy, got))
+		}
+	}
 }
 
-// readEverything imports ballots into "Open" stored as format and chunk
-// say, around ballots of other kinds, and writes down what every reader
-// of ballots makes of them.
-func readEverything(t *testing.T, format, chunk int) string {
-	app.StoreImportsAs(t, format, chunk)
+// readEverything imports ballots into "Open" in two imports, stored as
+// formats (one each) and chunk say, around ballots of other kinds, and
+// writes down what every reader of ballots makes of them.
+func readEverything(t *testing.T, formats []int, chunk int) string {
+	// Set before the database is opened, so that the verify after the
+	// test cuts chunks as the imports did: the size is part of format 3.
+	app.StoreImportsAs(t, formats[0], chunk)
 	e := newEnv(t)
 	var out strings.Builder
 	say := func(f string, a ...any) { fmt.Fprintf(&out, f+"\n", a...) }
@@ -70,7 +78,10 @@ func readEverything(t *testing.T, format, chunk int) string {
 		}
 		batches = append(batches, bs)
 	}
-	for _, bs := range batches {
+	for i, bs := range batches {
+		if i > 0 {
+			app.StoreImportsAs(t, formats[i], chunk)
+		}
 		_, err := e.svc.ImportBallots(e.ctx, "user", "Open", app.SourceCVR, bs, nil)
 		e.must(err)
 	}
