@@ -169,10 +169,15 @@ func (s *Service) Voters(ctx context.Context, actor, election string) ([]Voter, 
 		if err != nil {
 			return err
 		}
-		// Ballot keys sort like voter keys, so one pass marks who voted.
+		// Ballot keys sort like voter keys, so one pass marks who voted:
+		// each ballot's voter read where it lies (a chunk of imported
+		// ballots, like an imported ballot's item, names none).
 		i := 0
-		return tx.Query(electionPK(election), prefixBallot, func(it Item) (bool, error) {
-			v := it.Str("voter_name")
+		return tx.QueryAttr(electionPK(election), prefixBallot, "voter_name", func(raw []byte) (bool, error) {
+			if len(raw) == 0 {
+				return true, nil
+			}
+			v := string(raw)
 			for i < len(out) && out[i].Name < v {
 				i++
 			}
