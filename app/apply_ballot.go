@@ -261,6 +261,9 @@ func applyBallotsImported(a *applier) error {
 			}
 			imported[i] = ib
 		}
+		if why := tooBig(ib); why != "" && a.ev.V >= FormatChunked {
+			return Errorf(CodeInvalid, "imported ballot %d (%.40q): %s", i+1, ib.SourceID, why)
+		}
 		if err := checkGroupID("precinct", ib.Precinct); err != nil {
 			return Errorf(CodeInvalid, "imported ballot %d (%s): %s", i+1, ib.SourceID, ErrorMessage(err))
 		}

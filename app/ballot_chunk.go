@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/binary"
+	"fmt"
 	"slices"
 	"strconv"
 )
@@ -42,6 +43,30 @@ const (
 	entityBallot = "BALLOT"
 	entityChunk  = "BALLOTS"
 )
+
+// MaxImportedBallotBytes is the most room one imported ballot may take as
+// stored (importedSize: its rankings, source id and groups). A real cast
+// vote record takes a few hundred bytes; one of megabytes (a candidate
+// ranked again at every one of 65,535 ranks, an id of a million
+// characters) compresses small enough to travel in an event, but its
+// chunk would be over DynamoDB's 400 KB an item, and the cloud projection
+// would stop at it on every device, every sync. So format 3 refuses it.
+const MaxImportedBallotBytes = 64 << 10
+
+// importedSize is the room an imported ballot takes as stored, as
+// MaxImportedBallotBytes counts it: its rankings written without escapes,
+// its source id and its groups.
+func importedSize(b ImportedBallot) int {
+	return rankingsSize(b.Rankings) + len(b.SourceID) + len(b.Precinct) + len(b.Batch) + len(b.Tabulator)
+}
+
+// tooBig is why ballot b may not be imported, or "".
+func tooBig(b ImportedBallot) string {
+	if n := importedSize(b); n > MaxImportedBallotBytes {
+		return fmt.Sprintf("it takes %d KB as stored (its rankings, source id and groups); a ballot takes at most %d KB", (n+1023)/1024, MaxImportedBallotBytes/1024)
+	}
+	return ""
+}
 
 // chunkColumns are a ballot's own attributes, each a column of a chunk.
 var chunkColumns = [...]string{"rankings", "source_id", "precinct", "batch", "tabulator"}

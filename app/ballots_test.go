@@ -383,3 +383,47 @@ func TestPulledImportIsChecked(t *testing.T) {
 		t.Errorf("%d ballots after refused imports, %d before", len(after), len(before))
 	}
 }
+
+// TestImportedBallotTooBigRefused: a ballot that would take more than
+// MaxImportedBallotBytes as stored (here candidate A ranked again at each
+// of 30,000 ranks) is refused, by the import command with its place and
+// when it comes from another device, changing nothing: its chunk would be
+// over DynamoDB's item size and stop the cloud projection everywhere. An
+// import of format 2, made before the rule, still replays as it did.
+func TestImportedBallotTooBigRefused(t *testing.T) {
+	e := newEnv(t)
+	el, err := e.svc.Election(e.ctx, "user", "Open")
+	e.must(err)
+	big := make([]app.Ranking, 30_000)
+	var ranks [][]string
+	for i := range big {
+		big[i] = app.Ranking{Candidate: "A", Rank: i + 1}
+		ranks = append(ranks, []string{"A"})
+	}
+	before := e.snapshot()
+	in := []app.ImportedBallot{{SourceID: "fine", Rankings: rank("A")}, {SourceID: "huge", Rankings: big},
+		{SourceID: strings.Repeat("id", 50_000), Rankings: rank("B")}}
+	_, err = e.svc.ImportBallots(e.ctx, "user", "Open", app.SourceCVR, in, nil)
+	var be *app.BallotError
+	if !errors.As(err, &be) || be.Index != 1 || !strings.Contains(app.ErrorMessage(err), "a ballot takes at most 64 KB") {
+		t.Errorf("an import of a 200 KB ballot: %v", err)
+	}
+	// An id of 100 KB: refused, and named in a line, not whole.
+	_, err = e.svc.ImportBallots(e.ctx, "user", "Open", app.SourceCVR, in[2:], nil)
+	if !errors.As(err, &be) || be.Index != 0 || len(app.ErrorMessage(err)) > 300 {
+		t.Errorf("an import of a ballot with an id of 100 KB: %.300v", err)
+	}
+	if e.snapshot() != before {
+		t.Error("a refused import changed the database")
+	}
+	refusal := e.foreignEvent("user", app.EvBallotsImported, map[string]any{"election": "Open", "election_id": el.ID,
+		"source": "cvr", "ballots": []any{[]any{"huge", ranks}}})
+	if !app.IsCode(refusal, app.CodeInvalid) || !strings.Contains(app.ErrorMessage(refusal), "at most 64 KB") {
+		t.Errorf("the same ballot from another device: %v", refusal)
+	}
+	app.StoreImportsAs(t, app.FormatSigned, 256<<10)
+	if refusal := e.foreignEvent("user", app.EvBallotsImported, map[string]any{"election": "Open", "election_id": el.ID,
+		"source": "cvr", "ballots": []any{[]any{"huge", ranks}}}); refusal != nil {
+		t.Errorf("a format 2 import, made before the rule: %v", refusal)
+	}
+}

@@ -211,6 +211,10 @@ func encodeBatches(ballots ImportSource, order candidateOrder, e Election, sourc
 				b.err = ballotRefused(CodeInvalid, start+i, ib.SourceID, ErrorMessage(err))
 				break
 			}
+			if why := tooBig(ImportedBallot{SourceID: ib.SourceID, Rankings: r, Precinct: ib.Precinct, Batch: ib.Batch, Tabulator: ib.Tabulator}); why != "" {
+				b.err = ballotRefused(CodeInvalid, start+i, ib.SourceID, why)
+				break
+			}
 			batch[i] = ImportedBallot{SourceID: ib.SourceID, Rankings: r, Precinct: ib.Precinct, Batch: ib.Batch, Tabulator: ib.Tabulator}
 		}
 		if b.err == nil {
@@ -246,8 +250,12 @@ func (e *BallotError) Unwrap() error { return e.err }
 
 // ballotRefused is the error for one ballot of an import.
 func ballotRefused(code Code, i int, sourceID, why string) *BallotError {
+	shown := sourceID
+	if r := []rune(shown); len(r) > 80 { // an id of a megabyte, shown whole, would be the message
+		shown = string(r[:77]) + "…"
+	}
 	return &BallotError{Index: i, SourceID: sourceID, Reason: why,
-		err: Errorf(code, "ballot %d (%s): %s", i+1, sourceID, why)}
+		err: Errorf(code, "ballot %d (%s): %s", i+1, shown, why)}
 }
 
 // checkSourceIDs refuses an import whose source ids repeat, among its own
