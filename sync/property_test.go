@@ -28,7 +28,7 @@ import (
 // many random ones run (default 3).
 func TestRandomDeploymentsKeepEveryReceipt(t *testing.T) {
 	withClaims(t)
-	runHistories(t, 18, func(t *testing.T, rng *rand.Rand) { playHistory(t, rng, 70) })
+	runHistories(t, 18, func(t *testing.T, rng *rand.Rand) { playHistory(t, rng, 70, nil) })
 }
 
 // TestRandomDeploymentsInShards plays such histories with every run of
@@ -42,9 +42,22 @@ func TestRandomDeploymentsInShards(t *testing.T) {
 	// ballots to the election's shard, before its cut; the laptop then
 	// appended them again after them, and both went into the log.
 	for _, seed := range []uint64{1795826352289860648} {
-		t.Run(fmt.Sprint("regression-", seed), func(t *testing.T) { playHistory(t, rand.New(rand.NewPCG(seed, 19)), 70) })
+		t.Run(fmt.Sprint("regression-", seed), func(t *testing.T) { playHistory(t, rand.New(rand.NewPCG(seed, 19)), 70, nil) })
 	}
-	runHistories(t, 19, func(t *testing.T, rng *rand.Rand) { playHistory(t, rng, 70) })
+	runHistories(t, 19, func(t *testing.T, rng *rand.Rand) { playHistory(t, rng, 70, nil) })
+}
+
+// TestRandomDeploymentsWithImports plays such histories in which officials
+// also import small files of cast vote records on any device, whose
+// ballots are stored in chunks: an import pending in a file copied to a
+// kiosk, backed up and restored, or whose sync was killed must end up in
+// the election once, every record with its source id, on every device.
+// Every run goes to the election's shard, as a real import's does.
+func TestRandomDeploymentsWithImports(t *testing.T) {
+	inShards(t)
+	runHistories(t, 23, func(t *testing.T, rng *rand.Rand) {
+		playHistory(t, rng, 60, rand.New(rand.NewPCG(rng.Uint64(), 5)))
+	})
 }
 
 // runHistories plays random histories: VOTEDESK_PROPERTY_RUNS of them
@@ -81,7 +94,9 @@ func runHistories(t *testing.T, salt uint64, play func(t *testing.T, rng *rand.R
 // TestCrashBetweenSteps; here they would only add the takeover wait.
 var crashSteps = []string{"page", "appended", "pushed", "confirmed", "projection-done"}
 
-func playHistory(t *testing.T, rng *rand.Rand, steps int) {
+// With imports set, an official also imports a few records now and then,
+// decided by imports (rng's own decisions are then the same as without).
+func playHistory(t *testing.T, rng *rand.Rand, steps int, imports *rand.Rand) {
 	prefix := newPrefix(t)
 	const voters = 120
 	laptop := newDevice(t, "laptop", prefix, 0, nil)
@@ -99,8 +114,28 @@ func playHistory(t *testing.T, rng *rand.Rand, steps int) {
 			}
 		}
 	}()
+	imported := map[string]bool{} // source ids
 	for step := 0; step < steps; step++ {
 		d := devs[rng.IntN(len(devs))]
+		if imports != nil && imports.IntN(6) == 0 {
+			ballots := make([]app.ImportedBallot, 1+imports.IntN(12))
+			for k := range ballots {
+				names := mayorOrder[imports.IntN(len(mayorOrder))]
+				r := make([]app.Ranking, len(names))
+				for j, n := range names {
+					r[j] = app.Ranking{Candidate: n, Rank: j + 1}
+				}
+				ballots[k] = app.ImportedBallot{SourceID: fmt.Sprintf("%s-%d-%d", d.name, step, k), Rankings: r}
+			}
+			if _, err := d.svc.ImportBallots(d.ctx, "ann", "Mayor", app.SourceCVR, ballots, nil); err != nil {
+				t.Fatalf("%s: import: %v", d.name, err)
+			}
+			for _, b := range ballots {
+				imported[b.SourceID] = true
+			}
+			say("%s: imported %d records", d.name, len(ballots))
+			continue
+		}
 		switch op := rng.IntN(100); {
 		case op < 45: // a voter at this device; sometimes one who voted elsewhere
 			voter := fmt.Sprintf("v%04d", 1+rng.IntN(voters))
@@ -156,9 +191,25 @@ func playHistory(t *testing.T, rng *rand.Rand, steps int) {
 	converged(t, connect(t, prefix, nil), devs...)
 	for _, d := range devs {
 		accounted(t, d, "Mayor", receipts)
+		bs, err := d.svc.Ballots(d.ctx, "ann", "Mayor")
+		d.must(err)
+		seen := map[string]int{}
+		for _, b := range bs {
+			if b.Source == app.SourceCVR {
+				seen[b.SourceID]++
+			}
+		}
+		for id := range imported {
+			if seen[id] != 1 {
+				t.Errorf("%s: imported record %s is in the election %d times", d.name, id, seen[id])
+			}
+		}
+		if len(seen) != len(imported) {
+			t.Errorf("%s: %d imported records in the election, %d were imported", d.name, len(seen), len(imported))
+		}
 	}
-	say("%d receipts, %d devices", len(receipts), len(devs))
-	t.Logf("%d receipts on %d devices, all accounted for", len(receipts), len(devs))
+	say("%d receipts, %d imported records, %d devices", len(receipts), len(imported), len(devs))
+	t.Logf("%d receipts and %d imported records on %d devices, all accounted for", len(receipts), len(imported), len(devs))
 }
 
 // copyToKiosk copies d's database file to a new kiosk, number n, as
