@@ -353,14 +353,7 @@ const maxImportBatch = 100_000
 // importedSK is the sort key of ballot i of the import event with id
 // eventID: BALLOT## and the ballot's id, "{event id}.{i, six digits}".
 func importedSK(eventID string, i int) string {
-	b := make([]byte, 0, len(prefixUnlisted)+len(eventID)+7)
-	b = append(append(append(b, prefixUnlisted...), eventID...), '.')
-	var d [6]byte
-	for j := 5; j >= 0; j-- {
-		d[j] = byte('0' + i%10)
-		i /= 10
-	}
-	return string(append(b, d[:]...))
+	return string(appendImportedKey(nil, prefixUnlisted+eventID+".", i))
 }
 
 // freeUnlistedSK returns sk, the sort key of a ballot of no poll-book

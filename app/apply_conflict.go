@@ -434,7 +434,7 @@ func (a *applier) moveInto(into *Election, it Item) error {
 			return err
 		}
 		into.Voters++
-	case it.Str("entity_type") == entityChunk:
+	case isChunk(it):
 		// Its ballots' keys and codes come from its import's event id,
 		// which no ballot of the other election can share.
 		if _, taken, err := a.tx.Get(pk, sk); err != nil || taken {

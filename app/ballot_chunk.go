@@ -68,6 +68,11 @@ func tooBig(b ImportedBallot) string {
 	return ""
 }
 
+// isChunk reports whether item it is a chunk of imported ballots, not a
+// ballot's own item. (ballotAttrs, which reads no whole items, tells a
+// chunk by its ends.)
+func isChunk(it Item) bool { return it.Str("entity_type") == entityChunk }
+
 // chunkColumns are a ballot's own attributes, each a column of a chunk.
 var chunkColumns = [...]string{"rankings", "source_id", "precinct", "batch", "tabulator"}
 
@@ -179,7 +184,7 @@ func chunkKey(sk string) (stem string, first int, ok bool) {
 }
 
 // appendImportedKey appends the sort key of ballot i of the import whose
-// keys begin with stem (BALLOT##{event id}.): importedSK's.
+// keys begin with stem (BALLOT##{event id}.), i in six digits.
 func appendImportedKey(b []byte, stem string, i int) []byte {
 	b = append(b, stem...)
 	var d [6]byte
@@ -246,7 +251,7 @@ func chunkBallots(it Item) ([]Ballot, error) {
 		cols[j] = []byte(it.Str(name))
 	}
 	out := make([]Ballot, 0, n)
-	when := it.TimeAttr("when_cast")
+	when, election, source := it.TimeAttr("when_cast"), it.Str("election_name"), it.Str("source")
 	err := chunkRows(int(n), []byte(it.Str("ends")), &cols, &read, func(i int, f *[len(chunkColumns)][]byte) (bool, error) {
 		rk, err := DecodeRankings(string(f[0]))
 		if err != nil {
@@ -254,11 +259,11 @@ func chunkBallots(it Item) ([]Ballot, error) {
 		}
 		key := appendImportedKey(nil, stem, first+i)
 		out = append(out, Ballot{
-			Election:     it.Str("election_name"),
+			Election:     election,
 			Confirmation: string(key[len(prefixUnlisted):]),
 			WhenCast:     when,
 			Rankings:     rk,
-			Source:       it.Str("source"),
+			Source:       source,
 			SourceID:     string(f[1]),
 			Precinct:     string(f[2]),
 			Batch:        string(f[3]),
@@ -274,7 +279,7 @@ func chunkBallots(it Item) ([]Ballot, error) {
 // false: Query and ballotFromItem, with a chunk's ballots in turn.
 func eachBallot(tx Tx, election, prefix string, fn func(Ballot) (bool, error)) error {
 	return tx.Query(electionPK(election), prefix, func(it Item) (bool, error) {
-		if it.Str("entity_type") != entityChunk {
+		if !isChunk(it) {
 			b, err := ballotFromItem(it)
 			if err != nil {
 				return false, err
@@ -393,7 +398,7 @@ func (g *ballotGetter) get(sk string) (Ballot, bool, error) {
 	if err != nil {
 		return Ballot{}, false, err
 	}
-	if ok && it.Str("entity_type") != entityChunk {
+	if ok && !isChunk(it) {
 		b, err := ballotFromItem(it)
 		return b, err == nil, err
 	}
@@ -406,7 +411,7 @@ func (g *ballotGetter) get(sk string) (Ballot, bool, error) {
 	err = g.tx.Query(g.pk, stem, func(c Item) (bool, error) {
 		_, first, ok := chunkKey(c.SK())
 		switch {
-		case !ok || c.Str("entity_type") != entityChunk:
+		case !ok || !isChunk(c):
 			return true, nil // a ballot item among them (a code taken again: freeUnlistedSK)
 		case first > i:
 			return false, nil

@@ -211,11 +211,11 @@ func encodeBatches(ballots ImportSource, order candidateOrder, e Election, sourc
 				b.err = ballotRefused(CodeInvalid, start+i, ib.SourceID, ErrorMessage(err))
 				break
 			}
-			if why := tooBig(ImportedBallot{SourceID: ib.SourceID, Rankings: r, Precinct: ib.Precinct, Batch: ib.Batch, Tabulator: ib.Tabulator}); why != "" {
+			batch[i] = ImportedBallot{SourceID: ib.SourceID, Rankings: r, Precinct: ib.Precinct, Batch: ib.Batch, Tabulator: ib.Tabulator}
+			if why := tooBig(batch[i]); why != "" {
 				b.err = ballotRefused(CodeInvalid, start+i, ib.SourceID, why)
 				break
 			}
-			batch[i] = ImportedBallot{SourceID: ib.SourceID, Rankings: r, Precinct: ib.Precinct, Batch: ib.Batch, Tabulator: ib.Tabulator}
 		}
 		if b.err == nil {
 			d := decision{typ: EvBallotsImported, data: ballotsImported{Election: e.Name, ElectionID: e.ID, Source: source, Ballots: batch, Secret: e.Secret, normalized: true}}

@@ -115,11 +115,12 @@ func (s *Store) migrate(now time.Time) error {
 
 // indexPollBooks upgrades a version 5 file's projection to version 6, and
 // so to the current version (nothing else differs): the poll books' name
-// index made (app.IndexPollBooks) for the projection as it is. The undo records of events still pending hold no images of it, and
-// making them (rolling those events back and applying them again, in one
-// transaction) took 200 s for a roll of 500,000 never synced; so the last
-// such event is noted instead (keyNamesBehind), and a pull that sets any of
-// them aside makes the index again for what it rolled back to
+// index made (app.IndexPollBooks) for the projection as it is. The undo
+// records of events still pending hold no images of it, and making them
+// (rolling those events back and applying them again, in one transaction)
+// took 200 s for a roll of 500,000 never synced; so the last such event
+// is noted instead (keyNamesBehind), and a pull that sets any of them
+// aside makes the index again for what it rolled back to
 // (reindexAfterRollback).
 func indexPollBooks(btx *bolt.Tx) error {
 	t := newTx(btx)

@@ -94,7 +94,7 @@ func (t *tx) markNew(keys [][]byte, seq uint64) error {
 		return nil // one partition: all of them local
 	}
 	for _, k := range keys {
-		t.scratch = append(append(t.scratch[:0], seqBytes(seq)...), k...)
+		t.scratch = appendDirtyKey(t.scratch[:0], seq, k)
 		t.dirtyNew = append(t.dirtyNew, t.keep(t.scratch))
 	}
 	return t.flushDirtyAt(maxDirtyKeys)
@@ -142,7 +142,12 @@ func (t *tx) flushDirty() error {
 // dirtyKey is the cloud_dirty key of a mark: the sequence number of the
 // event that changed the item (8 bytes big-endian), then the item's key.
 func dirtyKey(seq uint64, item string) []byte {
-	return append(seqBytes(seq), item...)
+	return appendDirtyKey(nil, seq, item)
+}
+
+// appendDirtyKey appends dirtyKey(seq, item) to b.
+func appendDirtyKey[K []byte | string](b []byte, seq uint64, item K) []byte {
+	return append(binary.BigEndian.AppendUint64(b, seq), item...)
 }
 
 // flushUndo stores the undo record of the current event, and the dirty

@@ -212,8 +212,12 @@ func (s *Syncer) writeBatches(ctx context.Context, c *Cloud, token string, write
 			break
 		}
 		end, size := start, 0
-		for end < len(writes) && end-start < projectionBatch && (end == start || size+writeSize(writes[end]) <= projectionBatchBytes) {
-			size += writeSize(writes[end])
+		for end < len(writes) && end-start < projectionBatch {
+			n := writeSize(writes[end])
+			if end > start && size+n > projectionBatchBytes {
+				break
+			}
+			size += n
 			end++
 		}
 		next <- writes[start:end]
