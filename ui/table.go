@@ -236,10 +236,13 @@ func makeGrid(cols []column, rows func() int, cell func(row, col int) string, bo
 // adds the heights up row by row in float32, which drifts by about one
 // row in a hundred at 777,777 rows (a ballot found there was shown 7,469
 // rows from where it is). Rows of a grid are all one height (a cell's or
-// a header's, and the theme's padding), unless fitColumns set each.
+// a header's, and the theme's padding), unless fitColumns set each; then
+// (a few hundred rows) ScrollTo places them. ScrollTo is not called first
+// for the first column's offset, which is 0: its sum walks every row up
+// to this one on the UI goroutine.
 func (g *grid) scrollToRow(row int) {
-	g.ScrollTo(widget.TableCellID{Row: row, Col: 0})
 	if g.fitted {
+		g.ScrollTo(widget.TableCellID{Row: row, Col: 0})
 		return
 	}
 	h := max(g.CreateCell().MinSize().Height, g.CreateHeader().MinSize().Height) + theme.Padding()
