@@ -1,7 +1,9 @@
 package dataio_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,6 +11,7 @@ import (
 
 	"votedesk/app"
 	"votedesk/app/dataio"
+	"votedesk/tally"
 	"votedesk/tally/cvr"
 )
 
@@ -274,4 +277,69 @@ func TestImportCVRWeightBomb(t *testing.T) {
 	if e.logLength() != before {
 		t.Error("a refused import wrote to the log")
 	}
+}
+
+// TestImportCVRMinneapolis imports two real Minneapolis cast vote records
+// as the city published them (tally/cvr/testdata/real): 2009 Ward 1, rows
+// weighted by a count column with "XXX" for a blank rank, and the first
+// records of 2017 Ward 3 with ES&S's labels and a precinct per ballot.
+// Each stored election holds every ballot the file counts, and counting it
+// gives, round by round, what counting the file directly gives.
+func TestImportCVRMinneapolis(t *testing.T) {
+	real := filepath.Join("..", "..", "tally", "cvr", "testdata", "real")
+	for _, tc := range []struct {
+		file    string
+		src     cvr.Source
+		ballots int
+	}{
+		{"minneapolis-2009-ward-1.csv", cvr.Source{SkippedRankLabel: "XXX"}, 4016},
+		{"minneapolis-2017-ward-3-first-records.csv", cvr.Source{}, 237},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			src := tc.src
+			src.FilePath = filepath.Join(real, tc.file)
+			direct, err := cvr.ReadFile(context.Background(), src, cvr.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := newEnv(t)
+			e.election("Council", false, direct.Candidates...)
+			im, err := dataio.ImportCVRs(e.ctx, e.svc, clerk, "Council", []cvr.Source{src}, dataio.CVROptions{})
+			e.must(err)
+			if im.Ballots != tc.ballots {
+				t.Fatalf("imported %d ballots, want %d", im.Ballots, tc.ballots)
+			}
+			ballots, err := e.svc.Ballots(e.ctx, clerk, "Council")
+			e.must(err)
+			if len(ballots) != tc.ballots {
+				t.Fatalf("%d ballots stored, want %d", len(ballots), tc.ballots)
+			}
+			if direct.Ballots.Precincts != nil && ballots[0].Precinct == "" {
+				t.Error("the stored ballots lost their precincts")
+			}
+			stored, _, err := e.svc.CountStored(e.ctx, clerk, "Council", "irv", nil, nil)
+			e.must(err)
+			contest := tally.Contest{Candidates: make([]tally.Candidate, len(direct.Candidates))}
+			for i, n := range direct.Candidates {
+				contest.Candidates[i] = tally.Candidate{Name: n, UndeclaredWriteIn: n == cvr.UndeclaredWriteIn}
+			}
+			fromFile, err := tally.Tabulate(contest, &direct.Ballots, tally.IRV, tally.DefaultRules())
+			e.must(err)
+			if got, want := roundsByName(stored.Result, direct.Candidates), roundsByName(fromFile, direct.Candidates); got != want {
+				t.Errorf("the stored election counts\n%s\nthe file\n%s", got, want)
+			}
+		})
+	}
+}
+
+// roundsByName writes a count's rounds with candidates by name.
+func roundsByName(r tally.Result, names []string) string {
+	var b strings.Builder
+	for _, round := range r.Passes[0].Rounds {
+		for _, v := range round.Tally {
+			fmt.Fprintf(&b, "%s=%s ", names[v.Candidate], v.Votes)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }

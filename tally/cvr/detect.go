@@ -38,10 +38,11 @@ var FileKinds = []FileKind{
 }
 
 // DetectFormat guesses a file's format from its name and its first bytes
-// (512 are plenty). The extension decides where it is unambiguous (.blt,
+// (4 KB hold any header). The extension decides where it is unambiguous (.blt,
 // .soi/.toi/.soc/.toc, .xlsx, .xml); JSON is taken for CDF; a CSV is told
 // apart by its first lines: VoteDesk's header or candidates line, Clear
-// Ballot's RowNumber,BoxID,... header, else RCTab's generic CSV.
+// Ballot's RowNumber,BoxID,... header, an ES&S export's ranking columns,
+// else RCTab's generic CSV.
 func DetectFormat(path string, head []byte) (Format, error) {
 	head = bytes.TrimPrefix(head, utf8BOM)
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
@@ -72,13 +73,25 @@ func DetectFormat(path string, head []byte) (Format, error) {
 	return "", fmt.Errorf("%w of %s", ErrUnknownFormat, filepath.Base(path))
 }
 
-// csvFormat tells VoteDesk, Clear Ballot and generic CSV files apart.
+// csvFormat tells VoteDesk, Clear Ballot, ES&S (a header naming ranks:
+// "1st Choice", "Rank 1"...) and generic CSV files apart.
 func csvFormat(head []byte) Format {
 	switch {
 	case bytes.HasPrefix(head, []byte(votedeskCandidatesPrefix)), bytes.HasPrefix(head, []byte("ballot_id,rank_1")):
 		return FormatVoteDesk
 	case bytes.HasPrefix(head, []byte("RowNumber,BoxID,BoxPosition,BallotID")):
 		return FormatClearBallot
+	}
+	line, _, _ := bytes.Cut(head, []byte{'\n'})
+	sc := newCSVScanner(bytes.NewReader(line))
+	if sc.scan() {
+		header := make([]string, len(sc.fields))
+		for i, f := range sc.fields {
+			header[i] = string(f)
+		}
+		if _, _, ok := rankColumns(header); ok {
+			return FormatESS
+		}
 	}
 	return FormatGenericCSV
 }

@@ -2,6 +2,8 @@ package cvr
 
 import (
 	"archive/zip"
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,26 +14,125 @@ import (
 	"votedesk/tally"
 )
 
-// readESS reads an ES&S cast vote record spreadsheet (xlsx), streaming the
-// first sheet row by row. From firstVoteRowIndex on, each row is a cast vote
-// record; the columns from firstVoteColumnIndex on are its rankings, first
-// choice first, each naming a candidate (several joined by
-// overvoteDelimiter for an overvote), the overvoteLabel, the
-// skippedRankLabel or the undeclaredWriteInLabel. A blank ranking cell is a
-// skipped rank, or an undeclared write-in with treatBlankAsUndeclaredWriteIn.
+// readESS reads an ES&S cast vote record export: a spreadsheet (xlsx),
+// streaming the first sheet row by row, or the same sheet saved as CSV, as
+// counties publish it. From firstVoteRowIndex on, each row is a cast vote
+// record; the columns from firstVoteColumnIndex on (to the last vote
+// column, when the layout names one) are its rankings, first choice first,
+// each naming a candidate (several joined by overvoteDelimiter for an
+// overvote), the overvoteLabel, the skippedRankLabel or the
+// undeclaredWriteInLabel. A blank ranking cell is a skipped rank, or an
+// undeclared write-in with treatBlankAsUndeclaredWriteIn.
 // Options.MaxRankings, when set, is the last ranking column read. Rows with
-// no values at all are skipped. The id, precinct and batch columns are
-// never ranking columns.
-func readESS(j *job) (err error) {
+// no values at all are skipped. The id, precinct, batch and count columns
+// are never ranking columns; a count column weights its record.
+func readESS(j *job) error {
+	if err := j.ctx.Err(); err != nil {
+		return err
+	}
+	zipped, err := isZip(j.src.FilePath)
+	if err != nil {
+		return err
+	}
+	if !zipped {
+		return readESSCSV(j)
+	}
+	r := essRows{j: j}
+	return withFirstSheet(j.src.FilePath, func(rows *excelize.Rows, lastRow int) error {
+		j.total = int64(lastRow)
+		row := 0
+		for rows.Next() {
+			row++
+			cells, err := rows.Columns()
+			if err != nil {
+				return &ParseError{File: j.file, Row: row, Err: err}
+			}
+			j.done = int64(row)
+			if row < int(j.src.FirstVoteRowIndex) {
+				continue
+			}
+			if err := r.record(cells, func(col int, err error) error {
+				return &ParseError{File: j.file, Row: row, Column: col + 1, Err: err}
+			}); err != nil {
+				return err
+			}
+		}
+		if err := rows.Error(); err != nil {
+			return &ParseError{File: j.file, Row: row, Err: err}
+		}
+		if row == 0 {
+			return fmt.Errorf("the first sheet has no rows: the file is empty or damaged")
+		}
+		if row < lastRow {
+			return &ParseError{File: j.file, Row: row, Err: fmt.Errorf("the sheet ends at row %d, but its dimension says it reaches row %d: the file may be damaged", row, lastRow)}
+		}
+		return nil
+	})
+}
+
+// readESSCSV reads an ES&S export saved as CSV: the rows readESS reads,
+// by line.
+func readESSCSV(j *job) error {
+	f, err := j.open()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := newCSVScanner(j.counting(f))
+	r := essRows{j: j}
+	var cells []string
+	for sc.scan() {
+		if sc.line < int(j.src.FirstVoteRowIndex) {
+			continue
+		}
+		cells = cells[:0]
+		for _, f := range sc.fields {
+			cells = append(cells, string(f))
+		}
+		if sc.line == 1 && len(cells) > 0 {
+			cells[0] = strings.TrimPrefix(cells[0], string(utf8BOM))
+		}
+		line := sc.line
+		if err := r.record(cells, func(col int, err error) error { return j.at(line, col+1, err) }); err != nil {
+			return err
+		}
+	}
+	if sc.err != nil {
+		return j.at(sc.line, sc.col, sc.err)
+	}
+	if sc.line == 0 {
+		return j.at(1, 0, errors.New("the file is empty"))
+	}
+	return nil
+}
+
+// isZip reports whether the file at path is a zip archive (an xlsx
+// workbook) rather than text.
+func isZip(path string) (bool, error) {
+	f, _, err := openRegular(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	head := make([]byte, 4)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return false, fmt.Errorf("cannot read: %w", err)
+	}
+	return bytes.HasPrefix(head[:n], []byte("PK\x03\x04")), nil
+}
+
+// withFirstSheet opens the workbook at path, guarded against zip bombs,
+// and hands fn the rows of its first sheet and the last row its dimension
+// names (0 when it names none). A workbook that excelize cannot follow is
+// reported as malformed, not left to panic.
+func withFirstSheet(path string, fn func(rows *excelize.Rows, lastRow int) error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("the xlsx file is malformed: %v", r)
 		}
 	}()
-	if err := j.ctx.Err(); err != nil {
-		return err
-	}
-	f, fi, err := openRegular(j.src.FilePath)
+	f, fi, err := openRegular(path)
 	if err != nil {
 		return err
 	}
@@ -55,38 +156,12 @@ func readESS(j *job) (err error) {
 		return fmt.Errorf("the workbook has no sheet")
 	}
 	lastRow := sheetRows(book, sheets[0])
-	j.total = int64(lastRow)
 	rows, err := book.Rows(sheets[0])
 	if err != nil {
 		return fmt.Errorf("cannot read sheet %q: %w", sheets[0], err)
 	}
 	defer rows.Close()
-	r := essRows{j: j}
-	row := 0
-	for rows.Next() {
-		row++
-		cells, err := rows.Columns()
-		if err != nil {
-			return &ParseError{File: j.file, Row: row, Err: err}
-		}
-		j.done = int64(row)
-		if row < int(j.src.FirstVoteRowIndex) {
-			continue
-		}
-		if err := r.record(row, cells); err != nil {
-			return err
-		}
-	}
-	if err := rows.Error(); err != nil {
-		return &ParseError{File: j.file, Row: row, Err: err}
-	}
-	if row == 0 {
-		return fmt.Errorf("the first sheet has no rows: the file is empty or damaged")
-	}
-	if row < lastRow {
-		return &ParseError{File: j.file, Row: row, Err: fmt.Errorf("the sheet ends at row %d, but its dimension says it reaches row %d: the file may be damaged", row, lastRow)}
-	}
-	return nil
+	return fn(rows, lastRow)
 }
 
 // xlsxLimit is how many bytes a spreadsheet of size bytes may decompress to.
@@ -134,8 +209,9 @@ type essRows struct {
 	uwi   *uint16
 }
 
-// record reads one cast vote record row.
-func (r *essRows) record(row int, cells []string) error {
+// record reads one cast vote record row; at places an error in a column
+// (0-based) of the row.
+func (r *essRows) record(cells []string, at func(col int, err error) error) error {
 	j := r.j
 	blank := true
 	for _, c := range cells {
@@ -148,10 +224,12 @@ func (r *essRows) record(row int, cells []string) error {
 		j.stats.Skipped++
 		return nil
 	}
-	at := func(col int, err error) error { return &ParseError{File: j.file, Row: row, Column: col + 1, Err: err} }
-	idCol, precinctCol, batchCol := j.src.IDColumnIndex.col(), j.src.PrecinctColumnIndex.col(), j.src.BatchColumnIndex.col()
+	idCol, precinctCol, batchCol, countCol := j.src.IDColumnIndex.col(), j.src.PrecinctColumnIndex.col(), j.src.BatchColumnIndex.col(), j.src.CountColumnIndex.col()
 	first := j.src.FirstVoteColumnIndex.col()
 	last := len(cells) - 1
+	if j.src.LastVoteColumnIndex > 0 {
+		last = j.src.LastVoteColumnIndex.col()
+	}
 	if j.opts.MaxRankings > 0 {
 		limit := first + j.opts.MaxRankings - 1
 		if j.src.TreatBlankAsUndeclaredWriteIn || last > limit {
@@ -160,7 +238,7 @@ func (r *essRows) record(row int, cells []string) error {
 	}
 	r.marks = r.marks[:0]
 	for c := first; c <= last; c++ {
-		if c == idCol || c == precinctCol || c == batchCol {
+		if c == idCol || c == precinctCol || c == batchCol || c == countCol {
 			continue
 		}
 		rank := c - first + 1
@@ -212,8 +290,27 @@ func (r *essRows) record(row int, cells []string) error {
 	if precinctCol >= 0 && precinctCol < len(cells) {
 		precinct = strings.TrimSpace(cells[precinctCol])
 	}
-	if err := j.add(r.marks, []byte(id), 1, []byte(precinct)); err != nil {
-		return &ParseError{File: j.file, Row: row, Err: err}
+	count := uint32(1)
+	if countCol >= 0 {
+		var cell string
+		if countCol < len(cells) {
+			cell = strings.TrimSpace(cells[countCol])
+		}
+		n, err := parseCount(cell)
+		if err != nil {
+			return at(countCol, err)
+		}
+		if n == 0 {
+			j.stats.Skipped++
+			return nil
+		}
+		if n != 1 && idCol >= 0 {
+			return at(countCol, fmt.Errorf("a record with an id stands for one ballot, but its count is %d", n))
+		}
+		count = n
+	}
+	if err := j.add(r.marks, []byte(id), count, []byte(precinct)); err != nil {
+		return at(-1, err)
 	}
 	if batchCol >= 0 {
 		var batch string

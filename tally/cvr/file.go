@@ -23,7 +23,9 @@ type File struct {
 
 // ReadFile reads a file without a contest to resolve names against: every
 // candidate the file lists or marks becomes one of File.Candidates. When
-// src.Provider is empty the format is detected from the file. The
+// src.Provider is empty the format is detected from the file; a
+// spreadsheet or CSV whose layout the source does not give is read as its
+// header lays it out (InferLayout). The
 // undeclared write-in label, when set, adds the candidate UndeclaredWriteIn.
 func ReadFile(ctx context.Context, src Source, opts Options) (*File, error) {
 	if src.Provider == "" {
@@ -32,6 +34,9 @@ func ReadFile(ctx context.Context, src Source, opts Options) (*File, error) {
 			return nil, err
 		}
 		src.Provider = format
+	}
+	if err := InferLayout(&src, nil); err != nil {
+		return nil, err
 	}
 	cands := &fileCandidates{index: map[string]uint16{}}
 	j, err := run(ctx, src, cands, opts)
@@ -62,7 +67,7 @@ func DetectFile(path string) (Format, error) {
 		return "", &ParseError{File: baseName(path), Err: err}
 	}
 	defer f.Close()
-	head := make([]byte, 512)
+	head := make([]byte, 4096)
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return "", &ParseError{File: baseName(path), Err: fmt.Errorf("cannot read: %w", err)}

@@ -156,6 +156,39 @@ func FuzzReadESS(f *testing.F) {
 	}, seeds...)
 }
 
+// FuzzReadESSCSV fuzzes an ES&S export saved as CSV, laid out by its own
+// header (InferLayout) as a file named alone on the command line is: the
+// layout is refused with a *ParseError or read as any source is.
+func FuzzReadESSCSV(f *testing.F) {
+	seeds := seedFiles(f, "rctab/*/*.xlsx.derived.csv", "")
+	for _, name := range []string{"minneapolis-2009-ward-1.csv", "minneapolis-2017-ward-3-first-records.csv"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "real", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		seeds = append(seeds, fuzzSeed{b, "XXX"})
+	}
+	seeds = append(seeds, fuzzSeed{[]byte("Source Filepath,CVR Provider,Contest Id,RCTab CVR Id,Tabulator Id,Batch Id,Vendor Id,Precinct,Precinct Portion,Rank 1,Rank 2\n" +
+		"f.json,cdf,,f(1),,,1,,,\"A\nB\",undervote\nf.json,cdf,,f(2),,,2,P1,,overvote,B\n"), ""})
+	for _, s := range seeds {
+		f.Add(s.data, s.arg)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, skipped string) {
+		src := Source{Provider: FormatESS, FilePath: filepath.Join(t.TempDir(), "county.csv"), SkippedRankLabel: skipped}
+		if err := os.WriteFile(src.FilePath, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := InferLayout(&src, nil); err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("layout error %v is not a *ParseError", err)
+			}
+			return
+		}
+		fuzzCheck(t, src)
+	})
+}
+
 func FuzzReadBLT(f *testing.F) {
 	seeds := append(seedFiles(f, "real/burlington_2009_mayor/*.blt", ""),
 		fuzzSeed{[]byte("3 1\n-2\n2 1 - 3 0\n(x) 1 2=3 -=- 0\n0\n\"A\" \"B\"\n\"C\"\n\"T\"\n"), ""})

@@ -40,6 +40,15 @@ type Source struct {
 	BatchColumnIndex     Index `json:"batchColumnIndex"`     // genericCsv, ess: the batch (BallotSet.Batches)
 	PrecinctColumnIndex  Index `json:"precinctColumnIndex"`  // genericCsv, ess
 
+	// Not RCTab's: an ess layout told by its header (InferLayout), never
+	// by a config.
+	LastVoteColumnIndex Index `json:"-"` // ess: the last ranking column (0: every column from the first)
+	CountColumnIndex    Index `json:"-"` // ess: how many ballots the row stands for (0: one each)
+
+	// inferred says InferLayout laid the source out, so RCTab's rules for
+	// a config's settings do not bind it.
+	inferred bool
+
 	OvervoteDelimiter             string `json:"overvoteDelimiter"`             // ess: splits a cell naming several candidates
 	OvervoteLabel                 string `json:"overvoteLabel"`                 // a name that means "this rank was overvoted"
 	SkippedRankLabel              string `json:"skippedRankLabel"`              // a name that means "this rank was left blank"
@@ -83,7 +92,7 @@ func (s Source) Validate() error {
 	default:
 		return bad("provider %q is not supported", s.Provider)
 	}
-	if s.OvervoteDelimiter != "" && s.OvervoteLabel != "" {
+	if s.OvervoteDelimiter != "" && s.OvervoteLabel != "" && !s.inferred {
 		return bad("overvoteDelimiter and overvoteLabel cannot both be set")
 	}
 	return nil

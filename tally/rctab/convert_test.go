@@ -3,11 +3,17 @@ package rctab
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"votedesk/tally"
+	"votedesk/tally/cvr"
 )
 
 // TestConvertToCSVMatchesRCTab: RCTab's three conversion cases (ES&S xlsx,
@@ -118,4 +124,116 @@ func TestConvertToCDFMatchesRCTab(t *testing.T) {
 			compareFile(t, out, filepath.Join(dir, name+"_expected_cdf_cvr.json"), sameGeneratedDate(t, out))
 		})
 	}
+}
+
+// TestConvertedCSVReadsBack: every RCTab case's cast vote records,
+// converted to CSV as RCTab's "convert to CSV" writes them, read back
+// through the CSV alone (its format and layout told by its header, no
+// config) give the same ballots in the same order: the same candidates
+// at the same ranks, overvotes (a cell of several lines, or the label)
+// and skipped ranks, and the same ids.
+func TestConvertedCSVReadsBack(t *testing.T) {
+	var cases []string
+	for _, tc := range rctabCases {
+		cases = append(cases, filepath.Join("rctab", tc.name))
+	}
+	for _, name := range append(slices.Clone(rctabMoreCases), "conversions_from_ess", "conversions_from_cdf", "conversions_from_dominion") {
+		cases = append(cases, filepath.Join("rctab-more", name))
+	}
+	for _, dir := range cases {
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			cfg, err := Load(filepath.Join(testdata(t), dir, name+"_config.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			csvPath := filepath.Join(t.TempDir(), name+".csv")
+			var buf bytes.Buffer
+			if err := cfg.WriteCVRCSV(context.Background(), &buf); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(csvPath, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rules, err := cfg.Rules()
+			if err != nil {
+				t.Fatal(err)
+			}
+			contest := cfg.Contest()
+			cands, opts := cfg.Reader(rules)
+			var want []string
+			for _, src := range cfg.CVRFileSources {
+				uwi := src.UndeclaredWriteInLabel
+				if uwi == "" {
+					uwi = cvr.UndeclaredWriteIn
+				}
+				names := make([]string, len(contest.Candidates))
+				for i, c := range contest.Candidates {
+					names[i] = c.Name
+					if c.UndeclaredWriteIn {
+						names[i] = uwi
+					}
+				}
+				set := &tally.BallotSet{}
+				if _, err := cvr.Read(context.Background(), src, cands, set, opts); err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, renderBallots(set, names)...)
+			}
+			back, err := cvr.ReadFile(context.Background(), cvr.Source{FilePath: csvPath}, cvr.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if back.Format != cvr.FormatESS {
+				t.Errorf("the converted CSV is read as %s, want %s", back.Format, cvr.FormatESS)
+			}
+			got := renderBallots(&back.Ballots, back.Candidates)
+			if !slices.Equal(got, want) {
+				for i := range min(len(got), len(want)) {
+					if got[i] != want[i] {
+						t.Fatalf("ballot %d read back as %q, converted from %q", i+1, got[i], want[i])
+					}
+				}
+				t.Fatalf("%d ballots read back, %d converted", len(got), len(want))
+			}
+			rows, err := csv.NewReader(bytes.NewReader(buf.Bytes())).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range back.Ballots.Len() {
+				if id, want := back.Ballots.ID(i), rows[i+1][3]; id != want {
+					t.Fatalf("ballot %d read back with id %q, want its RCTab CVR Id %q", i+1, id, want)
+				}
+			}
+		})
+	}
+}
+
+// renderBallots writes each ballot of a set as "count: rank:names/..."
+// with the names at a rank sorted and an overvote as "#over".
+func renderBallots(set *tally.BallotSet, names []string) []string {
+	out := make([]string, set.Len())
+	for i := range set.Len() {
+		marks, count := set.Ballot(i)
+		byRank := map[uint16][]string{}
+		var ranks []uint16
+		for _, m := range marks {
+			n := "#over"
+			if m.Candidate != tally.Overvote {
+				n = names[m.Candidate]
+			}
+			if byRank[m.Rank] == nil {
+				ranks = append(ranks, m.Rank)
+			}
+			byRank[m.Rank] = append(byRank[m.Rank], n)
+		}
+		slices.Sort(ranks)
+		var parts []string
+		for _, r := range ranks {
+			slices.Sort(byRank[r])
+			parts = append(parts, strconv.Itoa(int(r))+":"+strings.Join(byRank[r], "|"))
+		}
+		out[i] = strconv.Itoa(int(count)) + ": " + strings.Join(parts, " ")
+	}
+	return out
 }

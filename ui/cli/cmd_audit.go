@@ -13,12 +13,12 @@ import (
 
 func init() {
 	register(&command{path: "audit assertions",
-		usage: "audit assertions --raire IN.json | --cvr FILE|FOLDER [--format F] [--contest ID] [--type comparison|polling] [--risk-limit 0.05]   (RAIRE's assertions for a risk-limiting audit of a single-winner IRV contest: with --raire, RAIRE's input format in and its output format on standard output; with --cvr, each assertion in plain words, or RAIRE's output with --json)",
-		flags: map[string]flagKind{"raire": valueFlag, "cvr": valueFlag, "format": valueFlag, "contest": valueFlag, "type": valueFlag, "risk-limit": valueFlag},
+		usage: "audit assertions --raire IN.json | --cvr FILE|FOLDER " + cvrFileUsage + " [--type comparison|polling] [--risk-limit 0.05]   (RAIRE's assertions for a risk-limiting audit of a single-winner IRV contest: with --raire, RAIRE's input format in and its output format on standard output; with --cvr, each assertion in plain words, or RAIRE's output with --json)",
+		flags: withCVRFileFlags(map[string]flagKind{"raire": valueFlag, "cvr": valueFlag, "type": valueFlag, "risk-limit": valueFlag}),
 		run:   auditAssertions})
 }
 
-const auditAssertionsUsage = "audit assertions --raire IN.json | --cvr FILE|FOLDER [--format F] [--contest ID] [--type comparison|polling] [--risk-limit 0.05]"
+const auditAssertionsUsage = "audit assertions --raire IN.json | --cvr FILE|FOLDER " + cvrFileUsage + " [--type comparison|polling] [--risk-limit 0.05]"
 
 // auditAssertions computes RAIRE's assertions. With --raire it is a
 // contract other tools rely on: RAIRE's input format in, RAIRE's output
@@ -92,7 +92,7 @@ func raireContract(c *call, path string) error {
 
 // readAuditContest reads a cast vote record file into RAIRE's votes.
 func readAuditContest(c *call, path string) (tally.Contest, []raire.Vote, uint64, error) {
-	f, err := cvr.ReadFile(c.ctx, cvr.Source{Provider: cvr.Format(c.args.str("format")), FilePath: path, ContestID: c.args.str("contest")}, cvr.Options{})
+	f, err := cvr.ReadFile(c.ctx, cvrSource(c, path), cvr.Options{})
 	if err != nil {
 		return tally.Contest{}, nil, 0, &app.Error{Code: app.CodeInvalid, Message: tally.Message(err), Err: err}
 	}

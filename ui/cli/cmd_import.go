@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,10 +24,10 @@ import (
 func init() {
 	register(
 		&command{path: "import cvr",
-			usage: "import cvr ELECTION FILE... [--format F] [--contest ID] [--alias NAME=CANDIDATE ...]\n" +
+			usage: "import cvr ELECTION FILE... " + cvrFileUsage + " [--alias NAME=CANDIDATE ...]\n" +
 				"  votedesk import cvr ELECTION --rctab CONFIG.json   (the config's files, read as RCTab reads them)\n" +
 				"  (cast vote records, all or nothing; FILE may be a Dominion or Hart export folder; F = " + dataio.FormatList + "; detected when not given)",
-			flags: map[string]flagKind{"format": valueFlag, "contest": valueFlag, "alias": valueFlag, "rctab": valueFlag},
+			flags: withCVRFileFlags(map[string]flagKind{"alias": valueFlag, "rctab": valueFlag}),
 			db:    true, auth: true, run: importCVR},
 		&command{path: "import contests",
 			usage: "import contests CONFIG.json|FOLDER...   (a draft election per RCTab contest config, with its candidates, method, rules and cast vote records; a folder means every config in it; each contest all or nothing)",
@@ -39,7 +40,7 @@ func init() {
 }
 
 func importCVR(c *call) error {
-	const usage = "import cvr ELECTION FILE... [--format F] [--contest ID] [--alias NAME=CANDIDATE ...] | import cvr ELECTION --rctab CONFIG.json"
+	const usage = "import cvr ELECTION FILE... " + cvrFileUsage + " [--alias NAME=CANDIDATE ...] | import cvr ELECTION --rctab CONFIG.json"
 	min := 2
 	if c.args.given["rctab"] {
 		min = 1
@@ -52,13 +53,12 @@ func importCVR(c *call) error {
 	if format != "" && cvr.Format(canonicalFormat(string(format))) == "" {
 		return usagef("--format takes one of %s, not %q", dataio.FormatList, format)
 	}
-	format = cvr.Format(canonicalFormat(string(format)))
 	aliases := map[string]string{}
 	var sources []cvr.Source
 	var contest *dataio.ContestReading
 	if path := c.args.str("rctab"); path != "" {
-		if len(c.args.pos) > 1 || c.args.given["format"] || c.args.given["contest"] {
-			return usagef("with --rctab the config names the files, their format and contest: import cvr ELECTION --rctab CONFIG.json")
+		if len(c.args.pos) > 1 || slices.ContainsFunc(slices.Collect(maps.Keys(cvrFileFlags)), func(f string) bool { return c.args.given[f] }) {
+			return usagef("with --rctab the config names the files, their format, contest and labels: import cvr ELECTION --rctab CONFIG.json")
 		}
 		cfg, err := rctab.Load(path)
 		if err != nil {
@@ -76,7 +76,7 @@ func importCVR(c *call) error {
 		}
 	}
 	for _, f := range c.args.pos[1:] {
-		sources = append(sources, cvr.Source{Provider: format, FilePath: f, ContestID: c.args.str("contest")})
+		sources = append(sources, cvrSource(c, f))
 	}
 	for _, a := range c.args.all("alias") {
 		name, cand, err := dataio.ParseAlias(a)

@@ -23,10 +23,10 @@ func init() {
 	register(&command{path: "tally",
 		usage: "tally [ELECTION] --rctab CONFIG.json --output DIR [--rule NAME=VALUE ...]\n" +
 			"  votedesk tally --rctab CONFIG|FOLDER [--rctab ...] --output DIR [--rule NAME=VALUE ...] [--json]   (many contests, a folder each)\n" +
-			"  votedesk tally --method M --cvr FILE|FOLDER [--format F] [--contest ID] [--seats N] [--rule NAME=VALUE ...] [--json]\n" +
+			"  votedesk tally --method M --cvr FILE|FOLDER " + cvrFileUsage + " [--seats N] [--rule NAME=VALUE ...] [--json]\n" +
 			"  votedesk tally ELECTION [--method M] [--rule NAME=VALUE ...] [--json]",
-		flags: map[string]flagKind{"rctab": valueFlag, "output": valueFlag, "method": valueFlag, "cvr": valueFlag,
-			"format": valueFlag, "contest": valueFlag, "seats": valueFlag, "rule": valueFlag},
+		flags: withCVRFileFlags(map[string]flagKind{"rctab": valueFlag, "output": valueFlag, "method": valueFlag, "cvr": valueFlag,
+			"seats": valueFlag, "rule": valueFlag}),
 		run: tallyCommand})
 }
 
@@ -187,7 +187,7 @@ func tallyRCTabMany(c *call, args []string, outRoot string, opts []rctab.RunOpti
 
 func tallyCVR(c *call) error {
 	if len(c.args.pos) != 0 || c.args.str("method") == "" {
-		return usagef("usage: votedesk tally --method M --cvr FILE|FOLDER [--format F] [--contest ID] [--seats N] [--rule NAME=VALUE ...] [--json]")
+		return usagef("usage: votedesk tally --method M --cvr FILE|FOLDER " + cvrFileUsage + " [--seats N] [--rule NAME=VALUE ...] [--json]")
 	}
 	method, err := tally.ParseMethod(c.args.str("method"))
 	if err != nil {
@@ -197,7 +197,7 @@ func tallyCVR(c *call) error {
 	if err != nil {
 		return err
 	}
-	f, err := cvr.ReadFile(c.ctx, cvr.Source{Provider: cvr.Format(c.args.str("format")), FilePath: c.args.str("cvr"), ContestID: c.args.str("contest")}, cvr.Options{})
+	f, err := cvr.ReadFile(c.ctx, cvrSource(c, c.args.str("cvr")), cvr.Options{})
 	if err != nil {
 		return &app.Error{Code: app.CodeInvalid, Message: err.Error(), Err: err}
 	}

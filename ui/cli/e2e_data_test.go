@@ -191,6 +191,21 @@ func TestCLIImportAliasesAndConfig(t *testing.T) {
 	if !strings.Contains(out, "Winner(s): Cucumber") {
 		t.Errorf("tally of the RCTab config's ballots:\n%s", out)
 	}
+	// With a config, the config says how to read its files.
+	c.refused(2, "import", "cvr", "Vegetables", "--rctab", cfg, "--skipped-label", "XXX")
+
+	// A county's file as published: its layout from its header, ES&S's
+	// labels, the undeclared write-in stored as the election's write-in.
+	c.ok("election", "create", "Ward 3")
+	c.ok("candidate", "add", "Ward 3", "Ginger Jentzen", "Samantha Pree-Stinson", "Steve Fletcher", "Tim Bildsoe", "Write-in")
+	ward3 := filepath.Join("..", "..", "tally", "cvr", "testdata", "real", "minneapolis-2017-ward-3-first-records.csv")
+	out = c.ok("import", "cvr", "Ward 3", ward3, "--alias", "Undeclared Write-ins=Write-in")
+	if !strings.Contains(out, `imported 237 ballots into "Ward 3"`) {
+		t.Errorf("import of a county's CSV:\n%s", out)
+	}
+	if out := c.ok("tally", "Ward 3"); !strings.Contains(out, "237 ballots") {
+		t.Errorf("tally of the county's ballots:\n%s", out)
+	}
 }
 
 // TestCLIImportVoters imports a poll book: a dry run, the import, and a file

@@ -101,6 +101,33 @@ func TestCLITallyCVRFile(t *testing.T) {
 	})
 }
 
+// TestCLITallyCountyCSV counts real county cast vote records named alone
+// on the command line: their layout comes from their headers, ES&S's
+// labels are known, and a file's own label for a blank rank is given with
+// --skipped-label. RCTab's ES&S spreadsheet likewise, with no config.
+func TestCLITallyCountyCSV(t *testing.T) {
+	c := newCLI(t)
+	real := filepath.Join("..", "..", "tally", "cvr", "testdata", "real")
+	ward1 := filepath.Join(real, "minneapolis-2009-ward-1.csv")
+	out := c.ok("tally", "--method", "irv", "--cvr", ward1, "--skipped-label", "XXX")
+	for _, want := range []string{"1,997 (50.31%)", "Round 1: elected REI", "Winner(s): REI"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("Minneapolis 2009 Ward 1 lacks %q:\n%s", want, out)
+		}
+	}
+	if out := c.ok("tally", "--method", "irv", "--cvr", ward1); !strings.Contains(out, "XXX") {
+		t.Errorf("without --skipped-label, XXX should be read as a name, as the file writes it:\n%s", out)
+	}
+	out = c.ok("tally", "--method", "irv", "--cvr", filepath.Join(real, "minneapolis-2017-ward-3-first-records.csv"))
+	if !strings.Contains(out, "Undeclared Write-ins") || strings.Contains(out, "undervote") || strings.Contains(out, "overvote ") {
+		t.Errorf("ES&S labels read as candidates:\n%s", out)
+	}
+	xlsx := filepath.Join(shared, "rctab", "test_set_1_exhaust_at_overvote", "test_set_1_exhaust_at_overvote_cvr.xlsx")
+	if out := c.ok("tally", "--method", "irv", "--cvr", xlsx); !strings.Contains(out, "Winner(s): B") {
+		t.Errorf("RCTab's ES&S spreadsheet, alone:\n%s", out)
+	}
+}
+
 func TestCLITallyElection(t *testing.T) {
 	c := pollingPlace(t, 10)
 	for i, r := range [][]string{{"A", "B"}, {"A"}, {"B", "C"}, {"C", "B"}, {"C", "A"}} {
