@@ -107,6 +107,20 @@ func (s *BallotSet) SetPrecinct(p string) {
 	s.Precincts = append(s.Precincts[:n-1], p)
 }
 
+// Positions returns the highest rank any ballot marks (0 for none): the
+// ranking positions the ballots show, where nothing else says how many
+// the ballot had. Each ballot's marks are in rank order.
+func (s *BallotSet) Positions() int {
+	top, start := 0, uint32(0)
+	for _, end := range s.Ends {
+		if end > start {
+			top = max(top, int(s.Marks[end-1].Rank))
+		}
+		start = end
+	}
+	return top
+}
+
 // Total returns the number of ballots, weighted by Counts.
 func (s *BallotSet) Total() uint64 {
 	if s.Counts == nil {

@@ -59,10 +59,10 @@ func (bi *BallotImport) ReadFolder(path string) {
 		if err != nil {
 			return nil, err
 		}
-		if format != cvr.FormatDominion && format != cvr.FormatHart {
-			return nil, fmt.Errorf("%s is not a Dominion or Hart export folder", path)
+		if format != cvr.FormatDominion && format != cvr.FormatHart && format != cvr.FormatBallotImage {
+			return nil, fmt.Errorf("%s is not a Dominion or Hart export folder, nor a ballot image with its master lookup", path)
 		}
-		contests, err := cvr.FolderContests(path, format)
+		contests, err := cvr.Contests(path, format)
 		if err == nil && len(contests) == 0 {
 			err = fmt.Errorf("%s lists no contests", path)
 		}
@@ -85,6 +85,9 @@ func (bi *BallotImport) chooseContest(path string, contests []cvr.ContestInfo) {
 	labels := make([]string, len(contests))
 	for i, c := range contests {
 		labels[i] = fmt.Sprintf("%s (contest %s)", c.Name, c.ID)
+		if c.ID == c.Name {
+			labels[i] = c.Name
+		}
 	}
 	var d *modal.Dialog
 	bi.ContestChoice = modal.NewSelect(labels, func(label string) {
@@ -108,7 +111,7 @@ func (bi *BallotImport) chooseContest(path string, contests []cvr.ContestInfo) {
 // choose asks for the file (or a vendor's export folder).
 func (bi *BallotImport) choose() {
 	askOpenPath(bi.s, openSpec{Title: "Import ballots",
-		Hint:  "A cast vote record file (ES&S .xlsx, NIST CDF .json or .xml, Clear Ballot or RCTab CSV, BLT, PrefLib), or a Dominion or Hart export folder: go into it, then Use this folder.",
+		Hint:  "A cast vote record file (ES&S .xlsx, or its sheet as CSV; NIST CDF .json or .xml; Clear Ballot or RCTab CSV; BLT; PrefLib), or a Dominion or Hart export folder: go into it, then Use this folder.",
 		Kinds: cvrKinds(), Files: true, Folders: true}, bi.readPath)
 }
 
@@ -149,8 +152,28 @@ func (bi *BallotImport) progress(p dataio.Progress) {
 	bi.s.tasks.Post(func() { bi.showProgress(p) })
 }
 
-// Read reads and checks the file at path, then asks to import it.
-func (bi *BallotImport) Read(path string) { bi.ReadContest(path, "") }
+// Read reads and checks the file at path, then asks to import it; a
+// spreadsheet or ballot image of several contests (New York City's, San
+// Francisco's) asks which first.
+func (bi *BallotImport) Read(path string) {
+	offui.Run(bi.s.tasks, func() ([]cvr.ContestInfo, error) {
+		format, err := cvr.DetectFile(path)
+		if err != nil || format != cvr.FormatESS && format != cvr.FormatBallotImage {
+			return nil, nil // the read says what is wrong, or the file holds one contest
+		}
+		return cvr.Contests(path, format)
+	}, func(contests []cvr.ContestInfo, err error) {
+		if err != nil {
+			bi.s.failHint("Cannot import "+path, err, "Nothing was imported.")
+			return
+		}
+		if len(contests) > 1 {
+			bi.chooseContest(path, contests)
+			return
+		}
+		bi.ReadContest(path, "")
+	})
+}
 
 // ReadContest reads and checks one contest of the file or folder at path,
 // then asks to import it.

@@ -107,3 +107,85 @@ func TestImportExportFolder(t *testing.T) {
 		h.closeDialogs()
 	})
 }
+
+// TestImportSheetOfSeveralContests imports one contest of a sheet that
+// holds several, as New York City publishes its primaries: the official
+// picks the contest among those the headers name, and only its ranking
+// columns are imported.
+func TestImportSheetOfSeveralContests(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	h.must(h.svc.CreateElection(h.ctx, "Olivia", "Comptroller", "", false))
+	h.must(h.svc.AddCandidates(h.ctx, "Olivia", "Comptroller", "Brad Lander", "Corey Johnson"))
+	h.signIn("Olivia")
+	h.sh.OpenElection("Comptroller", tabOverview)
+	h.wait()
+	es := h.sh.Election
+	header := "Cast Vote Record,Precinct,DEM Mayor Choice 1 of 2 Citywide (026916),DEM Mayor Choice 2 of 2 Citywide (226916)," +
+		"DEM Comptroller Choice 1 of 2 Citywide (026917),DEM Comptroller Choice 2 of 2 Citywide (226917)"
+	sheet := filepath.Join(t.TempDir(), "nyc.csv")
+	h.must(os.WriteFile(sheet, []byte(header+"\nc1,MN 1,Eric Adams,undervote,Brad Lander,Corey Johnson\nc2,MN 2,Maya Wiley,Eric Adams,Corey Johnson,undervote\n"), 0o600))
+	es.Import.Read(sheet)
+	h.wait()
+	if es.Import.ContestChoice == nil || !strings.Contains(h.dialogText(), "holds 2 contests") {
+		t.Fatalf("no contest choice; dialog %q", h.dialogText())
+	}
+	es.Import.ContestChoice.SetSelected("DEM Comptroller Citywide")
+	h.wait()
+	im := es.Import.Preview
+	if im == nil || im.Ballots != 2 {
+		t.Fatalf("preview %+v; dialog %q", im, h.dialogText())
+	}
+	h.assertDialog("Import 2 ballots into \"Comptroller\"", "nyc.csv (ess)")
+	h.closeDialogs()
+	es.Import.Record()
+	h.wait()
+	ballots, err := h.svc.Ballots(h.ctx, "Olivia", "Comptroller")
+	h.must(err)
+	if len(ballots) != 2 || ballots[0].Rankings[0].Candidate != "Brad Lander" || ballots[0].Precinct != "MN 1" {
+		t.Errorf("stored %+v", ballots)
+	}
+	h.closeDialogs()
+}
+
+// TestImportBallotImage imports Alameda County's ballot image of Oakland's
+// 2018 School Director District 6 contest, chosen as its folder through
+// Import export folder (the master lookup beside it names the
+// candidates), and refuses the same file twice.
+func TestImportBallotImage(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	h.must(h.svc.CreateElection(h.ctx, "Olivia", "School 6", "", false))
+	h.must(h.svc.AddCandidates(h.ctx, "Olivia", "School 6", "Shanthi Gonzales", "Anthony Wilson", "Undeclared Write-ins"))
+	h.signIn("Olivia")
+	h.sh.OpenElection("School 6", tabOverview)
+	h.wait()
+	es := h.sh.Election
+	dir := filepath.Join("..", "tally", "cvr", "testdata", "real", "oakland-2018-school-director-6")
+	es.Import.ReadFolder(dir)
+	h.wait()
+	im := es.Import.Preview
+	if im == nil || im.Ballots != 40 {
+		t.Fatalf("preview %+v; dialog %q", im, h.dialogText())
+	}
+	h.assertDialog("Import 40 ballots into \"School 6\"", "(ballotImage)", `"SHANTHI GONZALES" counts for Shanthi Gonzales`)
+	h.closeDialogs()
+	es.Import.Record()
+	h.wait()
+	if e, err := h.svc.Election(h.ctx, "Olivia", "School 6"); err != nil || e.Ballots != 40 {
+		t.Errorf("after the import: %+v, %v", e.Ballots, err)
+	}
+	h.closeDialogs()
+	es.Import.Read(filepath.Join(dir, "ballot_image.txt"))
+	h.wait()
+	if es.Import.Preview == nil {
+		t.Fatalf("the ballot image file itself: dialog %q", h.dialogText())
+	}
+	h.closeDialogs()
+	es.Import.Record()
+	h.wait()
+	if !strings.Contains(h.dialogText(), "already imported") {
+		t.Errorf("the same ballots again: dialog %q", h.dialogText())
+	}
+	h.closeDialogs()
+}

@@ -279,13 +279,15 @@ func TestImportCVRWeightBomb(t *testing.T) {
 	}
 }
 
-// TestImportCVRMinneapolis imports two real Minneapolis cast vote records
-// as the city published them (tally/cvr/testdata/real): 2009 Ward 1, rows
-// weighted by a count column with "XXX" for a blank rank, and the first
-// records of 2017 Ward 3 with ES&S's labels and a precinct per ballot.
+// TestImportCVRCountyFiles imports real cast vote records as their
+// counties published them (tally/cvr/testdata/real): Minneapolis 2009 Ward
+// 1, rows weighted by a count column with "XXX" for a blank rank; the
+// first records of Minneapolis 2017 Ward 3 with ES&S's labels and a
+// precinct per ballot; and Oakland's 2018 ballot image with its master
+// lookup, three ranks for two candidates and a write-in.
 // Each stored election holds every ballot the file counts, and counting it
 // gives, round by round, what counting the file directly gives.
-func TestImportCVRMinneapolis(t *testing.T) {
+func TestImportCVRCountyFiles(t *testing.T) {
 	real := filepath.Join("..", "..", "tally", "cvr", "testdata", "real")
 	for _, tc := range []struct {
 		file    string
@@ -294,6 +296,7 @@ func TestImportCVRMinneapolis(t *testing.T) {
 	}{
 		{"minneapolis-2009-ward-1.csv", cvr.Source{SkippedRankLabel: "XXX"}, 4016},
 		{"minneapolis-2017-ward-3-first-records.csv", cvr.Source{}, 237},
+		{"oakland-2018-school-director-6", cvr.Source{}, 40},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			src := tc.src
@@ -323,7 +326,9 @@ func TestImportCVRMinneapolis(t *testing.T) {
 			for i, n := range direct.Candidates {
 				contest.Candidates[i] = tally.Candidate{Name: n, UndeclaredWriteIn: n == cvr.UndeclaredWriteIn}
 			}
-			fromFile, err := tally.Tabulate(contest, &direct.Ballots, tally.IRV, tally.DefaultRules())
+			rules := tally.DefaultRules()
+			rules.MaxRankingsAllowed = max(direct.Ballots.Positions(), contest.DeclaredCount())
+			fromFile, err := tally.Tabulate(contest, &direct.Ballots, tally.IRV, rules)
 			e.must(err)
 			if got, want := roundsByName(stored.Result, direct.Candidates), roundsByName(fromFile, direct.Candidates); got != want {
 				t.Errorf("the stored election counts\n%s\nthe file\n%s", got, want)

@@ -51,7 +51,7 @@ func DetectCVRFormat(path string) (cvr.Format, error) {
 }
 
 // FormatList names every format an import reads, as --format takes them.
-const FormatList = "cdf, genericCsv, clearBallot, ess, dominion, hart, blt, preflib, votedesk"
+const FormatList = "cdf, genericCsv, clearBallot, ess, dominion, hart, ballotImage, blt, preflib, votedesk"
 
 // DefaultLayout gives a genericCsv or ess source that names no first vote
 // column the layout its header shows (cvr.InferLayout): a genericCsv's

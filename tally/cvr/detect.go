@@ -26,7 +26,7 @@ type FileKind struct {
 // other name is read when its content tells its format.)
 var FileKinds = []FileKind{
 	{".csv", "Cast vote records (CSV)"},
-	{".txt", "Cast vote records (CSV)"},
+	{".txt", "Cast vote records (CSV, or a ballot image)"},
 	{".xlsx", "ES&S cast vote records (Excel)"},
 	{".json", "CDF cast vote records (JSON)"},
 	{".xml", "CDF cast vote records (XML)"},
@@ -55,6 +55,9 @@ func DetectFormat(path string, head []byte) (Format, error) {
 	case ".xml", ".json":
 		return FormatCDF, nil
 	case ".csv", ".txt":
+		if looksLikeBallotImage(head) {
+			return FormatBallotImage, nil
+		}
 		return csvFormat(head), nil
 	}
 	t := bytes.TrimLeft(head, " \t\r\n")
@@ -65,6 +68,8 @@ func DetectFormat(path string, head []byte) (Format, error) {
 		return FormatCDF, nil
 	case bytes.Contains(head, []byte("# DATA TYPE:")) || bytes.Contains(head, []byte("# ALTERNATIVE NAME")):
 		return FormatPrefLib, nil
+	case looksLikeBallotImage(head):
+		return FormatBallotImage, nil
 	case looksLikeBLT(t):
 		return FormatBLT, nil
 	case bytes.IndexByte(head, ',') >= 0:
@@ -128,7 +133,10 @@ func detectFolder(path string) (Format, error) {
 			return FormatHart, nil
 		}
 	}
-	return "", &ParseError{File: baseName(path), Err: fmt.Errorf("%w: is a folder, but neither a Dominion CVR export (%s, %s, CvrExport*.json) nor a Hart one (XML files of <Cvr> elements): name a file, or an export folder", ErrUnknownFormat, dominionContests, dominionCandidates)}
+	if _, _, err := ballotImageFiles(path); err == nil {
+		return FormatBallotImage, nil
+	}
+	return "", &ParseError{File: baseName(path), Err: fmt.Errorf("%w: is a folder, but neither a Dominion CVR export (%s, %s, CvrExport*.json), a Hart one (XML files of <Cvr> elements) nor a ballot image with its master lookup: name a file, or an export folder", ErrUnknownFormat, dominionContests, dominionCandidates)}
 }
 
 // ContestInfo names one contest of a vendor export folder.
@@ -136,12 +144,16 @@ type ContestInfo struct {
 	ID, Name string
 }
 
-// FolderContests lists the contests of a Dominion export folder (from its
-// ContestManifest.json) or a Hart one (from its first ballot file), so a
-// person can choose the contestId to read.
-func FolderContests(path string, format Format) ([]ContestInfo, error) {
+// Contests lists the contests of a source that may hold several, so a
+// person can choose the contestId to read: a Dominion export folder's
+// (from its ContestManifest.json), a Hart one's (from its first ballot
+// file), a ballot image's (from its master lookup) and an ES&S sheet's
+// (from its headers, SheetContests).
+func Contests(path string, format Format) ([]ContestInfo, error) {
 	var out []ContestInfo
 	switch format {
+	case FormatESS:
+		return SheetContests(path)
 	case FormatDominion:
 		var m dominionManifest
 		if err := readManifest(filepath.Join(path, dominionContests), &m); err != nil {
@@ -150,6 +162,8 @@ func FolderContests(path string, format Format) ([]ContestInfo, error) {
 		for _, c := range m.List {
 			out = append(out, ContestInfo{ID: string(c.ID), Name: strings.TrimSpace(c.Description)})
 		}
+	case FormatBallotImage:
+		return BallotImageContests(path)
 	case FormatHart:
 		files, err := hartFiles(path)
 		if err != nil {

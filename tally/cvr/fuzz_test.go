@@ -189,6 +189,33 @@ func FuzzReadESSCSV(f *testing.F) {
 	})
 }
 
+// FuzzReadBallotImage fuzzes a ballot image and its master lookup
+// together, from the real Oakland excerpt and a master of two contests.
+func FuzzReadBallotImage(f *testing.F) {
+	image, err := os.ReadFile(filepath.Join("testdata", "real", "oakland-2018-school-director-6", "ballot_image.txt"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	master, err := os.ReadFile(filepath.Join("testdata", "real", "oakland-2018-school-director-6", "master_lookup.txt"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(image, master, "")
+	f.Add(image[:200], master, "107")
+	f.Add([]byte("000000700000000100000010020000001001000001100\n000000700000000100000010020000001002000000010\n"),
+		[]byte("Candidate 0000011ALICE                                             0000001000000700\nContest   0000007Mayor                                             0000001000000000\n"), "Mayor")
+	f.Fuzz(func(t *testing.T, image, master []byte, contest string) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "ballot_image.txt"), image, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "master_lookup.txt"), master, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		fuzzCheck(t, Source{Provider: FormatBallotImage, FilePath: dir, ContestID: contest})
+	})
+}
+
 func FuzzReadBLT(f *testing.F) {
 	seeds := append(seedFiles(f, "real/burlington_2009_mayor/*.blt", ""),
 		fuzzSeed{[]byte("3 1\n-2\n2 1 - 3 0\n(x) 1 2=3 -=- 0\n0\n\"A\" \"B\"\n\"C\"\n\"T\"\n"), ""})

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -51,8 +53,11 @@ func InferLayout(src *Source, isCandidate func(name string) bool) error {
 		return err
 	}
 	if src.Provider == FormatESS {
-		inferESS(src, header)
-	} else if err := inferGeneric(src, header, isCandidate); err != nil {
+		err = inferESS(src, header)
+	} else {
+		err = inferGeneric(src, header, isCandidate)
+	}
+	if err != nil {
 		return &ParseError{File: baseName(src.FilePath), Line: 1, Err: err}
 	}
 	if src.FirstVoteRowIndex == 0 {
@@ -61,20 +66,33 @@ func InferLayout(src *Source, isCandidate func(name string) bool) error {
 	return nil
 }
 
-// inferESS lays out an ES&S source by its header.
-func inferESS(src *Source, header []string) {
-	first, last, ok := rankColumns(header)
-	if !ok {
+// inferESS lays out an ES&S source by its header: the ranking columns of
+// the contest the source names (ContestID), or of the file's only one.
+func inferESS(src *Source, header []string) error {
+	runs := rankRuns(header)
+	if len(runs) == 0 {
 		src.FirstVoteColumnIndex, src.IDColumnIndex = 2, 1
-		return
+		return nil
 	}
-	src.FirstVoteColumnIndex, src.LastVoteColumnIndex = Index(first+1), Index(last+1)
+	run, err := chooseRun(runs, src.ContestID)
+	if err != nil {
+		return err
+	}
+	src.FirstVoteColumnIndex, src.LastVoteColumnIndex = Index(run.first+1), Index(run.last+1)
+	inRun := func(c int) bool {
+		for _, r := range runs {
+			if c >= r.first && c <= r.last {
+				return true
+			}
+		}
+		return false
+	}
 	for c, h := range header {
-		if c >= first && c <= last {
+		if inRun(c) {
 			continue
 		}
 		kind := fieldKind(h)
-		if kind == fieldCount && c < first {
+		if kind == fieldCount && c < run.last {
 			kind = fieldOther
 		}
 		setField(src, kind, c)
@@ -94,6 +112,7 @@ func inferESS(src *Source, header []string) {
 	if src.UndeclaredWriteInLabel == "" {
 		src.UndeclaredWriteInLabel = essUndeclaredWriteIn
 	}
+	return nil
 }
 
 // inferGeneric lays out a genericCsv source by its header.
@@ -208,30 +227,158 @@ func csvHeader(path string) ([]string, error) {
 	return header, nil
 }
 
-// rankColumns finds the ranking columns of an ES&S header: the first whose
-// header names rank 1 and those right after it naming ranks 2, 3... (all
-// 0-based). Headers that are a rank alone ("1", "2nd") count only as a run
-// of two or more; one that says it is a rank ("Choice 1") counts alone.
-func rankColumns(header []string) (first, last int, ok bool) {
-	for c, h := range header {
-		r, named := rankHeader(h)
+// rankRun is a run of ranking columns (0-based, first to last) and the
+// contest their headers name ("" for headers that name none).
+type rankRun struct {
+	first, last int
+	contest     string
+}
+
+// rankRuns finds the ranking columns of an ES&S header: each column whose
+// header names rank 1, with those right after it naming ranks 2, 3... of
+// the same contest. Headers that are a rank alone ("1", "2nd") count only
+// as a run of two or more; one that says it is a rank ("Choice 1") counts
+// alone. A sheet of several contests (New York City's: "DEM Mayor Choice
+// 1 of 5 Citywide (026916)", then the next contest's) has a run each.
+func rankRuns(header []string) []rankRun {
+	var runs []rankRun
+	for c := 0; c < len(header); c++ {
+		r, named := rankHeader(header[c])
 		if r != 1 {
 			continue
 		}
-		last = c
+		contest := contestOf(header[c])
+		last := c
 		for last+1 < len(header) {
 			next, n := rankHeader(header[last+1])
-			if next != last+2-c {
+			if next != last+2-c || contestOf(header[last+1]) != contest {
 				break
 			}
 			named = named || n
 			last++
 		}
 		if named || last > c {
-			return c, last, true
+			runs = append(runs, rankRun{c, last, contest})
+			c = last
 		}
 	}
-	return 0, 0, false
+	return runs
+}
+
+// SheetContests lists the contests whose ranking columns an ES&S sheet or
+// CSV names by their headers, so a person can choose the contestId to
+// read; a sheet whose headers name no contest lists one, named "".
+func SheetContests(path string) ([]ContestInfo, error) {
+	header, err := headerRow(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []ContestInfo
+	for _, r := range rankRuns(header) {
+		if !slices.ContainsFunc(out, func(c ContestInfo) bool { return c.ID == r.contest }) {
+			out = append(out, ContestInfo{ID: r.contest, Name: r.contest})
+		}
+	}
+	return out, nil
+}
+
+// rankColumns finds the first run of ranking columns of a header.
+func rankColumns(header []string) (first, last int, ok bool) {
+	runs := rankRuns(header)
+	if len(runs) == 0 {
+		return 0, 0, false
+	}
+	return runs[0].first, runs[0].last, true
+}
+
+// chooseRun picks the ranking columns of the contest named (its words, in
+// any letter case, within the contest's), or the only contest's when none
+// is named. Naming none when the sheet has several, or a name that fits
+// none or several, is refused with the contests listed.
+func chooseRun(runs []rankRun, name string) (rankRun, error) {
+	var contests []string
+	for _, r := range runs {
+		if !slices.Contains(contests, r.contest) {
+			contests = append(contests, r.contest)
+		}
+	}
+	if name == "" {
+		if len(contests) == 1 {
+			return runs[0], nil
+		}
+		return rankRun{}, fmt.Errorf("the sheet holds %d contests; name one with --contest: %s", len(contests), quoteList(contests))
+	}
+	want := " " + strings.Join(headerWords(name), " ") + " "
+	var fits []rankRun
+	for _, c := range contests {
+		label := " " + strings.Join(headerWords(c), " ") + " "
+		if label == want {
+			fits = []rankRun{runOf(runs, c)}
+			break
+		}
+		if strings.Contains(label, want) {
+			fits = append(fits, runOf(runs, c))
+		}
+	}
+	switch {
+	case len(fits) == 1:
+		return fits[0], nil
+	case len(fits) == 0:
+		return rankRun{}, fmt.Errorf("no ranking columns are of contest %q; the sheet's contests: %s", name, quoteList(contests))
+	}
+	var names []string
+	for _, r := range fits {
+		names = append(names, r.contest)
+	}
+	return rankRun{}, fmt.Errorf("contest %q could be any of %s; name it in full", name, quoteList(names))
+}
+
+// runOf returns the first run of a contest.
+func runOf(runs []rankRun, contest string) rankRun {
+	for _, r := range runs {
+		if r.contest == contest {
+			return r
+		}
+	}
+	return rankRun{}
+}
+
+// quoteList writes names quoted, with commas, "(no name)" for the empty one.
+func quoteList(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = strconv.Quote(n)
+		if n == "" {
+			out[i] = "(no name)"
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// contestOf is the contest a ranking column's header names: its words
+// without those naming the rank ("Choice", "1", "of", "5") and without a
+// code in parentheses, which New York City's headers give each column
+// ("DEM Mayor Choice 2 of 5 Citywide (226916)" is of "DEM Mayor Citywide").
+func contestOf(h string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range h {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	var kept []string
+	for _, w := range strings.FieldsFunc(b.String(), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if lw := strings.ToLower(w); !rankWords[lw] && lw != "of" && ordinal(lw) == 0 {
+			kept = append(kept, w)
+		}
+	}
+	return strings.Join(kept, " ")
 }
 
 // rankWords are the words of a header that names a rank.

@@ -111,6 +111,55 @@ func TestInferLayout(t *testing.T) {
 	}
 }
 
+// TestSheetOfSeveralContests: New York City publishes every contest of a
+// primary in one sheet, five ranking columns each, every header with its
+// own code. The contest named is read, by its name or a part of it that
+// fits it alone; naming none, or a part that fits several, is refused with
+// the contests listed.
+func TestSheetOfSeveralContests(t *testing.T) {
+	var header []string
+	header = append(header, "Cast Vote Record", "Precinct", "Ballot Style")
+	for i, contest := range []string{"DEM Mayor", "DEM Comptroller", "REP Mayor"} {
+		for r := 1; r <= 5; r++ {
+			header = append(header, contest+" Choice "+strconv.Itoa(r)+" of 5 Citywide ("+strconv.Itoa(r-1)+"2691"+strconv.Itoa(6+i)+")")
+		}
+	}
+	row := []string{"c1", "MN 1", "BS1", "Eric", "Maya", "undervote", "undervote", "undervote", "Brad", "", "", "", "", "Curtis", "overvote", "", "", ""}
+	path := writeTemp(t, "nyc.csv", strings.Join(header, ",")+"\n"+strings.Join(row, ",")+"\n")
+	contests, err := SheetContests(path)
+	if err != nil || len(contests) != 3 || contests[0].Name != "DEM Mayor Citywide" || contests[2].ID != "REP Mayor Citywide" {
+		t.Fatalf("contests %+v, %v", contests, err)
+	}
+	for contest, want := range map[string]string{"DEM Mayor Citywide": "1:Eric 2:Maya", "dem comptroller": "1:Brad", "REP Mayor": "1:Curtis 2:#over"} {
+		f, err := ReadFile(context.Background(), Source{FilePath: path, ContestID: contest}, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", contest, err)
+		}
+		var got []string
+		marks, _ := f.Ballots.Ballot(0)
+		for _, m := range marks {
+			name := "#over"
+			if m.Candidate != tally.Overvote {
+				name = f.Candidates[m.Candidate]
+			}
+			got = append(got, strconv.Itoa(int(m.Rank))+":"+name)
+		}
+		if strings.Join(got, " ") != want || f.Ballots.ID(0) != "c1" || f.Ballots.Precincts[0] != "MN 1" {
+			t.Errorf("%s: read %q (id %q), want %q", contest, got, f.Ballots.ID(0), want)
+		}
+	}
+	for contest, want := range map[string]string{
+		"":         `the sheet holds 3 contests; name one with --contest: "DEM Mayor Citywide", "DEM Comptroller Citywide", "REP Mayor Citywide"`,
+		"Mayor":    `contest "Mayor" could be any of "DEM Mayor Citywide", "REP Mayor Citywide"; name it in full`,
+		"Governor": `no ranking columns are of contest "Governor"`,
+	} {
+		_, err := ReadFile(context.Background(), Source{FilePath: path, ContestID: contest}, Options{})
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "nyc.csv") {
+			t.Errorf("contest %q: %v, want %q", contest, err, want)
+		}
+	}
+}
+
 // minneapolisRows reads a Minneapolis cast vote record CSV with the
 // standard library, independently of the readers: each row's rankings
 // and count.

@@ -92,6 +92,7 @@ var readers = map[Format]func(*job) error{
 	FormatVoteDesk:    readVoteDesk,
 	FormatDominion:    readDominion,
 	FormatHart:        readHart,
+	FormatBallotImage: readBallotImage,
 }
 
 // Read reads the cast vote records of one source and appends them to into as

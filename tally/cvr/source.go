@@ -23,6 +23,7 @@ const (
 	FormatVoteDesk    Format = "votedesk"    // VoteDesk ranked-ballot CSV
 	FormatDominion    Format = "dominion"    // Dominion Democracy Suite CVR export folder: manifests and CvrExport*.json
 	FormatHart        Format = "hart"        // Hart Verity CVR export folder: one XML file per ballot
+	FormatBallotImage Format = "ballotImage" // WinEDS ballot image and master lookup (San Francisco, Alameda County)
 )
 
 // Source is one cast vote record file and how to read it: one entry of an
@@ -86,7 +87,7 @@ func (s Source) Validate() error {
 		if s.Provider == FormatGenericCSV && s.FirstVoteRowIndex < 2 {
 			return bad("firstVoteRowIndex must be at least 2: row 1 holds the candidate names")
 		}
-	case FormatCDF, FormatClearBallot, FormatBLT, FormatPrefLib, FormatVoteDesk, FormatDominion, FormatHart:
+	case FormatCDF, FormatClearBallot, FormatBLT, FormatPrefLib, FormatVoteDesk, FormatDominion, FormatHart, FormatBallotImage:
 	case "":
 		return bad("provider is required")
 	default:

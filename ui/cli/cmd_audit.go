@@ -96,24 +96,11 @@ func readAuditContest(c *call, path string) (tally.Contest, []raire.Vote, uint64
 	if err != nil {
 		return tally.Contest{}, nil, 0, &app.Error{Code: app.CodeInvalid, Message: tally.Message(err), Err: err}
 	}
-	contest := tally.Contest{Name: f.Title, Candidates: make([]tally.Candidate, len(f.Candidates))}
-	if contest.Name == "" {
-		contest.Name = path
-	}
-	for i, n := range f.Candidates {
-		contest.Candidates[i] = tally.Candidate{Name: n, UndeclaredWriteIn: n == cvr.UndeclaredWriteIn}
-	}
-	for _, n := range f.Withdrawn {
-		for i := range contest.Candidates {
-			if contest.Candidates[i].Name == n {
-				contest.Candidates[i].Excluded = true
-			}
-		}
-	}
+	contest, rules := fileContest(f, path)
 	if len(contest.Candidates) > raire.MaxCandidates {
 		return contest, nil, 0, &app.Error{Code: app.CodeInvalid, Message: fmt.Sprintf("%s has %d candidates; RAIRE audits at most %d", path, len(contest.Candidates), raire.MaxCandidates)}
 	}
-	votes, err := raire.FromBallots(contest, tally.DefaultRules(), &f.Ballots)
+	votes, err := raire.FromBallots(contest, rules, &f.Ballots)
 	if err != nil {
 		return contest, nil, 0, &app.Error{Code: app.CodeInvalid, Message: fmt.Sprintf("%s: %v", path, err), Err: err}
 	}

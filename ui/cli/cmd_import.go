@@ -200,7 +200,7 @@ func canonicalFormat(s string) string {
 	if s == "" {
 		return ""
 	}
-	for _, f := range []cvr.Format{cvr.FormatCDF, cvr.FormatGenericCSV, cvr.FormatClearBallot, cvr.FormatESS, cvr.FormatDominion, cvr.FormatHart, cvr.FormatBLT, cvr.FormatPrefLib, cvr.FormatVoteDesk} {
+	for _, f := range []cvr.Format{cvr.FormatCDF, cvr.FormatGenericCSV, cvr.FormatClearBallot, cvr.FormatESS, cvr.FormatDominion, cvr.FormatHart, cvr.FormatBallotImage, cvr.FormatBLT, cvr.FormatPrefLib, cvr.FormatVoteDesk} {
 		if strings.EqualFold(s, string(f)) {
 			return string(f)
 		}

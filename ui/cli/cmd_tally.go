@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -201,17 +200,7 @@ func tallyCVR(c *call) error {
 	if err != nil {
 		return &app.Error{Code: app.CodeInvalid, Message: err.Error(), Err: err}
 	}
-	contest := tally.Contest{Name: f.Title, Candidates: make([]tally.Candidate, len(f.Candidates))}
-	if contest.Name == "" {
-		contest.Name = c.args.str("cvr")
-	}
-	for i, n := range f.Candidates {
-		contest.Candidates[i] = tally.Candidate{Name: n, Excluded: slices.Contains(f.Withdrawn, n), UndeclaredWriteIn: n == cvr.UndeclaredWriteIn}
-	}
-	rules := tally.DefaultRules()
-	if f.Seats > 1 {
-		rules.NumberOfWinners = f.Seats
-	}
+	contest, rules := fileContest(f, c.args.str("cvr"))
 	if s := c.args.str("seats"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {

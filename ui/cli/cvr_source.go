@@ -2,7 +2,9 @@ package cli
 
 import (
 	"maps"
+	"slices"
 
+	"votedesk/tally"
 	"votedesk/tally/cvr"
 )
 
@@ -34,4 +36,29 @@ func cvrSource(c *call, path string) cvr.Source {
 	return cvr.Source{Provider: cvr.Format(format), FilePath: path, ContestID: c.args.str("contest"),
 		SkippedRankLabel: c.args.str("skipped-label"), OvervoteLabel: c.args.str("overvote-label"),
 		UndeclaredWriteInLabel: c.args.str("write-in-label")}
+}
+
+// fileContest is the contest of a file counted alone, named by its title
+// or else by name: its candidates (those a BLT file withdraws excluded,
+// the undeclared write-in marked), and the default rules with the file's
+// seats. Such a file says how many ranking positions its ballots had only
+// by its marks, so where voters used more positions than there are
+// declared candidates (three ranks for two candidates and a write-in, in
+// Oakland), those are allowed; a --rule still decides.
+func fileContest(f *cvr.File, name string) (tally.Contest, tally.Rules) {
+	contest := tally.Contest{Name: f.Title, Candidates: make([]tally.Candidate, len(f.Candidates))}
+	if contest.Name == "" {
+		contest.Name = name
+	}
+	for i, n := range f.Candidates {
+		contest.Candidates[i] = tally.Candidate{Name: n, Excluded: slices.Contains(f.Withdrawn, n), UndeclaredWriteIn: n == cvr.UndeclaredWriteIn}
+	}
+	rules := tally.DefaultRules()
+	if f.Seats > 1 {
+		rules.NumberOfWinners = f.Seats
+	}
+	if p := f.Ballots.Positions(); p > contest.DeclaredCount() {
+		rules.MaxRankingsAllowed = p
+	}
+	return contest, rules
 }

@@ -104,7 +104,8 @@ func TestCLITallyCVRFile(t *testing.T) {
 // TestCLITallyCountyCSV counts real county cast vote records named alone
 // on the command line: their layout comes from their headers, ES&S's
 // labels are known, and a file's own label for a blank rank is given with
-// --skipped-label. RCTab's ES&S spreadsheet likewise, with no config.
+// --skipped-label. Alameda County's ballot image, and RCTab's ES&S
+// spreadsheet, with no config, likewise.
 func TestCLITallyCountyCSV(t *testing.T) {
 	c := newCLI(t)
 	real := filepath.Join("..", "..", "tally", "cvr", "testdata", "real")
@@ -121,6 +122,19 @@ func TestCLITallyCountyCSV(t *testing.T) {
 	out = c.ok("tally", "--method", "irv", "--cvr", filepath.Join(real, "minneapolis-2017-ward-3-first-records.csv"))
 	if !strings.Contains(out, "Undeclared Write-ins") || strings.Contains(out, "undervote") || strings.Contains(out, "overvote ") {
 		t.Errorf("ES&S labels read as candidates:\n%s", out)
+	}
+	// Alameda County's ballot image, its master lookup beside it: three
+	// ranks for two candidates and a write-in are allowed, unless a rule
+	// says otherwise.
+	oakland := filepath.Join(real, "oakland-2018-school-director-6")
+	if out := c.ok("tally", "--method", "irv", "--cvr", oakland); !strings.Contains(out, "Winner(s): SHANTHI GONZALES") || !strings.Contains(out, "33 (100.0%)") {
+		t.Errorf("Oakland's ballot image:\n%s", out)
+	}
+	if msg := c.refused(1, "tally", "--method", "irv", "--cvr", oakland, "--rule", "maxRankingsAllowed=2"); !strings.Contains(msg, "ranking 3 is beyond maxRankingsAllowed 2") {
+		t.Errorf("maxRankingsAllowed=2: %s", msg)
+	}
+	if out := c.ok("audit", "assertions", "--cvr", oakland); !strings.Contains(out, "SHANTHI GONZALES") {
+		t.Errorf("audit assertions of the ballot image:\n%s", out)
 	}
 	xlsx := filepath.Join(shared, "rctab", "test_set_1_exhaust_at_overvote", "test_set_1_exhaust_at_overvote_cvr.xlsx")
 	if out := c.ok("tally", "--method", "irv", "--cvr", xlsx); !strings.Contains(out, "Winner(s): B") {
