@@ -45,7 +45,7 @@ func newBallotImport(s *session, election string, done func()) *BallotImport {
 // chooseFolder asks for a Dominion or Hart export folder.
 func (bi *BallotImport) chooseFolder() {
 	askOpenPath(bi.s, openSpec{Title: "Import ballots from a vendor's export folder",
-		Hint:    "Go into a Dominion CVR export (the folder with CvrExport*.json and its manifests) or a Hart export (a folder of XML ballot files), then Use this folder.",
+		Hint:    "Go into a Dominion CVR export (the folder with CvrExport*.json and its manifests), a Hart export (a folder of XML ballot files) or a folder holding a ballot image and its master lookup (San Francisco, Alameda County), then Use this folder.",
 		Folders: true}, bi.ReadFolder)
 }
 
@@ -111,7 +111,7 @@ func (bi *BallotImport) chooseContest(path string, contests []cvr.ContestInfo) {
 // choose asks for the file (or a vendor's export folder).
 func (bi *BallotImport) choose() {
 	askOpenPath(bi.s, openSpec{Title: "Import ballots",
-		Hint:  "A cast vote record file (ES&S .xlsx, or its sheet as CSV; NIST CDF .json or .xml; Clear Ballot or RCTab CSV; BLT; PrefLib), or a Dominion or Hart export folder: go into it, then Use this folder.",
+		Hint:  "A cast vote record file (ES&S .xlsx, or its sheet as CSV; NIST CDF .json or .xml; Clear Ballot or RCTab CSV; a ballot image with its master lookup beside it; BLT; PrefLib), or a Dominion or Hart export folder: go into it, then Use this folder.",
 		Kinds: cvrKinds(), Files: true, Folders: true}, bi.readPath)
 }
 
@@ -211,7 +211,11 @@ func (bi *BallotImport) describe(im *dataio.CVRImport) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Import %s into %q?", plural(im.Ballots, "ballot", "ballots"), bi.election)
 	for _, f := range im.Files {
-		fmt.Fprintf(&b, "\n%s (%s): %s", f.Name, f.Format, plural(f.Records, "record", "records"))
+		what := string(f.Format)
+		if f.Contest != "" {
+			what += ", contest " + f.Contest
+		}
+		fmt.Fprintf(&b, "\n%s (%s): %s", f.Name, what, plural(f.Records, "record", "records"))
 		if f.Undervotes > 0 {
 			fmt.Fprintf(&b, ", %s with no marks", plural(f.Undervotes, "record", "records"))
 		}

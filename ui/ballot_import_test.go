@@ -89,7 +89,7 @@ func TestImportExportFolder(t *testing.T) {
 	if im == nil || im.Ballots != 25 || im.Files[0].Undervotes != 8 {
 		t.Fatalf("preview %+v; dialog %q", im, h.dialogText())
 	}
-	h.assertDialog("Import 25 ballots into \"D3\"", "(dominion)", "without this contest skipped", `"AARON PESKIN" counts for Aaron Peskin`)
+	h.assertDialog("Import 25 ballots into \"D3\"", "(dominion, contest 13)", "without this contest skipped", `"AARON PESKIN" counts for Aaron Peskin`)
 	h.closeDialogs()
 	es.Import.Record()
 	h.wait()
@@ -136,7 +136,7 @@ func TestImportSheetOfSeveralContests(t *testing.T) {
 	if im == nil || im.Ballots != 2 {
 		t.Fatalf("preview %+v; dialog %q", im, h.dialogText())
 	}
-	h.assertDialog("Import 2 ballots into \"Comptroller\"", "nyc.csv (ess)")
+	h.assertDialog("Import 2 ballots into \"Comptroller\"", "nyc.csv (ess, contest DEM Comptroller Citywide)")
 	h.closeDialogs()
 	es.Import.Record()
 	h.wait()
@@ -168,7 +168,7 @@ func TestImportBallotImage(t *testing.T) {
 	if im == nil || im.Ballots != 40 {
 		t.Fatalf("preview %+v; dialog %q", im, h.dialogText())
 	}
-	h.assertDialog("Import 40 ballots into \"School 6\"", "(ballotImage)", `"SHANTHI GONZALES" counts for Shanthi Gonzales`)
+	h.assertDialog("Import 40 ballots into \"School 6\"", "(ballotImage, contest 107)", `"SHANTHI GONZALES" counts for Shanthi Gonzales`)
 	h.closeDialogs()
 	es.Import.Record()
 	h.wait()

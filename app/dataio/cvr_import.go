@@ -79,11 +79,12 @@ type CVRFileSummary struct {
 	Name       string     `json:"name"` // base name
 	Path       string     `json:"path"`
 	Format     cvr.Format `json:"format"`
-	Records    int        `json:"records"`    // cast vote records
-	Ballots    int        `json:"ballots"`    // ballots (records weighted by their counts)
-	Undervotes int        `json:"undervotes"` // records with no marks at all
-	Skipped    int        `json:"skipped"`    // records with no ballot for the contest (CDF), blank spreadsheet rows
-	Repeated   int        `json:"repeated"`   // records that rank a candidate more than once (kept as cast: the rules decide)
+	Contest    string     `json:"contest,omitempty"` // the contest read, when the source names one
+	Records    int        `json:"records"`           // cast vote records
+	Ballots    int        `json:"ballots"`           // ballots (records weighted by their counts)
+	Undervotes int        `json:"undervotes"`        // records with no marks at all
+	Skipped    int        `json:"skipped"`           // records with no ballot for the contest (CDF), blank spreadsheet rows
+	Repeated   int        `json:"repeated"`          // records that rank a candidate more than once (kept as cast: the rules decide)
 	// WithoutIDs counts records the file gives no id; their source ids are
 	// made from the file's SHA-256 and the record's place (FileID/record),
 	// so importing the same file again is refused like any repeated id.
@@ -217,7 +218,7 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 				set.IDs = ids
 			}
 		}
-		sum := CVRFileSummary{Name: filepath.Base(src.FilePath), Path: src.FilePath, Format: src.Provider,
+		sum := CVRFileSummary{Name: filepath.Base(src.FilePath), Path: src.FilePath, Format: src.Provider, Contest: src.ContestID,
 			Records: st.Records, Ballots: int(st.Ballots), Undervotes: st.Undervotes, Skipped: st.Skipped, Repeated: repeatedCandidates(&set)}
 		sets = append(sets, &set)
 		if err := im.checkIDs(ids, &set, i); err != nil {

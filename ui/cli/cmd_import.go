@@ -122,7 +122,11 @@ func importCVR(c *call) error {
 			if f.WithoutIDs > 0 {
 				notes = append(notes, fmt.Sprintf("%s without ids, given %s/N from the file's SHA-256", thousands(f.WithoutIDs), f.FileID))
 			}
-			line := fmt.Sprintf("  %s (%s): %s records", f.Name, f.Format, thousands(f.Records))
+			what := string(f.Format)
+			if f.Contest != "" {
+				what += ", contest " + f.Contest
+			}
+			line := fmt.Sprintf("  %s (%s): %s records", f.Name, what, thousands(f.Records))
 			if f.Ballots != f.Records {
 				line += fmt.Sprintf(", %s ballots", thousands(f.Ballots))
 			}
