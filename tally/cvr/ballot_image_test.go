@@ -56,12 +56,7 @@ func TestBallotImageOakland2018(t *testing.T) {
 					wantMarks = append(wantMarks, strconv.Itoa(r+1)+":SHANTHI GONZALES")
 				}
 			}
-			var got []string
-			marks, _ := f.Ballots.Ballot(i)
-			for _, m := range marks {
-				got = append(got, strconv.Itoa(int(m.Rank))+":"+f.Candidates[m.Candidate])
-			}
-			if strings.Join(got, " ") != strings.Join(wantMarks, " ") {
+			if got := rankedNames(&f.Ballots, i, f.Candidates); got != strings.Join(wantMarks, " ") {
 				t.Errorf("voter %d: %q, want %q", voter, got, wantMarks)
 			}
 			precinct := "362110"

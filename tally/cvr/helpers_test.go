@@ -114,6 +114,21 @@ func render(set *tally.BallotSet, i int, names []string) string {
 	return strings.Join(parts, " ")
 }
 
+// rankedNames writes ballot i's marks as "rank:name" (an overvote as
+// "#over"), space-separated.
+func rankedNames(set *tally.BallotSet, i int, names []string) string {
+	marks, _ := set.Ballot(i)
+	var out []string
+	for _, m := range marks {
+		name := "#over"
+		if m.Candidate != tally.Overvote {
+			name = names[m.Candidate]
+		}
+		out = append(out, strconv.Itoa(int(m.Rank))+":"+name)
+	}
+	return strings.Join(out, " ")
+}
+
 // renderAll renders every ballot of a set, repeating a ballot by its count.
 func renderAll(set *tally.BallotSet, names []string) []string {
 	var out []string

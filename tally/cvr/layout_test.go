@@ -135,16 +135,8 @@ func TestSheetOfSeveralContests(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", contest, err)
 		}
-		var got []string
-		marks, _ := f.Ballots.Ballot(0)
-		for _, m := range marks {
-			name := "#over"
-			if m.Candidate != tally.Overvote {
-				name = f.Candidates[m.Candidate]
-			}
-			got = append(got, strconv.Itoa(int(m.Rank))+":"+name)
-		}
-		if strings.Join(got, " ") != want || f.Ballots.ID(0) != "c1" || f.Ballots.Precincts[0] != "MN 1" {
+		got := rankedNames(&f.Ballots, 0, f.Candidates)
+		if got != want || f.Ballots.ID(0) != "c1" || f.Ballots.Precincts[0] != "MN 1" {
 			t.Errorf("%s: read %q (id %q), want %q", contest, got, f.Ballots.ID(0), want)
 		}
 	}
@@ -211,12 +203,9 @@ func TestMinneapolis2009Ward1(t *testing.T) {
 				want = append(want, strconv.Itoa(r+1)+":"+name)
 			}
 		}
-		marks, count := f.Ballots.Ballot(i)
-		var got []string
-		for _, m := range marks {
-			got = append(got, strconv.Itoa(int(m.Rank))+":"+f.Candidates[m.Candidate])
-		}
-		if strings.Join(got, " ") != strings.Join(want, " ") || int(count) != counts[i] {
+		_, count := f.Ballots.Ballot(i)
+		got := rankedNames(&f.Ballots, i, f.Candidates)
+		if got != strings.Join(want, " ") || int(count) != counts[i] {
 			t.Fatalf("row %d read as %q × %d, want %q × %d", i+2, got, count, want, counts[i])
 		}
 	}
@@ -260,8 +249,7 @@ func TestMinneapolis2017Ward3(t *testing.T) {
 		t.Errorf("candidates %q: a label was read as a name", f.Candidates)
 	}
 	for i, row := range rows {
-		marks, _ := f.Ballots.Ballot(i)
-		var want, got []string
+		var want []string
 		for r, name := range row {
 			switch name {
 			case "undervote":
@@ -273,14 +261,7 @@ func TestMinneapolis2017Ward3(t *testing.T) {
 				want = append(want, strconv.Itoa(r+1)+":"+name)
 			}
 		}
-		for _, m := range marks {
-			name := "#over"
-			if m.Candidate != tally.Overvote {
-				name = f.Candidates[m.Candidate]
-			}
-			got = append(got, strconv.Itoa(int(m.Rank))+":"+name)
-		}
-		if strings.Join(got, " ") != strings.Join(want, " ") {
+		if got := rankedNames(&f.Ballots, i, f.Candidates); got != strings.Join(want, " ") {
 			t.Fatalf("row %d read as %q, want %q", i+2, got, want)
 		}
 		if p := f.Ballots.Precincts[i]; !strings.HasPrefix(p, "MINNEAPOLIS W-3 P-") {
