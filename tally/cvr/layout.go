@@ -132,13 +132,18 @@ func inferGeneric(src *Source, header []string, isCandidate func(string) bool) e
 		}
 		return fmt.Errorf("no column header %s, so the ballot columns are unknown (header: %.80q)", what, header)
 	}
+	// A count column is no candidate, but what it counts (ballots, or a
+	// record's rankings, as in FairVote's copies of Cambridge's files) a
+	// generic CSV does not say: refused, not passed over or read as a
+	// candidate's ranks.
+	for c, h := range header {
+		if fieldKind(h) == fieldCount && (isCandidate == nil || !isCandidate(strings.TrimSpace(h))) {
+			return fmt.Errorf("column %d, %q, counts something, which a generic CSV (a column per candidate) cannot say: remove it, or give the layout in an RCTab config", c+1, h)
+		}
+	}
 	src.FirstVoteColumnIndex = Index(first + 1)
 	for c, h := range header[:first] {
-		kind := fieldKind(h)
-		if kind == fieldCount {
-			kind = fieldOther
-		}
-		setField(src, kind, c)
+		setField(src, fieldKind(h), c)
 	}
 	if first > 0 && src.IDColumnIndex == 0 && src.PrecinctColumnIndex != 1 && src.BatchColumnIndex != 1 {
 		src.IDColumnIndex = 1

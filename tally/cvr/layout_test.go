@@ -103,6 +103,17 @@ func TestInferLayout(t *testing.T) {
 	if err := InferLayout(&src, nil); err != nil || src.LastVoteColumnIndex != 0 || src.CountColumnIndex != 0 || src.OvervoteLabel != "" {
 		t.Errorf("a given layout was changed: %+v, %v", src, err)
 	}
+	// A generic CSV with a count column (after its candidates in FairVote's
+	// copies of Cambridge's cast vote records: the number of rankings) is
+	// refused, not read as a candidate nor passed over.
+	src = Source{Provider: FormatGenericCSV, FilePath: writeTemp(t, "cambridge.csv", "ID,Benzan Dennis A.,Carlone Dennis J.,count\n\"001001-00-0003,10003,001,1)\", ,1,1\n")}
+	if err := InferLayout(&src, nil); err == nil || !strings.Contains(err.Error(), `cambridge.csv: line 1: column 4, "count", counts something`) {
+		t.Errorf("a count after the candidates: %v", err)
+	}
+	src = Source{Provider: FormatGenericCSV, FilePath: writeTemp(t, "weights.csv", "Weight,Alice,Bob\n3,1,2\n")}
+	if err := InferLayout(&src, func(n string) bool { return n == "Alice" || n == "Bob" }); err == nil || !strings.Contains(err.Error(), `column 1, "Weight", counts something`) {
+		t.Errorf("a weight before the candidates: %v", err)
+	}
 	// Generic CSV whose every header names a record field.
 	src = Source{Provider: FormatGenericCSV, FilePath: writeTemp(t, "cvr.csv", "Ballot ID,Precinct\n")}
 	var pe *ParseError
