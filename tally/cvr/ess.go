@@ -260,6 +260,11 @@ func (r *essRows) record(cells []string, at func(col int, err error) error) erro
 			continue
 		}
 		parts := []string{cell}
+		if j.src.inferred {
+			// Laid out by its header: names on several lines or joined by
+			// "|" (as RCTab's test sheets write an overvote) are several.
+			cell = strings.ReplaceAll(cell, "|", j.src.OvervoteDelimiter)
+		}
 		if d := j.src.OvervoteDelimiter; d != "" {
 			parts = strings.Split(cell, d)
 		}

@@ -31,8 +31,9 @@ const (
 //     count columns their headers name ("Cast Vote Record", "Ballot ID",
 //     "RCTab CVR Id"; "Precinct"; "Batch"; "Count"); a source that names no
 //     labels gets ES&S's own, "overvote", "undervote" and "UWI", and a cell
-//     of several lines names several candidates (an overvote, as RCTab's
-//     CVR-to-CSV conversion writes one). A header
+//     of several lines, or of names joined by "|", names several candidates
+//     (an overvote, as RCTab's CVR-to-CSV conversion and test sheets write
+//     one). A header
 //     that names no rank is read as RCTab's ES&S test files have it: the
 //     id in column 1, the rankings from column 2.
 //   - genericCsv: the candidate columns start at the first column whose
@@ -103,7 +104,8 @@ func inferESS(src *Source, header []string) error {
 	}
 	if src.OvervoteDelimiter == "" {
 		// A cell of several lines names several candidates, as RCTab's
-		// CVR-to-CSV conversion writes an overvote.
+		// CVR-to-CSV conversion writes an overvote (and so does one of
+		// names joined by "|": readESS).
 		src.OvervoteDelimiter = "\n"
 	}
 	if src.skippedRankLabel() == "" {
@@ -394,17 +396,30 @@ var ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth":
 
 // rankHeader reads the rank a ranking column's header names (0 for none):
 // the rank's number ("3", "3rd", "third") beside a word such as "choice"
-// or "rank" (named), the first number when there are several ("Choice 1
-// of 5"), or the number alone.
+// or "rank" (named): right after it ("Choice 1 of 5") or right before it
+// ("Rep. to Congress 1st Choice District 2"), else the first number; or
+// the number alone.
 func rankHeader(h string) (rank int, named bool) {
 	words := headerWords(h)
-	for _, w := range words {
-		if rankWords[w] {
-			named = true
+	for i, w := range words {
+		if !rankWords[w] {
 			continue
 		}
-		if rank == 0 {
-			rank = ordinal(w)
+		named = true
+		if i+1 < len(words) {
+			if n := ordinal(words[i+1]); n > 0 {
+				return n, true
+			}
+		}
+		if i > 0 {
+			if n := ordinal(words[i-1]); n > 0 {
+				return n, true
+			}
+		}
+	}
+	for _, w := range words {
+		if rank = ordinal(w); rank > 0 {
+			break
 		}
 	}
 	if rank == 0 || !named && len(words) != 1 {

@@ -22,6 +22,7 @@ func TestRankHeaders(t *testing.T) {
 		"1st Choice": 1, "2nd Choice": 2, "3rd Choice": 3, " 4th Choice": 4, "11th choice": 11,
 		"1ST CHOICE": 1, "First Choice": 1, "Third Choice": 3, "Choice 1 of 5": 1, "Choice 3 of 5": 3,
 		"Rank 1": 1, "rank_2": 2, "Cand Choice 1": 1, "Mayor - Rank 4": 4, "Preference 2": 2,
+		"Rep. to Congress 1st Choice District 2": 1, "District 2 Rep. 3rd Choice": 3, "DEM Mayor Choice 2 of 5 Citywide (226916)": 2,
 		"Choice": 0, "Rank": 0, "Count": 0, "Precinct": 0, "Ballot #": 0, "Candidate 1": 0,
 		"1x Choice": 0, "Lettuce": 0, "": 0,
 	} {
@@ -333,6 +334,28 @@ func TestESSAsCSVReadsAsTheSpreadsheet(t *testing.T) {
 		for _, c := range fromSheet.Candidates {
 			if c == "overvote" || c == "undervote" {
 				t.Errorf("%s: label %q read as a candidate", name, c)
+			}
+		}
+	}
+}
+
+// TestESSSheetsAloneReadAsTheirConfigs: every ES&S spreadsheet of RCTab's
+// cases, named alone (its layout and labels from its header), reads as its
+// config reads it: the same ballots, in order, by candidate name.
+func TestESSSheetsAloneReadAsTheirConfigs(t *testing.T) {
+	for _, name := range []string{"continue_until_two_with_batch_elimination_test", "exhaust_if_multiple_continuing",
+		"multi_seat_bottoms_up_with_dynamic_threshold", "sequential_with_continue_until_two",
+		"test_set_allow_only_one_winner_per_round", "tiebreak_previous_round_counts_then_random_test"} {
+		sources, names, _ := loadRCTab(t, filepath.Join(name, name+"_config.json"))
+		for _, src := range sources {
+			set, _ := mustRead(t, src, names, Options{})
+			alone, err := ReadFile(context.Background(), Source{FilePath: src.FilePath}, Options{})
+			if err != nil {
+				t.Fatalf("%s alone: %v", src.FilePath, err)
+			}
+			want, got := renderAll(set, names), renderAll(&alone.Ballots, alone.Candidates)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s alone reads\n%q\nits config\n%q", filepath.Base(src.FilePath), got, want)
 			}
 		}
 	}
