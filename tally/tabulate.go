@@ -305,12 +305,20 @@ func (k *ballotCheck) compilePlain(i int) (w cursor, ok bool) {
 	marks := b.Marks[start:end]
 	nc, maxRank := k.nc, k.maxRank
 	n := min(len(marks), cursorChoices)
-	seen := uint16(0)
+	if n > int(maxRank) || nc > 16 {
+		return 0, false
+	}
+	// free holds the candidates not marked yet; a candidate of 32 or more
+	// shifts its bit out, and so is refused with those of the contest's
+	// past nc or already marked. The first n ranks are 1..n, so none is
+	// past maxRank.
+	free := uint32(1)<<nc - 1
 	for i, m := range marks[:n] {
-		if int(m.Rank) != i+1 || m.Rank > maxRank || m.Candidate >= nc || seen>>m.Candidate&1 != 0 {
+		bit := uint32(1) << m.Candidate
+		if int(m.Rank) != i+1 || free&bit == 0 {
 			return 0, false
 		}
-		seen |= 1 << m.Candidate
+		free &^= bit
 		w |= cursor(m.Candidate) << (4 * i)
 	}
 	then := ExhaustedChoices
