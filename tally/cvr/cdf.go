@@ -149,7 +149,11 @@ func newCDFContestReader(j *job, elections []cdfElection, gpUnits []cdfGpUnit) (
 	}
 	if j.src.ContestID == "" {
 		if len(all) != 1 {
-			return nil, fmt.Errorf("the file has %d contests: the source must name one with contestId", len(all))
+			known := make([]string, len(all))
+			for i, c := range all {
+				known[i] = fmt.Sprintf("%s (%s)", c.ID, c.Name)
+			}
+			return nil, fmt.Errorf("no contestId is given; the file's %d contests are %s", len(all), strings.Join(known, ", "))
 		}
 		contest = all[0]
 	}

@@ -195,7 +195,7 @@ func TestReadFileOwnCandidates(t *testing.T) {
 	})
 	t.Run("ErrCDFContestAmbiguous", func(t *testing.T) {
 		_, err := ReadFile(ctx, Source{FilePath: writeTemp(t, "r.xml", cdfXML)}, Options{})
-		if err == nil || err.Error() != "r.xml: the file has 2 contests: the source must name one with contestId" {
+		if err == nil || err.Error() != "r.xml: no contestId is given; the file's 2 contests are c1 (Mayor), c2 (Clerk)" {
 			t.Errorf("err = %v", err)
 		}
 	})
