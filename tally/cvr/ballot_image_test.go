@@ -221,3 +221,33 @@ func TestBallotImageCounts(t *testing.T) {
 		t.Errorf("Gonzales has %s first choices in the excerpt, want 33", v)
 	}
 }
+
+// TestBallotImagePartners: in a folder of many contests' files, as Alameda
+// County published 2010's (ballot_image_ School Director, District 4 -
+// Oakland_Nov 2010.txt beside master_lookup_ School Director, ...), a
+// ballot image finds its own master lookup by name; the folder alone is
+// refused with the reason.
+func TestBallotImagePartners(t *testing.T) {
+	dir := t.TempDir()
+	image := "000000700000000100000010020000001001000001100\n"
+	for _, contest := range []string{" School Director, District 4 - Oakland_Nov 2010", "Mayor of San Leandro_Nov 2010"} {
+		master := fmt.Sprintf("%-10s%07d%-50s%07d%07d00\n%-10s%07d%-50s%07d%07d00\n", "Candidate", 11, "ALICE"+contest[:3], 1, 7, "Contest", 7, strings.TrimSpace(contest), 1, 0)
+		if err := os.WriteFile(filepath.Join(dir, "ballot_image_"+contest+".txt"), []byte(image), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "master_lookup_"+contest+".txt"), []byte(master), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := ReadFile(context.Background(), Source{FilePath: filepath.Join(dir, "ballot_image_Mayor of San Leandro_Nov 2010.txt")}, Options{})
+	if err != nil || len(f.Candidates) != 1 || f.Candidates[0] != "ALICEMay" {
+		t.Fatalf("%+v, %v", f, err)
+	}
+	f, err = ReadFile(context.Background(), Source{FilePath: filepath.Join(dir, "master_lookup_ School Director, District 4 - Oakland_Nov 2010.txt")}, Options{})
+	if err != nil || f.Candidates[0] != "ALICE Sc" {
+		t.Fatalf("named by its master lookup: %+v, %v", f, err)
+	}
+	if _, err := ReadFile(context.Background(), Source{FilePath: dir, Provider: FormatBallotImage}, Options{}); err == nil || !strings.Contains(err.Error(), "the folder holds 2 ballot image files; name the one to read") {
+		t.Errorf("the folder: %v", err)
+	}
+}
