@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -8,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
 	"votedesk/app/dataio"
@@ -36,7 +38,31 @@ type BallotImport struct {
 	// ContestChoice, while a folder with several contests is open, picks the
 	// contest to import.
 	ContestChoice *modal.Select
+	// Matching, while open, asks what the file's names that are not
+	// candidates stand for.
+	Matching *NameMatching
+
+	// matched is what the official said the file's names stand for, kept
+	// for the file being imported.
+	matched dataio.CVROptions
 }
+
+// NameMatching asks what each name in a file that is no candidate of the
+// election stands for: a candidate (a write-in the official counts for the
+// election's write-in, a misspelling), a rank left blank (a file's own
+// label, "XXX"), or an overvote.
+type NameMatching struct {
+	Names   []string
+	Choices []*modal.Select // one per name
+	Rest    *modal.Select   // for every name left unchosen
+	dialog  *modal.Dialog
+}
+
+// The choices for a name other than the candidates.
+const (
+	matchBlank    = "(a rank left blank)"
+	matchOvervote = "(an overvote)"
+)
 
 func newBallotImport(s *session, election string, done func()) *BallotImport {
 	return &BallotImport{s: s, election: election, done: done, Progress: newProgressDialog("Importing ballots", 460)}
@@ -52,6 +78,7 @@ func (bi *BallotImport) chooseFolder() {
 // ReadFolder reads a vendor's export folder: the contest it holds, or the
 // one the official picks when it holds several.
 func (bi *BallotImport) ReadFolder(path string) {
+	bi.matched = dataio.CVROptions{}
 	// Telling the vendor and listing the contests read files: off the UI
 	// goroutine.
 	offui.Run(bi.s.tasks, func() ([]cvr.ContestInfo, error) {
@@ -154,8 +181,10 @@ func (bi *BallotImport) progress(p dataio.Progress) {
 
 // Read reads and checks the file at path, then asks to import it; a
 // spreadsheet or ballot image of several contests (New York City's, San
-// Francisco's) asks which first.
+// Francisco's) asks which first, and names that are no candidates what
+// they stand for.
 func (bi *BallotImport) Read(path string) {
+	bi.matched = dataio.CVROptions{}
 	offui.Run(bi.s.tasks, func() ([]cvr.ContestInfo, error) {
 		format, err := cvr.DetectFile(path)
 		if err != nil || format != cvr.FormatESS && format != cvr.FormatBallotImage {
@@ -190,9 +219,15 @@ func (bi *BallotImport) ReadContest(path, contest string) {
 		for i, c := range cands {
 			names[i] = c.Name
 		}
-		return dataio.ReadCVRs(ctx, names, []cvr.Source{{FilePath: path, ContestID: contest}}, dataio.CVROptions{Progress: bi.progress})
+		opts := bi.matched
+		opts.Progress = bi.progress
+		return dataio.ReadCVRs(ctx, names, []cvr.Source{{FilePath: path, ContestID: contest}}, opts)
 	}, func(im *dataio.CVRImport, err error) {
 		bi.Progress.hide()
+		if errors.Is(err, cvr.ErrUnknownCandidate) {
+			bi.matchNames(path, contest)
+			return
+		}
 		if err != nil {
 			bi.s.failHint("Cannot import "+path, err, "Nothing was imported.")
 			return
@@ -228,6 +263,10 @@ func (bi *BallotImport) describe(im *dataio.CVRImport) string {
 			fmt.Fprintf(&b, "\n… and %d more names matched", len(im.Matches)-i)
 			break
 		}
+		if m.How == dataio.MatchNoMark || m.How == dataio.MatchOvervote {
+			fmt.Fprintf(&b, "\n%q stands for %s", m.InFile, m.How)
+			continue
+		}
 		fmt.Fprintf(&b, "\n%q counts for %s (%s)", m.InFile, m.Candidate, m.How)
 	}
 	b.WriteString("\n\nThe ballots are added all together or not at all.")
@@ -256,3 +295,97 @@ func (bi *BallotImport) Record() {
 		modal.ShowInformation("Ballots imported", fmt.Sprintf("%s imported into %q.", plural(im.Ballots, "ballot was", "ballots were"), bi.election), bi.s.win)
 	})
 }
+
+// matchNames lists the names of the file that are no candidates, and asks
+// what each stands for; the file is then read again.
+func (bi *BallotImport) matchNames(path, contest string) {
+	bi.showProgress(dataio.Progress{Stage: dataio.StageRead, File: path})
+	actor := bi.s.actor()
+	type found struct{ candidates, unknown []string }
+	offui.Run(bi.s.tasks, func() (found, error) {
+		ctx := bi.s.ctx()
+		cands, err := bi.s.svc.Candidates(ctx, actor, bi.election)
+		if err != nil {
+			return found{}, err
+		}
+		var f found
+		for _, c := range cands {
+			f.candidates = append(f.candidates, c.Name)
+		}
+		f.unknown, err = dataio.UnknownNames(ctx, f.candidates, []cvr.Source{{FilePath: path, ContestID: contest}}, bi.matched)
+		return f, err
+	}, func(f found, err error) {
+		bi.Progress.hide()
+		if err == nil && len(f.unknown) == 0 {
+			err = fmt.Errorf("the file names no candidate of %q", bi.election)
+		}
+		if err != nil {
+			bi.s.failHint("Cannot import "+path, err, "Nothing was imported.")
+			return
+		}
+		bi.showMatching(path, contest, f.candidates, f.unknown)
+	})
+}
+
+// showMatching shows the names to match, each with its choices, below the
+// choice for every name left unchosen (where the focus starts; Tab goes on
+// down the names).
+func (bi *BallotImport) showMatching(path, contest string, candidates, unknown []string) {
+	options := append(slices.Clone(candidates), matchBlank, matchOvervote)
+	m := &NameMatching{Names: unknown}
+	rows := container.New(layout.NewFormLayout())
+	for _, name := range unknown {
+		choice := modal.NewSelect(options, nil)
+		choice.PlaceHolder = "Not matched"
+		m.Choices = append(m.Choices, choice)
+		rows.Add(widget.NewLabel(name))
+		rows.Add(choice)
+	}
+	m.Rest = modal.NewSelect(options, nil)
+	m.Rest.PlaceHolder = "Not matched"
+	scroll := container.NewVScroll(rows)
+	scroll.SetMinSize(fyne.NewSize(560, min(float32(len(unknown))*44, 360)))
+	what := plural(len(unknown), "name that is not a candidate", "names that are not candidates")
+	intro := widget.NewLabel(fmt.Sprintf("%s has %s of %q. Say what each stands for: a candidate (a write-in counted for the election's write-in, a name spelled otherwise), a rank left blank (the file's own word for one), or an overvote. The file is then read again; nothing is imported before you confirm.",
+		filepath.Base(path), what, bi.election))
+	intro.Wrapping = fyne.TextWrapWord
+	top := container.NewVBox(intro, container.New(layout.NewFormLayout(), widget.NewLabelWithStyle("Every name not chosen below", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), m.Rest))
+	content := container.NewVBox(top, scroll) // in this order for Tab, too
+	m.dialog = modal.NewCustomConfirm("Match the file's names", "Read again", "Cancel", content, func(ok bool) {
+		bi.Matching = nil
+		if !ok {
+			return
+		}
+		bi.applyMatching(m)
+		bi.ReadContest(path, contest)
+	}, bi.s.win)
+	m.dialog.Resize(fyne.NewSize(640, 0))
+	bi.Matching = m
+	modal.Show(bi.s.win, m.dialog, nil)
+	bi.s.win.Canvas().Focus(m.Rest) // Space opens its choices
+}
+
+// applyMatching adds what the official chose to the import's options.
+func (bi *BallotImport) applyMatching(m *NameMatching) {
+	if bi.matched.Aliases == nil {
+		bi.matched.Aliases = map[string]string{}
+	}
+	for i, name := range m.Names {
+		choice := m.Choices[i].Selected
+		if choice == "" {
+			choice = m.Rest.Selected
+		}
+		switch choice {
+		case "":
+		case matchBlank:
+			bi.matched.NoMark = append(bi.matched.NoMark, name)
+		case matchOvervote:
+			bi.matched.Overvote = append(bi.matched.Overvote, name)
+		default:
+			bi.matched.Aliases[name] = choice
+		}
+	}
+}
+
+// Submit reads the file again with the names matched as chosen.
+func (m *NameMatching) Submit() { m.dialog.Submit() }

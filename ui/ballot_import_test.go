@@ -43,16 +43,25 @@ func TestImportBallotsFromElection(t *testing.T) {
 	h.closeDialogs()
 
 	t.Run("ErrUnknownCandidate", func(t *testing.T) {
+		// A name that is no candidate is asked about; left unmatched, the
+		// file is refused naming it, and nothing is imported.
 		bad := filepath.Join(t.TempDir(), "bad.csv")
 		h.must(os.WriteFile(bad, []byte("ballot_id,rank_1,rank_2\nb1,Bob Kiss,Nobody Known\n"), 0o600))
 		before, _ := h.svc.Election(h.ctx, "Olivia", "Mayor 2009")
 		es.Import.Read(bad)
 		h.wait()
-		if !strings.Contains(h.dialogText(), "Nobody Known") || !strings.Contains(h.dialogText(), "Nothing was imported") {
-			t.Errorf("refusal dialog %q", h.dialogText())
+		if m := es.Import.Matching; m == nil || len(m.Names) != 1 || m.Names[0] != "Nobody Known" {
+			t.Fatalf("matching %+v; dialog %q", m, h.dialogText())
 		}
+		h.assertDialog("bad.csv has 1 name that is not a candidate of \"Mayor 2009\"")
+		es.Import.Matching.Submit()
+		h.wait()
+		if !strings.Contains(h.dialogText(), "Nobody Known") {
+			t.Errorf("asked again: dialog %q", h.dialogText())
+		}
+		h.closeDialogs()
 		after, _ := h.svc.Election(h.ctx, "Olivia", "Mayor 2009")
-		if after.Ballots != before.Ballots {
+		if after.Ballots != before.Ballots || es.Import.Preview != nil {
 			t.Error("a refused file changed the ballots")
 		}
 	})
@@ -186,6 +195,57 @@ func TestImportBallotImage(t *testing.T) {
 	h.wait()
 	if !strings.Contains(h.dialogText(), "already imported") {
 		t.Errorf("the same ballots again: dialog %q", h.dialogText())
+	}
+	h.closeDialogs()
+}
+
+// TestImportMatchingNames imports Minneapolis 2009 Ward 1 as the city
+// published it: 48 write-ins by the names voters wrote and "XXX" for a rank
+// left blank are no candidates, so the official is asked what each stands
+// for (focus on the choice for every name), says "XXX" is a blank rank and every
+// other name the election's write-in, and the file is read again and
+// imported.
+func TestImportMatchingNames(t *testing.T) {
+	h := newHarness(t, nil)
+	h.owner()
+	h.must(h.svc.CreateElection(h.ctx, "Olivia", "Ward 1", "", false))
+	h.must(h.svc.AddCandidates(h.ctx, "Olivia", "Ward 1", "ALE", "FOX", "HAN", "RAN", "REI", "Write-in"))
+	h.signIn("Olivia")
+	h.sh.OpenElection("Ward 1", tabOverview)
+	h.wait()
+	es := h.sh.Election
+	es.Import.Read(filepath.Join("..", "tally", "cvr", "testdata", "real", "minneapolis-2009-ward-1.csv"))
+	h.wait()
+	m := es.Import.Matching
+	if m == nil || len(m.Names) != 49 || m.Names[1] != "XXX" {
+		t.Fatalf("matching %+v; dialog %q", m, h.dialogText())
+	}
+	h.assertDialog("minneapolis-2009-ward-1.csv has 49 names that are not candidates of \"Ward 1\"", "ART CLARK", "Every name not chosen below")
+	if c := h.win.Canvas().Focused(); c != m.Rest {
+		t.Errorf("focus on %T, want the choice for every name", c)
+	}
+	// Tab goes on to each name's choice in turn (it went to Cancel, then
+	// Read again, when the list was laid out before the choice for all).
+	for i := range 2 {
+		h.win.Canvas().FocusNext()
+		if c := h.win.Canvas().Focused(); c != m.Choices[i] {
+			t.Fatalf("Tab %d: focus on %T, want %s's choice", i+1, c, m.Names[i])
+		}
+	}
+	m.Choices[1].SetSelected("(a rank left blank)")
+	m.Rest.SetSelected("Write-in")
+	m.Submit()
+	h.wait()
+	im := es.Import.Preview
+	if im == nil || im.Ballots != 4016 {
+		t.Fatalf("preview %+v; dialog %q", im, h.dialogText())
+	}
+	h.assertDialog("Import 4,016 ballots into \"Ward 1\"", `"ART CLARK" counts for Write-in (alias)`, `"XXX" stands for a rank left blank`)
+	h.closeDialogs()
+	es.Import.Record()
+	h.wait()
+	if e, err := h.svc.Election(h.ctx, "Olivia", "Ward 1"); err != nil || e.Ballots != 4016 {
+		t.Errorf("after the import: %+v, %v", e.Ballots, err)
 	}
 	h.closeDialogs()
 }

@@ -59,8 +59,12 @@ type CVROptions struct {
 	// ballots that count. Aliases is then not used.
 	Contest *ContestReading
 	// Aliases maps names the files use to candidate names of the election.
-	Aliases  map[string]string
-	Progress func(Progress)
+	Aliases map[string]string
+	// NoMark and Overvote are names the files use for a rank left blank and
+	// for an overvote (as a source's labels, but any number of them), as
+	// an official matched them.
+	NoMark, Overvote []string
+	Progress         func(Progress)
 }
 
 // CVRImport is cast vote records read from files and checked against an
@@ -150,6 +154,7 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 	if err != nil {
 		return nil, err
 	}
+	m.markings(opts.NoMark, opts.Overvote)
 	var resolve cvr.Candidates = m
 	var read cvr.Options
 	if c := opts.Contest; c != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -347,4 +348,55 @@ func roundsByName(r tally.Result, names []string) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// TestImportMatchingNames: Minneapolis 2009 Ward 1 as published names
+// 48 write-ins by what voters wrote and "XXX" for a rank left blank. Its
+// import is refused until an official matches them: UnknownNames lists
+// them, in the order the file first names them; with "XXX" matched to a
+// blank rank and the others to the election's write-in, all 4,016 ballots
+// are imported and count as the file does. A name matched to an overvote
+// is stored as one.
+func TestImportMatchingNames(t *testing.T) {
+	e := newEnv(t)
+	cands := []string{"ALE", "FOX", "HAN", "RAN", "REI", "Write-in"}
+	e.election("Ward 1", false, cands...)
+	src := cvr.Source{FilePath: filepath.Join("..", "..", "tally", "cvr", "testdata", "real", "minneapolis-2009-ward-1.csv")}
+	_, err := dataio.ReadCVRs(e.ctx, cands, []cvr.Source{src}, dataio.CVROptions{})
+	if !errors.Is(err, cvr.ErrUnknownCandidate) {
+		t.Fatalf("unmatched names: %v", err)
+	}
+	unknown, err := dataio.UnknownNames(e.ctx, cands, []cvr.Source{src}, dataio.CVROptions{})
+	e.must(err)
+	if len(unknown) != 49 || unknown[0] != "ART CLARK" || unknown[1] != "XXX" || slices.Contains(unknown, "REI") {
+		t.Fatalf("unknown names %q", unknown)
+	}
+	opts := dataio.CVROptions{NoMark: []string{"XXX"}, Aliases: map[string]string{}}
+	for _, n := range unknown[2:] {
+		opts.Aliases[n] = "Write-in"
+	}
+	if left, err := dataio.UnknownNames(e.ctx, cands, []cvr.Source{src}, opts); err != nil || len(left) != 1 || left[0] != "ART CLARK" {
+		t.Fatalf("left unmatched: %q, %v", left, err)
+	}
+	opts.Aliases["ART CLARK"] = "Write-in"
+	im, err := dataio.ImportCVRs(e.ctx, e.svc, clerk, "Ward 1", []cvr.Source{src}, opts)
+	e.must(err)
+	if im.Ballots != 4016 || !slices.Contains(im.Matches, dataio.NameMatch{InFile: "XXX", Candidate: dataio.MatchNoMark, How: dataio.MatchNoMark}) {
+		t.Fatalf("imported %d ballots, matches %+v", im.Ballots, im.Matches)
+	}
+	stored, _, err := e.svc.CountStored(e.ctx, clerk, "Ward 1", "irv", nil, nil)
+	e.must(err)
+	if w := stored.Result.Winners; len(w) != 1 || cands[w[0]] != "REI" || len(stored.Result.Passes[0].Rounds) != 1 {
+		t.Errorf("winners %v after %d rounds, want REI in round 1", w, len(stored.Result.Passes[0].Rounds))
+	}
+
+	e.election("Overvotes", false, "A", "B")
+	ov := writeFile(t, "ov.csv", "ballot_id,rank_1,rank_2\nb1,OV,A\nb2,B,BLANK\n")
+	_, err = dataio.ImportCVRs(e.ctx, e.svc, clerk, "Overvotes", []cvr.Source{{FilePath: ov}}, dataio.CVROptions{Overvote: []string{"OV"}, NoMark: []string{"BLANK"}})
+	e.must(err)
+	ballots, err := e.svc.Ballots(e.ctx, clerk, "Overvotes")
+	e.must(err)
+	if len(ballots) != 2 || ballots[0].Rankings[0].Candidate != app.OvervoteLabel || len(ballots[1].Rankings) != 1 {
+		t.Errorf("stored %+v", ballots)
+	}
 }

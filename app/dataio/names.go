@@ -1,16 +1,25 @@
 package dataio
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"votedesk/app"
+	"votedesk/tally"
+	"votedesk/tally/cvr"
 )
 
 // How a name in a file was matched to a candidate.
 const (
 	MatchAlias  = "alias"            // an alias given with the import
 	MatchFolded = "case and spacing" // the same name but for letter case and spaces
+	// What an official matched a name to, other than a candidate
+	// (CVROptions.NoMark, CVROptions.Overvote); the NameMatch's Candidate
+	// says the same.
+	MatchNoMark   = "a rank left blank"
+	MatchOvervote = "an overvote"
 )
 
 // NameMatch is a name in a file that is not a candidate's exact name but was
@@ -32,6 +41,8 @@ type candidateMatcher struct {
 	folded  map[string]int // folded name -> candidate, -1 when two differ
 	matched map[string]NameMatch
 	order   []string // names in matched, in the order first matched
+
+	noMark, overvote map[string]bool // names an official matched to a blank rank, an overvote
 }
 
 // newMatcher builds the matcher for candidates names and aliases (name in a
@@ -83,10 +94,49 @@ func (m *candidateMatcher) fold(name string, c int) {
 // foldName lower-cases a name and reduces its spaces to single ones.
 func foldName(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
 
+// markings records the names that stand for a rank left blank and for an
+// overvote.
+func (m *candidateMatcher) markings(noMark, overvote []string) {
+	for _, n := range noMark {
+		if m.noMark == nil {
+			m.noMark = map[string]bool{}
+		}
+		m.noMark[n] = true
+	}
+	for _, n := range overvote {
+		if m.overvote == nil {
+			m.overvote = map[string]bool{}
+		}
+		m.overvote[n] = true
+	}
+}
+
+// NoMark reports whether a name in a file stands for a rank left blank
+// (cvr.NoMarks).
+func (m *candidateMatcher) NoMark(name string) bool {
+	if m.noMark[name] {
+		m.note(name, MatchNoMark, MatchNoMark)
+		return true
+	}
+	return false
+}
+
+// note remembers a name matched other than exactly.
+func (m *candidateMatcher) note(name, candidate, how string) {
+	if _, seen := m.matched[name]; !seen {
+		m.matched[name] = NameMatch{InFile: name, Candidate: candidate, How: how}
+		m.order = append(m.order, name)
+	}
+}
+
 // Candidate returns the candidate a name in a file stands for.
 func (m *candidateMatcher) Candidate(name string) (uint16, bool) {
 	if c, ok := m.exact[name]; ok {
 		return c, true
+	}
+	if m.overvote[name] {
+		m.note(name, MatchOvervote, MatchOvervote)
+		return tally.Overvote, true
 	}
 	how := MatchAlias
 	c, ok := m.aliases[strings.TrimSpace(name)]
@@ -97,10 +147,7 @@ func (m *candidateMatcher) Candidate(name string) (uint16, bool) {
 		}
 		c, how = uint16(i), MatchFolded
 	}
-	if _, seen := m.matched[name]; !seen {
-		m.matched[name] = NameMatch{InFile: name, Candidate: m.names[c], How: how}
-		m.order = append(m.order, name)
-	}
+	m.note(name, m.names[c], how)
 	return c, true
 }
 
@@ -121,3 +168,55 @@ func ParseAlias(arg string) (alias, candidate string, err error) {
 	}
 	return strings.TrimSpace(alias), strings.TrimSpace(candidate), nil
 }
+
+// UnknownNames reads the files as ReadCVRs would and lists, in the order
+// first met, the names in them that are no candidate of the election nor
+// matched by the options (aliases, names for a blank rank or an
+// overvote): what an official must match before the files can be
+// imported. A file that cannot be read for another reason is that error.
+func UnknownNames(ctx context.Context, names []string, sources []cvr.Source, opts CVROptions) ([]string, error) {
+	m, err := newMatcher(names, opts.Aliases)
+	if err != nil {
+		return nil, err
+	}
+	m.markings(opts.NoMark, opts.Overvote)
+	d := &discovery{m: m, index: map[string]uint16{}}
+	for _, src := range sources {
+		if err := completeSource(&src, m); err != nil {
+			return nil, err
+		}
+		var set tally.BallotSet
+		if _, err := cvr.Read(ctx, src, d, &set, cvr.Options{MaxBallots: MaxImportBallots}); err != nil && !errors.Is(err, cvr.ErrUnknownCandidate) {
+			return nil, readError(err)
+		}
+	}
+	return d.unknown, nil
+}
+
+// discovery resolves every name in a file: as the matcher does, else as a
+// new candidate past the election's, which it remembers as unknown.
+type discovery struct {
+	m       *candidateMatcher
+	unknown []string
+	index   map[string]uint16
+}
+
+// Candidate returns the index of the name's candidate, known or not.
+func (d *discovery) Candidate(name string) (uint16, bool) {
+	if c, ok := d.m.Candidate(name); ok {
+		return c, true
+	}
+	if i, ok := d.index[name]; ok {
+		return i, true
+	}
+	if len(d.m.names)+len(d.unknown) >= tally.MaxCandidates {
+		return 0, false
+	}
+	i := uint16(len(d.m.names) + len(d.unknown))
+	d.index[name] = i
+	d.unknown = append(d.unknown, name)
+	return i, true
+}
+
+// NoMark reports whether the name was matched to a rank left blank.
+func (d *discovery) NoMark(name string) bool { return d.m.NoMark(name) }

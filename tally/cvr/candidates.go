@@ -22,6 +22,13 @@ type Candidates interface {
 	Candidate(name string) (index uint16, ok bool)
 }
 
+// NoMarks is a Candidates that may say a name in the file stands for no
+// mark at its rank (a rank left blank), as a source's skipped-rank label
+// does: an official matching a file's names to the election's, say.
+type NoMarks interface {
+	NoMark(name string) bool
+}
+
 // CandidateIndex is a ready-made Candidates: each name or alias mapped to its
 // candidate's index.
 type CandidateIndex map[string]uint16

@@ -93,6 +93,9 @@ func (j *job) lookUp(s string) (resolution, error) {
 	if r, ok := j.src.labels().read([]byte(s)); ok {
 		return r, nil
 	}
+	if nm, ok := j.cands.(NoMarks); ok && nm.NoMark(s) {
+		return resolution{skip: true}, nil
+	}
 	switch {
 	case s == j.src.UndeclaredWriteInLabel:
 		c, err := j.candidate(UndeclaredWriteIn)
