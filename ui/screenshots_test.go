@@ -113,4 +113,18 @@ func TestScreenshots(t *testing.T) {
 	test.Type(h.sh.sess.opening.Path, "co")
 	h.shot(dir, "15-open-file")
 	h.closeDialogs()
+
+	// A county's file naming write-ins and its own blank rank: matched.
+	h.must(h.svc.CreateElection(h.ctx, "Olivia", "Ward 1 (2009)", "", false))
+	h.must(h.svc.AddCandidates(h.ctx, "Olivia", "Ward 1 (2009)", "ALE", "FOX", "HAN", "RAN", "REI", "Write-in"))
+	h.sh.OpenElection("Ward 1 (2009)", tabOverview)
+	h.wait()
+	h.sh.Election.Import.Read(filepath.Join("..", "tally", "cvr", "testdata", "real", "minneapolis-2009-ward-1.csv"))
+	h.wait()
+	if m := h.sh.Election.Import.Matching; m != nil {
+		m.Rest.SetSelected("Write-in")
+		m.Choices[1].SetSelected(matchBlank)
+	}
+	h.shot(dir, "15b-match-names")
+	h.closeDialogs()
 }
