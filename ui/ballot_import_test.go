@@ -13,14 +13,7 @@ import (
 // through the overview's Import ballots, and refuses a file naming someone
 // who is not a candidate, importing nothing.
 func TestImportBallotsFromElection(t *testing.T) {
-	h := newHarness(t, nil)
-	h.owner()
-	h.must(h.svc.CreateElection(h.ctx, "Olivia", "Mayor 2009", "", false))
-	h.must(h.svc.AddCandidates(h.ctx, "Olivia", "Mayor 2009", "Andy Montroll", "Bob Kiss", "Dan Smith", "James Simpson", "Kurt Wright", "Write-in"))
-	h.signIn("Olivia")
-	h.sh.OpenElection("Mayor 2009", tabOverview)
-	h.wait()
-	es := h.sh.Election
+	h, es := draftToImport(t, "Mayor 2009", "Andy Montroll", "Bob Kiss", "Dan Smith", "James Simpson", "Kurt Wright", "Write-in")
 	if es.ImportBallots.Disabled() {
 		t.Fatal("Import ballots is disabled for the owner of a draft with candidates")
 	}
@@ -72,14 +65,7 @@ func TestImportBallotsFromElection(t *testing.T) {
 // contest among the folder's, sees what will be imported, and the ballots
 // are stored as RCTab reads them (25 for District 3, 8 of them blank).
 func TestImportExportFolder(t *testing.T) {
-	h := newHarness(t, nil)
-	h.owner()
-	h.must(h.svc.CreateElection(h.ctx, "Olivia", "D3", "", false))
-	h.must(h.svc.AddCandidates(h.ctx, "Olivia", "D3", "Aaron Peskin", "Danny Sauter", "Spencer Simonsen", "Stephen (Lulu) Schwartz", "Write-in"))
-	h.signIn("Olivia")
-	h.sh.OpenElection("D3", tabOverview)
-	h.wait()
-	es := h.sh.Election
+	h, es := draftToImport(t, "D3", "Aaron Peskin", "Danny Sauter", "Spencer Simonsen", "Stephen (Lulu) Schwartz", "Write-in")
 	if es.ImportFolder.Disabled() {
 		t.Fatal("Import export folder is disabled for the owner of a draft with candidates")
 	}
@@ -122,14 +108,7 @@ func TestImportExportFolder(t *testing.T) {
 // picks the contest among those the headers name, and only its ranking
 // columns are imported.
 func TestImportSheetOfSeveralContests(t *testing.T) {
-	h := newHarness(t, nil)
-	h.owner()
-	h.must(h.svc.CreateElection(h.ctx, "Olivia", "Comptroller", "", false))
-	h.must(h.svc.AddCandidates(h.ctx, "Olivia", "Comptroller", "Brad Lander", "Corey Johnson"))
-	h.signIn("Olivia")
-	h.sh.OpenElection("Comptroller", tabOverview)
-	h.wait()
-	es := h.sh.Election
+	h, es := draftToImport(t, "Comptroller", "Brad Lander", "Corey Johnson")
 	header := "Cast Vote Record,Precinct,DEM Mayor Choice 1 of 2 Citywide (026916),DEM Mayor Choice 2 of 2 Citywide (226916)," +
 		"DEM Comptroller Choice 1 of 2 Citywide (026917),DEM Comptroller Choice 2 of 2 Citywide (226917)"
 	sheet := filepath.Join(t.TempDir(), "nyc.csv")
@@ -162,14 +141,7 @@ func TestImportSheetOfSeveralContests(t *testing.T) {
 // Import export folder (the master lookup beside it names the
 // candidates), and refuses the same file twice.
 func TestImportBallotImage(t *testing.T) {
-	h := newHarness(t, nil)
-	h.owner()
-	h.must(h.svc.CreateElection(h.ctx, "Olivia", "School 6", "", false))
-	h.must(h.svc.AddCandidates(h.ctx, "Olivia", "School 6", "Shanthi Gonzales", "Anthony Wilson", "Undeclared Write-ins"))
-	h.signIn("Olivia")
-	h.sh.OpenElection("School 6", tabOverview)
-	h.wait()
-	es := h.sh.Election
+	h, es := draftToImport(t, "School 6", "Shanthi Gonzales", "Anthony Wilson", "Undeclared Write-ins")
 	dir := filepath.Join("..", "tally", "cvr", "testdata", "real", "oakland-2018-school-director-6")
 	es.Import.ReadFolder(dir)
 	h.wait()
@@ -206,14 +178,7 @@ func TestImportBallotImage(t *testing.T) {
 // other name the election's write-in, and the file is read again and
 // imported.
 func TestImportMatchingNames(t *testing.T) {
-	h := newHarness(t, nil)
-	h.owner()
-	h.must(h.svc.CreateElection(h.ctx, "Olivia", "Ward 1", "", false))
-	h.must(h.svc.AddCandidates(h.ctx, "Olivia", "Ward 1", "ALE", "FOX", "HAN", "RAN", "REI", "Write-in"))
-	h.signIn("Olivia")
-	h.sh.OpenElection("Ward 1", tabOverview)
-	h.wait()
-	es := h.sh.Election
+	h, es := draftToImport(t, "Ward 1", "ALE", "FOX", "HAN", "RAN", "REI", "Write-in")
 	es.Import.Read(filepath.Join("..", "tally", "cvr", "testdata", "real", "minneapolis-2009-ward-1.csv"))
 	h.wait()
 	m := es.Import.Matching
@@ -248,4 +213,18 @@ func TestImportMatchingNames(t *testing.T) {
 		t.Errorf("after the import: %+v, %v", e.Ballots, err)
 	}
 	h.closeDialogs()
+}
+
+// draftToImport signs Olivia in as owner of a new draft election with
+// these candidates, open on its overview, ready to import ballots.
+func draftToImport(t *testing.T, election string, candidates ...string) (*harness, *ElectionScreen) {
+	t.Helper()
+	h := newHarness(t, nil)
+	h.owner()
+	h.must(h.svc.CreateElection(h.ctx, "Olivia", election, "", false))
+	h.must(h.svc.AddCandidates(h.ctx, "Olivia", election, candidates...))
+	h.signIn("Olivia")
+	h.sh.OpenElection(election, tabOverview)
+	h.wait()
+	return h, h.sh.Election
 }
