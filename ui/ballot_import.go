@@ -267,7 +267,11 @@ func (bi *BallotImport) describe(im *dataio.CVRImport) string {
 			fmt.Fprintf(&b, "\n%q stands for %s", m.InFile, m.How)
 			continue
 		}
-		fmt.Fprintf(&b, "\n%q counts for %s (%s)", m.InFile, m.Candidate, m.How)
+		how := m.How
+		if how == dataio.MatchAlias {
+			how = "as matched" // the app's aliases are the official's matches
+		}
+		fmt.Fprintf(&b, "\n%q counts for %s (%s)", m.InFile, m.Candidate, how)
 	}
 	b.WriteString("\n\nThe ballots are added all together or not at all.")
 	return b.String()

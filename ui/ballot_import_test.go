@@ -205,7 +205,7 @@ func TestImportMatchingNames(t *testing.T) {
 	if im == nil || im.Ballots != 4016 {
 		t.Fatalf("preview %+v; dialog %q", im, h.dialogText())
 	}
-	h.assertDialog("Import 4,016 ballots into \"Ward 1\"", `"ART CLARK" counts for Write-in (alias)`, `"XXX" stands for a rank left blank`)
+	h.assertDialog("Import 4,016 ballots into \"Ward 1\"", `"ART CLARK" counts for Write-in (as matched)`, `"XXX" stands for a rank left blank`)
 	h.closeDialogs()
 	es.Import.Record()
 	h.wait()
