@@ -246,7 +246,7 @@ func (bi *BallotImport) describe(im *dataio.CVRImport) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Import %s into %q?", plural(im.Ballots, "ballot", "ballots"), bi.election)
 	for _, f := range im.Files {
-		what := string(f.Format)
+		what := f.Format.Label()
 		if f.Contest != "" {
 			what += ", contest " + f.Contest
 		}

@@ -24,7 +24,7 @@ func TestImportBallotsFromElection(t *testing.T) {
 	if im == nil || im.Ballots < 8980 {
 		t.Fatalf("preview %+v; dialog %q", im, h.dialogText())
 	}
-	h.assertDialog("Import 8,98", "ballots into \"Mayor 2009\"", "2009-Burlington-Mayor.blt (blt)")
+	h.assertDialog("Import 8,98", "ballots into \"Mayor 2009\"", "2009-Burlington-Mayor.blt (BLT)")
 	h.closeDialogs()
 	es.Import.Record()
 	h.wait()
@@ -84,7 +84,7 @@ func TestImportExportFolder(t *testing.T) {
 	if im == nil || im.Ballots != 25 || im.Files[0].Undervotes != 8 {
 		t.Fatalf("preview %+v; dialog %q", im, h.dialogText())
 	}
-	h.assertDialog("Import 25 ballots into \"D3\"", "(dominion, contest 13)", "without this contest skipped", `"AARON PESKIN" counts for Aaron Peskin`)
+	h.assertDialog("Import 25 ballots into \"D3\"", "(Dominion, contest 13)", "without this contest skipped", `"AARON PESKIN" counts for Aaron Peskin`)
 	h.closeDialogs()
 	es.Import.Record()
 	h.wait()
@@ -124,7 +124,7 @@ func TestImportSheetOfSeveralContests(t *testing.T) {
 	if im == nil || im.Ballots != 2 {
 		t.Fatalf("preview %+v; dialog %q", im, h.dialogText())
 	}
-	h.assertDialog("Import 2 ballots into \"Comptroller\"", "nyc.csv (ess, contest DEM Comptroller Citywide)")
+	h.assertDialog("Import 2 ballots into \"Comptroller\"", "nyc.csv (ES&S, contest DEM Comptroller Citywide)")
 	h.closeDialogs()
 	es.Import.Record()
 	h.wait()
@@ -149,7 +149,7 @@ func TestImportBallotImage(t *testing.T) {
 	if im == nil || im.Ballots != 40 {
 		t.Fatalf("preview %+v; dialog %q", im, h.dialogText())
 	}
-	h.assertDialog("Import 40 ballots into \"School 6\"", "(ballotImage, contest 107)", `"SHANTHI GONZALES" counts for Shanthi Gonzales`)
+	h.assertDialog("Import 40 ballots into \"School 6\"", "(WinEDS ballot image, contest 107)", `"SHANTHI GONZALES" counts for Shanthi Gonzales`)
 	h.closeDialogs()
 	es.Import.Record()
 	h.wait()

@@ -232,3 +232,12 @@ func TestFileKindsAreRead(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatLabels: every format has a label a person can read.
+func TestFormatLabels(t *testing.T) {
+	for f := range readers {
+		if l := f.Label(); l == string(f) || l == "" {
+			t.Errorf("format %s has no label", f)
+		}
+	}
+}

@@ -26,6 +26,33 @@ const (
 	FormatBallotImage Format = "ballotImage" // WinEDS ballot image and master lookup (San Francisco, Alameda County)
 )
 
+// Label names a format for a person: the vendor or the tool that writes it.
+func (f Format) Label() string {
+	switch f {
+	case FormatCDF:
+		return "NIST CDF"
+	case FormatGenericCSV:
+		return "RCTab generic CSV"
+	case FormatClearBallot:
+		return "Clear Ballot"
+	case FormatESS:
+		return "ES&S"
+	case FormatBLT:
+		return "BLT"
+	case FormatPrefLib:
+		return "PrefLib"
+	case FormatVoteDesk:
+		return "VoteDesk CSV"
+	case FormatDominion:
+		return "Dominion"
+	case FormatHart:
+		return "Hart"
+	case FormatBallotImage:
+		return "WinEDS ballot image"
+	}
+	return string(f)
+}
+
 // Source is one cast vote record file and how to read it: one entry of an
 // RCTab config's cvrFileSources. The JSON field names are RCTab's, so the
 // config loader can unmarshal straight into it. Indexes count from 1, as in
