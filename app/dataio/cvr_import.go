@@ -150,11 +150,10 @@ func ReadCVRs(ctx context.Context, names []string, sources []cvr.Source, opts CV
 	if len(names) == 0 {
 		return nil, app.Errorf(app.CodeConflict, "the election has no candidates yet; add them before importing ballots")
 	}
-	m, err := newMatcher(names, opts.Aliases)
+	m, err := newMatcher(names, opts)
 	if err != nil {
 		return nil, err
 	}
-	m.markings(opts.NoMark, opts.Overvote)
 	var resolve cvr.Candidates = m
 	var read cvr.Options
 	if c := opts.Contest; c != nil {

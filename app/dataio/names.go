@@ -45,13 +45,16 @@ type candidateMatcher struct {
 	noMark, overvote map[string]bool // names an official matched to a blank rank, an overvote
 }
 
-// newMatcher builds the matcher for candidates names and aliases (name in a
-// file -> candidate name). An alias must lead to a candidate, and may not
-// be another candidate's name.
-func newMatcher(names []string, aliases map[string]string) (*candidateMatcher, error) {
+// newMatcher builds the matcher for candidates names and an import's
+// aliases (name in a file -> candidate name) and names for a blank rank or
+// an overvote. An alias must lead to a candidate, and may not be another
+// candidate's name.
+func newMatcher(names []string, opts CVROptions) (*candidateMatcher, error) {
+	aliases := opts.Aliases
 	m := &candidateMatcher{
 		names: names, exact: make(map[string]uint16, len(names)), aliases: map[string]uint16{},
 		folded: make(map[string]int, len(names)), matched: map[string]NameMatch{},
+		noMark: setOf(opts.NoMark), overvote: setOf(opts.Overvote),
 	}
 	for i, n := range names {
 		m.exact[n] = uint16(i)
@@ -94,21 +97,13 @@ func (m *candidateMatcher) fold(name string, c int) {
 // foldName lower-cases a name and reduces its spaces to single ones.
 func foldName(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
 
-// markings records the names that stand for a rank left blank and for an
-// overvote.
-func (m *candidateMatcher) markings(noMark, overvote []string) {
-	for _, n := range noMark {
-		if m.noMark == nil {
-			m.noMark = map[string]bool{}
-		}
-		m.noMark[n] = true
+// setOf makes a set of names.
+func setOf(names []string) map[string]bool {
+	set := make(map[string]bool, len(names))
+	for _, n := range names {
+		set[n] = true
 	}
-	for _, n := range overvote {
-		if m.overvote == nil {
-			m.overvote = map[string]bool{}
-		}
-		m.overvote[n] = true
-	}
+	return set
 }
 
 // NoMark reports whether a name in a file stands for a rank left blank
@@ -175,11 +170,10 @@ func ParseAlias(arg string) (alias, candidate string, err error) {
 // overvote): what an official must match before the files can be
 // imported. A file that cannot be read for another reason is that error.
 func UnknownNames(ctx context.Context, names []string, sources []cvr.Source, opts CVROptions) ([]string, error) {
-	m, err := newMatcher(names, opts.Aliases)
+	m, err := newMatcher(names, opts)
 	if err != nil {
 		return nil, err
 	}
-	m.markings(opts.NoMark, opts.Overvote)
 	d := &discovery{m: m, index: map[string]uint16{}}
 	for _, src := range sources {
 		if err := completeSource(&src, m); err != nil {

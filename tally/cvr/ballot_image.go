@@ -37,8 +37,9 @@ const (
 )
 
 // imageFields are the fixed columns of a ballot image line: start, end.
-var imageFields = struct{ contest, voter, serial, tallyType, precinct, rank, candidate, over, under [2]int }{
-	[2]int{0, 7}, [2]int{7, 16}, [2]int{16, 23}, [2]int{23, 26}, [2]int{26, 33}, [2]int{33, 36}, [2]int{36, 43}, [2]int{43, 44}, [2]int{44, 45},
+// (The serial number and tally type, columns 17 to 26, are not read.)
+var imageFields = struct{ contest, voter, precinct, rank, candidate, over, under [2]int }{
+	[2]int{0, 7}, [2]int{7, 16}, [2]int{26, 33}, [2]int{33, 36}, [2]int{36, 43}, [2]int{43, 44}, [2]int{44, 45},
 }
 
 // masterLookup is what a master lookup file says.
@@ -187,7 +188,6 @@ func readMasterLookup(path string) (*masterLookup, error) {
 		if err != nil {
 			return nil, bad(err)
 		}
-		line = bytes.TrimRight(line, "\r\n")
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
@@ -238,7 +238,7 @@ func fixedNumber(b []byte) (int, bool) {
 }
 
 // contest picks the contest a source names (its id, or its name or a part
-// of it that fits it alone, in any letter case), or the only one.
+// of it that fits it alone, as contestsNamed reads them), or the only one.
 func (m *masterLookup) contest(name string) (int, error) {
 	name = strings.TrimSpace(name)
 	list := func() string {
@@ -262,18 +262,13 @@ func (m *masterLookup) contest(name string) (int, error) {
 			}
 		}
 	}
-	var fits []int
-	for _, c := range m.contests {
-		id, _ := strconv.Atoi(c.ID)
-		if strings.EqualFold(c.Name, name) {
-			return id, nil
-		}
-		if strings.Contains(strings.ToLower(c.Name), strings.ToLower(name)) {
-			fits = append(fits, id)
-		}
+	names := make([]string, len(m.contests))
+	for i, c := range m.contests {
+		names[i] = c.Name
 	}
-	if len(fits) == 1 {
-		return fits[0], nil
+	if fits := contestsNamed(names, name); len(fits) == 1 {
+		id, _ := strconv.Atoi(m.contests[fits[0]].ID)
+		return id, nil
 	}
 	return 0, fmt.Errorf("contest %q is not one of the master lookup's, or fits several: %s", name, list())
 }
@@ -333,7 +328,6 @@ func readBallotImage(j *job) error {
 		if err != nil {
 			return j.at(lines.line, 0, err)
 		}
-		line = bytes.TrimRight(line, "\r\n")
 		if len(line) == 0 {
 			continue
 		}

@@ -89,14 +89,8 @@ func csvFormat(head []byte) Format {
 	}
 	line, _, _ := bytes.Cut(head, []byte{'\n'})
 	sc := newCSVScanner(bytes.NewReader(line))
-	if sc.scan() {
-		header := make([]string, len(sc.fields))
-		for i, f := range sc.fields {
-			header[i] = string(f)
-		}
-		if _, _, ok := rankColumns(header); ok {
-			return FormatESS
-		}
+	if sc.scan() && len(rankRuns(headerFields(sc.fields))) > 0 {
+		return FormatESS
 	}
 	return FormatGenericCSV
 }

@@ -89,9 +89,6 @@ func readESSCSV(j *job) error {
 		for _, f := range sc.fields {
 			cells = append(cells, string(f))
 		}
-		if sc.line == 1 && len(cells) > 0 {
-			cells[0] = strings.TrimPrefix(cells[0], string(utf8BOM))
-		}
 		line := sc.line
 		if err := r.record(cells, func(col int, err error) error { return j.at(line, col+1, err) }); err != nil {
 			return err

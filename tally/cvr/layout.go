@@ -1,7 +1,6 @@
 package cvr
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -33,9 +32,8 @@ const (
 //     labels gets ES&S's own, "overvote", "undervote" and "UWI", and a cell
 //     of several lines, or of names joined by "|", names several candidates
 //     (an overvote, as RCTab's CVR-to-CSV conversion and test sheets write
-//     one). A header
-//     that names no rank is read as RCTab's ES&S test files have it: the
-//     id in column 1, the rankings from column 2.
+//     one). A header that names no rank is read as RCTab's ES&S test files
+//     have it: the id in column 1, the rankings from column 2.
 //   - genericCsv: the candidate columns start at the first column whose
 //     header is a candidate of the contest (isCandidate), or, without a
 //     contest (nil), the first whose header names no record field (an id,
@@ -224,14 +222,17 @@ func csvHeader(path string) ([]string, error) {
 		}
 		return nil, errors.New("the file is empty: expected a header row")
 	}
-	header := make([]string, len(sc.fields))
-	for i, f := range sc.fields {
-		if i == 0 {
-			f = bytes.TrimPrefix(f, utf8BOM)
-		}
+	return headerFields(sc.fields), nil
+}
+
+// headerFields makes a CSV header record strings, trimmed (a byte order
+// mark is the line reader's to drop).
+func headerFields(fields [][]byte) []string {
+	header := make([]string, len(fields))
+	for i, f := range fields {
 		header[i] = strings.TrimSpace(string(f))
 	}
-	return header, nil
+	return header
 }
 
 // rankRun is a run of ranking columns (0-based, first to last) and the
@@ -281,21 +282,22 @@ func SheetContests(path string) ([]ContestInfo, error) {
 		return nil, err
 	}
 	var out []ContestInfo
-	for _, r := range rankRuns(header) {
-		if !slices.ContainsFunc(out, func(c ContestInfo) bool { return c.ID == r.contest }) {
-			out = append(out, ContestInfo{ID: r.contest, Name: r.contest})
-		}
+	for _, c := range runContests(rankRuns(header)) {
+		out = append(out, ContestInfo{ID: c, Name: c})
 	}
 	return out, nil
 }
 
-// rankColumns finds the first run of ranking columns of a header.
-func rankColumns(header []string) (first, last int, ok bool) {
-	runs := rankRuns(header)
-	if len(runs) == 0 {
-		return 0, 0, false
+// runContests lists the contests of runs of ranking columns, each once, in
+// order.
+func runContests(runs []rankRun) []string {
+	var contests []string
+	for _, r := range runs {
+		if !slices.Contains(contests, r.contest) {
+			contests = append(contests, r.contest)
+		}
 	}
-	return runs[0].first, runs[0].last, true
+	return contests
 }
 
 // chooseRun picks the ranking columns of the contest named (its words, in
@@ -303,41 +305,43 @@ func rankColumns(header []string) (first, last int, ok bool) {
 // is named. Naming none when the sheet has several, or a name that fits
 // none or several, is refused with the contests listed.
 func chooseRun(runs []rankRun, name string) (rankRun, error) {
-	var contests []string
-	for _, r := range runs {
-		if !slices.Contains(contests, r.contest) {
-			contests = append(contests, r.contest)
-		}
-	}
+	contests := runContests(runs)
 	if name == "" {
 		if len(contests) == 1 {
 			return runs[0], nil
 		}
 		return rankRun{}, fmt.Errorf("the sheet holds %d contests; name one with --contest: %s", len(contests), quoteList(contests))
 	}
-	want := " " + strings.Join(headerWords(name), " ") + " "
-	var fits []rankRun
-	for _, c := range contests {
-		label := " " + strings.Join(headerWords(c), " ") + " "
-		if label == want {
-			fits = []rankRun{runOf(runs, c)}
-			break
-		}
-		if strings.Contains(label, want) {
-			fits = append(fits, runOf(runs, c))
-		}
-	}
-	switch {
-	case len(fits) == 1:
-		return fits[0], nil
-	case len(fits) == 0:
+	fits := contestsNamed(contests, name)
+	switch len(fits) {
+	case 1:
+		return runOf(runs, contests[fits[0]]), nil
+	case 0:
 		return rankRun{}, fmt.Errorf("no ranking columns are of contest %q; the sheet's contests: %s", name, quoteList(contests))
 	}
 	var names []string
-	for _, r := range fits {
-		names = append(names, r.contest)
+	for _, i := range fits {
+		names = append(names, contests[i])
 	}
 	return rankRun{}, fmt.Errorf("contest %q could be any of %s; name it in full", name, quoteList(names))
+}
+
+// contestsNamed lists the contests (by their place in names) that a name
+// a person gave names: the one it names in full, in any letter case and
+// spacing, else every one whose name holds it, word for word.
+func contestsNamed(names []string, name string) []int {
+	want := " " + strings.Join(headerWords(name), " ") + " "
+	var fits []int
+	for i, n := range names {
+		label := " " + strings.Join(headerWords(n), " ") + " "
+		if label == want {
+			return []int{i}
+		}
+		if strings.Contains(label, want) {
+			fits = append(fits, i)
+		}
+	}
+	return fits
 }
 
 // runOf returns the first run of a contest.
@@ -380,7 +384,7 @@ func contestOf(h string) string {
 		}
 	}
 	var kept []string
-	for _, w := range strings.FieldsFunc(b.String(), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+	for _, w := range strings.FieldsFunc(b.String(), notWordRune) {
 		if lw := strings.ToLower(w); !rankWords[lw] && lw != "of" && ordinal(lw) == 0 {
 			kept = append(kept, w)
 		}
@@ -447,8 +451,11 @@ func ordinal(w string) int {
 
 // headerWords splits a header into lower-case words of letters and digits.
 func headerWords(h string) []string {
-	return strings.FieldsFunc(strings.ToLower(h), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return strings.FieldsFunc(strings.ToLower(h), notWordRune)
 }
+
+// notWordRune reports whether r separates the words of a header.
+func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
 
 // fieldType is what a column that holds no rankings holds.
 type fieldType int

@@ -41,9 +41,14 @@ func TestRankHeaders(t *testing.T) {
 		"Rank 2,Rank 1,Rank 2,x":   {1, 2, 1},
 		"Choice 1,Choice 2,3rd,ID": {0, 2, 1},
 	} {
-		first, last, ok := rankColumns(strings.Split(header, ","))
+		runs := rankRuns(strings.Split(header, ","))
+		ok := len(runs) > 0
+		var first, last int
+		if ok {
+			first, last = runs[0].first, runs[0].last
+		}
 		if got := [3]int{first, last, map[bool]int{true: 1}[ok]}; got != want {
-			t.Errorf("rankColumns(%q) = %v, want %v", header, got, want)
+			t.Errorf("the first run of ranking columns of %q = %v, want %v", header, got, want)
 		}
 	}
 }
@@ -358,5 +363,15 @@ func TestESSSheetsAloneReadAsTheirConfigs(t *testing.T) {
 				t.Errorf("%s alone reads\n%q\nits config\n%q", filepath.Base(src.FilePath), got, want)
 			}
 		}
+	}
+}
+
+// TestESSCSVWithByteOrderMark: a sheet saved as CSV by a spreadsheet
+// program starts with a byte order mark; its header still lays it out.
+func TestESSCSVWithByteOrderMark(t *testing.T) {
+	p := writeTemp(t, "b.csv", "\xEF\xBB\xBFPrecinct,1st Choice,2nd Choice\nP1,A,B\n")
+	f, err := ReadFile(context.Background(), Source{FilePath: p}, Options{})
+	if err != nil || f.Format != FormatESS || f.Ballots.Len() != 1 || f.Ballots.Precincts[0] != "P1" {
+		t.Fatalf("%+v, %v", f, err)
 	}
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -57,7 +56,7 @@ func importCVR(c *call) error {
 	var sources []cvr.Source
 	var contest *dataio.ContestReading
 	if path := c.args.str("rctab"); path != "" {
-		if len(c.args.pos) > 1 || slices.ContainsFunc(slices.Collect(maps.Keys(cvrFileFlags)), func(f string) bool { return c.args.given[f] }) {
+		if len(c.args.pos) > 1 || cvrFileFlagGiven(c) {
 			return usagef("with --rctab the config names the files, their format, contest and labels: import cvr ELECTION --rctab CONFIG.json")
 		}
 		cfg, err := rctab.Load(path)

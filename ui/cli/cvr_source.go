@@ -16,6 +16,16 @@ const cvrFileUsage = "[--format F] [--contest ID] [--skipped-label L] [--overvot
 var cvrFileFlags = map[string]flagKind{"format": valueFlag, "contest": valueFlag,
 	"skipped-label": valueFlag, "overvote-label": valueFlag, "write-in-label": valueFlag}
 
+// cvrFileFlagGiven reports whether any of cvrFileFlags is given.
+func cvrFileFlagGiven(c *call) bool {
+	for f := range cvrFileFlags {
+		if c.args.given[f] {
+			return true
+		}
+	}
+	return false
+}
+
 // withCVRFileFlags returns a command's own flags with cvrFileFlags.
 func withCVRFileFlags(own map[string]flagKind) map[string]flagKind {
 	out := maps.Clone(own)
